@@ -1,0 +1,166 @@
+/**
+ * The contract between the ACP layer (bridge/acp) and the zcode backend client (bridge/zcode).
+ *
+ * The ACP layer programs against `ZcodeBackend` only; `createZcodeBackend()` (client.ts) is the
+ * real implementation that locates, spawns and talks to `zcode app-server --stdio`.
+ */
+import type {
+  CancelBackgroundTaskResult,
+  CheckpointTarget,
+  CreateSessionResult,
+  ForkResult,
+  GoalAction,
+  GoalResult,
+  Interaction,
+  InteractionReply,
+  ListSessionsResult,
+  MessagesResult,
+  ReadSessionResult,
+  SubscribeResult,
+  WireError,
+  ZcodeEvent,
+} from './protocol.ts';
+
+/** Minimal logger port. The extension passes a VS Code LogOutputChannel, the CLI a stderr logger. */
+export interface Logger {
+  trace(message: string, ...args: unknown[]): void;
+  debug(message: string, ...args: unknown[]): void;
+  info(message: string, ...args: unknown[]): void;
+  warn(message: string, ...args: unknown[]): void;
+  error(message: string | Error, ...args: unknown[]): void;
+}
+
+export interface Disposable {
+  dispose(): void;
+}
+
+/** How to find and start zcode. Every field optional: discovery fills the gaps (zcode-protocol.md "Locating"). */
+export interface LocateOptions {
+  /** Explicit CLI path (VS Code setting `zcode.path`); else `ZCODE_BIN`; else PATH; else desktop-app locations. */
+  zcodePath?: string;
+  /** Node binary for script CLIs (`.js/.cjs/.mjs`): setting `zcode.nodePath`; else `ZCODE_NODE`; else `node` on PATH. */
+  nodePath?: string;
+  /** Environment used for discovery and the child (defaults to process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Extra args placed before `app-server --stdio` (the simulator takes `--profile`, quirk flags …). */
+  extraArgs?: string[];
+  /** Working directory for the child. */
+  cwd?: string;
+}
+
+/** Per-request timeouts in ms; turns are event-driven, so these only bound request/response pairs. */
+export interface BackendTimeouts {
+  /** Default for every request (e.g. 30 s). */
+  requestMs?: number;
+  /** Grace period between SIGTERM and SIGKILL on dispose. */
+  killGraceMs?: number;
+}
+
+export interface BackendOptions extends LocateOptions {
+  logger: Logger;
+  timeouts?: BackendTimeouts;
+}
+
+/**
+ * A typed failure of a backend call. `code` is zcode's error code when zcode answered with an
+ * error, or one of the bridge-side codes below.
+ */
+export class ZcodeError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly method?: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'ZcodeError';
+  }
+
+  static fromWire(method: string, error: WireError): ZcodeError {
+    return new ZcodeError(error.message, error.code, method, error.data);
+  }
+}
+
+/** Bridge-side error codes (outside zcode's range). */
+export const BackendErrorCode = {
+  /** The request timed out. */
+  Timeout: -33001,
+  /** The zcode process exited (crash or dispose) while the request was pending. */
+  ProcessExited: -33002,
+  /** zcode could not be located or started. */
+  NotFound: -33003,
+  /** zcode is older than 0.14.8 (no `session/subscribe`). */
+  Incompatible: -33004,
+  /** The backend was disposed. */
+  Disposed: -33005,
+} as const;
+
+/** Why the process went away. */
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** true when we asked it to stop (dispose / restart). */
+  expected: boolean;
+  /** Last stderr lines, for the crash notification. */
+  stderrTail: string;
+}
+
+/**
+ * Answers one zcode interaction. Re-sent duplicates (same `requestId`) are collapsed by the
+ * backend client: the handler is called once, and its reply goes to every id zcode used.
+ * The `signal` aborts if the backend goes away before an answer.
+ */
+export type InteractionHandler = (interaction: Interaction, signal: AbortSignal) => Promise<InteractionReply>;
+
+export type BackendState = 'stopped' | 'starting' | 'ready' | 'crashed';
+
+/**
+ * A connection to one zcode app-server process, started lazily on the first call.
+ * After a crash the next call starts a fresh process (callers re-subscribe / resume sessions).
+ */
+export interface ZcodeBackend extends Disposable {
+  readonly state: BackendState;
+  /** Fires whenever `state` changes. */
+  onDidChangeState(listener: (state: BackendState) => void): Disposable;
+  /** Fires when the process exits (crash or expected). Pending requests are already rejected. */
+  onDidExit(listener: (info: ExitInfo) => void): Disposable;
+  /** Every parsed `session/event`, for every session. */
+  onEvent(listener: (event: ZcodeEvent) => void): Disposable;
+  /** The one handler for interaction requests (the ACP layer installs it). */
+  setInteractionHandler(handler: InteractionHandler): void;
+  /** Start the process now (otherwise the first request does). Rejects with ZcodeError NotFound/Incompatible. */
+  start(): Promise<void>;
+  /** Stop the process (SIGTERM then SIGKILL); the next call starts a fresh one. */
+  restart(): Promise<void>;
+
+  createSession(params: { workspacePath: string; mode?: string }): Promise<CreateSessionResult>;
+  listSessions(params: { workspacePath?: string }): Promise<ListSessionsResult>;
+  resumeSession(params: { sessionId: string; workspacePath: string }): Promise<unknown>;
+  send(params: { sessionId: string; content: string; attachments?: ImageAttachment[] }): Promise<unknown>;
+  /** A notification (no reply): zcode stops the running turn. */
+  stop(params: { sessionId: string }): void;
+  read(params: { sessionId: string }): Promise<ReadSessionResult>;
+  messages(params: { sessionId: string }): Promise<MessagesResult>;
+  /** Throws ZcodeError(Incompatible) on builds without subscribe (0.14.5–0.14.7). */
+  subscribe(params: { sessionId: string; afterSeq?: number; includeSnapshot?: boolean }): Promise<SubscribeResult>;
+  fork(params: { sessionId: string; target: CheckpointTarget }): Promise<ForkResult>;
+  rewind(params: { sessionId: string; target: CheckpointTarget; cascade?: boolean }): Promise<unknown>;
+  goal(params: { sessionId: string; action: GoalAction; objective?: string }): Promise<GoalResult>;
+  compact(params: { sessionId: string }): Promise<unknown>;
+  steer(params: { sessionId: string; content: string }): Promise<unknown>;
+  setMode(params: { sessionId: string; mode: string }): Promise<unknown>;
+  setThoughtLevel(params: { sessionId: string; thoughtLevel: string }): Promise<unknown>;
+  setModel(params: { sessionId: string; modelId: string }): Promise<unknown>;
+  cancelBackgroundTask(params: { sessionId: string; taskId: string }): Promise<CancelBackgroundTaskResult>;
+  /** Escape hatch for methods without a typed wrapper (e.g. `session/checkpoints` when a build has it). */
+  request(method: string, params: unknown): Promise<unknown>;
+}
+
+/** An image attachment for `session/send` (zcode takes image attachments). */
+export interface ImageAttachment {
+  type: 'image';
+  mimeType: string;
+  /** base64 data */
+  data: string;
+  name?: string;
+}

@@ -1,0 +1,56 @@
+// One build file, three bundles (see docs in README "Building"):
+//   dist/extension.js  VS Code extension host (node, cjs, `vscode` external)
+//   dist/cli.js        the `zcode-acp` stdio bridge (node, cjs, self-contained)
+//   dist/webview.js    the chat webview (browser, esm) + dist/webview.css
+// Flags: --watch (rebuild on change), --production (minify, no sourcemaps).
+// Type-checking is separate: `npm run typecheck` (tsc --noEmit).
+import * as esbuild from 'esbuild';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+/** Options every bundle shares. */
+const base = {
+  bundle: true,
+  logLevel: 'info',
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  legalComments: production ? 'none' : 'inline',
+  define: {
+    'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development'),
+    __ZCODE_BRIDGE_VERSION__: JSON.stringify(pkg.version),
+  },
+};
+
+/** Node bundles: the package is "type": "module", so dist/ gets its own package.json saying commonjs. */
+const node = { ...base, platform: 'node', target: 'node20', format: 'cjs', mainFields: ['module', 'main'] };
+
+const builds = [
+  { ...node, entryPoints: { extension: 'extension/extension.ts' }, outdir: 'dist', external: ['vscode'] },
+  { ...node, entryPoints: { cli: 'bridge/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  {
+    ...base,
+    entryPoints: { webview: 'webview-ui/main.tsx' },
+    outdir: 'dist',
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    loader: { '.ttf': 'file', '.woff': 'file', '.woff2': 'file', '.svg': 'file' },
+    assetNames: 'assets/[name]-[hash]',
+  },
+];
+
+mkdirSync('dist', { recursive: true });
+writeFileSync('dist/package.json', JSON.stringify({ type: 'commonjs' }) + '\n');
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

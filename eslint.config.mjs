@@ -1,0 +1,50 @@
+// Flat ESLint config. The layer rules are the point: a tsconfig cannot stop `import 'vscode'`, lint can.
+//   bridge/     Node only: no vscode, no extension/, no webview-ui/
+//   webview-ui/ browser only: no vscode, no extension/, no bridge/
+//   extension/  may import bridge/ and the webview contract (webview-ui/contract.ts) only
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { paths: [], patterns }] });
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'dist-vsix/**', 'node_modules/**', '.vscode-test/**', 'ci-artifacts/**', 'test/zcode-sim/**', '**/*.cjs', '**/*.js', '**/*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'error',
+    },
+  },
+  {
+    files: ['bridge/**/*.ts'],
+    rules: restrict([
+      { group: ['vscode'], message: 'bridge/ is plain Node: it may not import vscode.' },
+      { group: ['**/extension/**', '../extension', '../../extension'], message: 'bridge/ may not import extension/.' },
+      { group: ['**/webview-ui/**'], message: 'bridge/ may not import webview-ui/.' },
+    ]),
+  },
+  {
+    files: ['webview-ui/**/*.ts', 'webview-ui/**/*.tsx'],
+    rules: restrict([
+      { group: ['vscode'], message: 'webview-ui/ runs in a browser: it may not import vscode.' },
+      { group: ['**/extension/**'], message: 'webview-ui/ may not import extension/.' },
+      { group: ['**/bridge/**'], message: 'webview-ui/ may not import bridge/.' },
+    ]),
+  },
+  {
+    files: ['extension/**/*.ts'],
+    rules: restrict([
+      {
+        group: ['**/webview-ui/**', '!**/webview-ui/contract', '!**/webview-ui/contract.ts'],
+        message: 'extension/ may import only the webview contract (webview-ui/contract.ts) from webview-ui/.',
+      },
+    ]),
+  },
+  {
+    files: ['bridge/cli.ts', 'test/**/*.ts', 'scripts/**/*.ts'],
+    rules: { 'no-console': 'off' },
+  },
+);

@@ -1,0 +1,3 @@
+import { render } from 'preact';
+
+render(<p>ZCode</p>, document.getElementById('root') ?? document.body);
