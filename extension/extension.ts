@@ -1,8 +1,124 @@
+/**
+ * Entry point. `activate()` only registers views, commands and listeners: the bridge is created
+ * on first use and zcode starts on the first request that needs it (design: "activate does
+ * nothing slow"). `deactivate()` closes the remote endpoint and disposes the bridge, which kills
+ * zcode: no process and no listening socket are left behind.
+ */
+import { homedir } from 'node:os';
 import * as vscode from 'vscode';
+import { createBridge } from '../bridge/acp/bridge.ts';
+import type { LocateOptions } from '../bridge/zcode/backend.ts';
+import { ZcodeClientHost } from './acpClient.ts';
+import type { HostState } from './acpClient.ts';
+import { BackgroundTasksTree } from './backgroundTasks/treeProvider.ts';
+import { registerAppCommands } from './commands/appCommands.ts';
+import { CommandRunner } from './commands/runner.ts';
+import { registerSessionCommands } from './commands/sessionCommands.ts';
+import { QuickPickInteractiveUi } from './fallbackUi.ts';
+import { LocateUi } from './locate.ts';
+import { RemoteAccess } from './remote.ts';
+import { SessionManager } from './sessions.ts';
+import { StatusBar } from './statusBar.ts';
 
-export function activate(context: vscode.ExtensionContext): void {
-  const log = vscode.window.createOutputChannel('ZCode', { log: true });
-  context.subscriptions.push(log, vscode.commands.registerCommand('zcode.showLogs', () => log.show()));
+/** What `activate()` returns (the extension's API, used by tests and by other extensions). */
+export interface ZcodeExtensionApi {
+  readonly host: ZcodeClientHost;
+  readonly sessions: SessionManager;
+  readonly backgroundTasks: BackgroundTasksTree;
+  readonly remote: RemoteAccess;
+  readonly statusBar: StatusBar;
 }
 
-export function deactivate(): void {}
+let shutdown: (() => Promise<void>) | undefined;
+
+export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
+  const log = vscode.window.createOutputChannel('ZCode', { log: true });
+  context.subscriptions.push(log);
+
+  const host = new ZcodeClientHost({
+    createBridge,
+    logger: log,
+    storageDir: context.globalStorageUri.fsPath,
+    locate: readLocateOptions,
+    defaultMode: () => vscode.workspace.getConfiguration('zcode').get<string>('defaultMode') || undefined,
+    fallbackUi: new QuickPickInteractiveUi(),
+    revealUi: () => vscode.commands.executeCommand('zcode.chat.focus'),
+    clientInfo: { name: 'zcode-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
+  });
+  const sessions = new SessionManager(host, context.workspaceState, workspaceCwd);
+  const remote = new RemoteAccess(host, context.secrets, log);
+  const tree = new BackgroundTasksTree(host, sessions);
+  const statusBar = new StatusBar(host, remote);
+  const locate = new LocateUi(host, [tree, statusBar]);
+  context.subscriptions.push(host, sessions, remote, tree, statusBar, locate);
+
+  const runner = new CommandRunner(log, locate, context.subscriptions);
+  registerSessionCommands(runner, host, sessions);
+  registerAppCommands(runner, { host, remote, tree, locate, log });
+
+  // Context keys for `when` clauses.
+  const setContext = (key: string, value: unknown): void => void vscode.commands.executeCommand('setContext', key, value);
+  const onState = (state: HostState): void => {
+    setContext('zcode.started', state !== 'notStarted');
+    setContext('zcode.ready', state === 'ready' || state === 'turnRunning');
+    setContext('zcode.turnRunning', state === 'turnRunning');
+    setContext('zcode.crashed', state === 'crashed');
+  };
+  onState(host.state);
+  setContext('zcode.hasSession', sessions.activeSessionId !== undefined);
+  setContext('zcode.remoteEnabled', remote.state.enabled);
+  context.subscriptions.push(
+    host.onDidChangeState(onState),
+    sessions.onDidChangeActiveSession((id) => setContext('zcode.hasSession', id !== undefined)),
+    remote.onDidChange((state) => setContext('zcode.remoteEnabled', state.enabled)),
+  );
+
+  // A crash: say so, offer Restart (open sessions resume on the fresh process) and the logs.
+  context.subscriptions.push(
+    host.onDidCrash((info) => {
+      const how = info.signal ? vscode.l10n.t('signal {0}', info.signal) : vscode.l10n.t('exit code {0}', String(info.code));
+      const tail = info.stderrTail.trim().split('\n').slice(-1)[0];
+      const restart = vscode.l10n.t('Restart');
+      const showLogs = vscode.l10n.t('Show Logs');
+      const message = tail ? vscode.l10n.t('zcode stopped unexpectedly ({0}): {1}', how, tail) : vscode.l10n.t('zcode stopped unexpectedly ({0}).', how);
+      void vscode.window.showErrorMessage(message, restart, showLogs).then((choice) => {
+        if (choice === restart) void vscode.commands.executeCommand('zcode.restart');
+        else if (choice === showLogs) log.show(true);
+      });
+    }),
+  );
+
+  // Remote access follows its settings from now on; if it is on, the endpoint opens now.
+  void remote.reconcile();
+
+  shutdown = async () => {
+    await remote.shutdown();
+    await host.shutdown();
+  };
+
+  return { host, sessions, backgroundTasks: tree, remote, statusBar };
+}
+
+/** Closes the remote endpoint and disposes the bridge (killing zcode). VS Code awaits it. */
+export async function deactivate(): Promise<void> {
+  const run = shutdown;
+  shutdown = undefined;
+  await run?.();
+}
+
+/** Settings → locate options (discovery fills the gaps: bridge/zcode/locate.ts). */
+function readLocateOptions(): LocateOptions {
+  const config = vscode.workspace.getConfiguration('zcode');
+  const zcodePath = config.get<string>('path')?.trim();
+  const nodePath = config.get<string>('nodePath')?.trim();
+  return {
+    ...(zcodePath ? { zcodePath } : {}),
+    ...(nodePath ? { nodePath } : {}),
+    cwd: workspaceCwd(),
+  };
+}
+
+/** The folder sessions live in: the first workspace folder, else the home directory. */
+function workspaceCwd(): string {
+  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir();
+}

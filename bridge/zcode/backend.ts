@@ -93,6 +93,8 @@ export const BackendErrorCode = {
   Incompatible: -33004,
   /** The backend was disposed. */
   Disposed: -33005,
+  /** zcode answered, but the result does not have the shape the bridge relies on. */
+  InvalidResponse: -33006,
 } as const;
 
 /** Why the process went away. */

@@ -1,0 +1,68 @@
+/**
+ * The seam between the ACP core (bridge.ts, sessions.ts, turns.ts) and the features layered on it:
+ * the `_zcode/*` extension methods (extensionMethods.ts) and the slash commands (slashCommands.ts).
+ * Those files receive a `BridgeContext` and never reach into the core's internals, so the core can
+ * change without breaking them and they can be tested against the same contract.
+ */
+import type { ContentBlock, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { Disposable, Logger, ZcodeBackend } from '../zcode/backend.ts';
+import type { SessionSettings } from '../zcode/protocol.ts';
+import type { ClientRegistry } from './clients.ts';
+import type { TranslatorState, TurnSignal } from './translation.ts';
+
+/** A live zcode session as seen through one ACP session id. */
+export interface SessionHandle {
+  /** The ACP id the client used (a lazy placeholder or a real zcode id). */
+  readonly acpSessionId: string;
+  /** The zcode session behind it (materialized: always set). */
+  readonly zcodeSessionId: string;
+  readonly cwd: string;
+  /** The session's translator state (tool cache, background tasks …). Mutated only by the core and translate/. */
+  readonly translator: TranslatorState;
+  /** zcode's settings as last read or changed (mode, model, thought level). */
+  readonly settings: SessionSettings | undefined;
+  /** Whether a prompt turn is running right now (steer needs one; compact prefers none). */
+  readonly running: boolean;
+}
+
+/** Config changes the core knows how to apply (and announce with config_option_update). */
+export interface ConfigPatch {
+  mode?: string;
+  modelId?: string;
+  thoughtLevel?: string;
+}
+
+export interface BridgeContext {
+  readonly backend: ZcodeBackend;
+  readonly logger: Logger;
+  readonly clients: ClientRegistry;
+  /**
+   * Resolve an ACP session id to its live zcode session, creating the zcode session of a lazy
+   * placeholder and resuming/re-subscribing after a backend restart as needed.
+   * Rejects with `RequestError` -32002 (data.sessionId) for an id the bridge does not know.
+   */
+  materialize(acpSessionId: string): Promise<SessionHandle>;
+  /** The handle if the session is known and already materialized; never creates anything. */
+  peek(acpSessionId: string): SessionHandle | undefined;
+  /** Send session updates for this session to every client (in order). */
+  sendUpdates(acpSessionId: string, updates: readonly SessionUpdate[]): void;
+  /** Broadcast an extension notification (`_zcode/...`) to every client. */
+  notify(method: `_${string}`, params: unknown): void;
+  /** Apply a config change through zcode, update the core's view and announce it to every client. */
+  applyConfig(acpSessionId: string, patch: ConfigPatch): Promise<void>;
+  /** Every turn/lifecycle signal the translator produces, for every session (compact waits on `compaction`). */
+  onSignal(listener: (acpSessionId: string, signal: TurnSignal) => void): Disposable;
+  /** Resolves when no prompt turn is running or queued for the session. */
+  whenIdle(acpSessionId: string): Promise<void>;
+}
+
+/**
+ * The slash-command hook in the prompt path. Called for every prompt BEFORE it is queued (so
+ * `/steer` can reach a running turn); return undefined to let the prompt go to zcode unchanged.
+ * A handled command reports its outcome itself (agent text via `ctx.sendUpdates`) and returns the
+ * prompt response (normally `{stopReason: 'end_turn'}`). Throw a `RequestError` for user errors.
+ */
+export type SlashCommandRunner = (
+  ctx: BridgeContext,
+  call: { sessionId: string; prompt: readonly ContentBlock[]; signal: AbortSignal },
+) => Promise<PromptResponse | undefined>;

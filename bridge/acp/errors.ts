@@ -1,0 +1,56 @@
+/**
+ * Typed errors across the protocol boundary (design.md rule 10): whatever goes wrong inside the
+ * bridge leaves as a `RequestError` with a meaningful code, never as a plain `Error` (which the SDK
+ * would turn into an anonymous -32603).
+ */
+import { RequestError } from '@agentclientprotocol/sdk';
+import { z } from 'zod';
+import { BackendErrorCode, ZcodeError } from '../zcode/backend.ts';
+import { ZcodeErrorCode } from '../zcode/protocol.ts';
+
+/** Convert anything thrown inside a handler into the `RequestError` the client receives. */
+export function toRequestError(error: unknown): RequestError {
+  if (error instanceof RequestError) return error;
+  if (error instanceof ZcodeError) return fromZcodeError(error);
+  if (error instanceof z.ZodError) return RequestError.invalidParams(z.treeifyError(error), z.prettifyError(error));
+  const message = error instanceof Error ? error.message : String(error);
+  return RequestError.internalError({ message }, message);
+}
+
+/**
+ * zcode's own error codes are kept (clients and logs can branch on 1308, -32004 …) with zcode's
+ * message; `data.zcode` says which zcode method failed. Bridge-side backend codes (-33xxx) are
+ * kept as well: they are outside the JSON-RPC reserved range and self-explanatory.
+ */
+export function fromZcodeError(error: ZcodeError): RequestError {
+  const data: Record<string, unknown> = { zcode: { code: error.code, ...(error.method ? { method: error.method } : {}) } };
+  if (error.data !== undefined) data.details = error.data;
+  return new RequestError(Number.isInteger(error.code) ? error.code : BackendErrorCode.ProcessExited, error.message, data);
+}
+
+/** zcode says the session does not exist (wording differs between builds; -32602 in the simulator). */
+export function isSessionNotFound(error: unknown): boolean {
+  if (!(error instanceof ZcodeError)) return false;
+  if (error.code === -32002) return true;
+  return /session (?:not found|does not exist|unknown)|no such session|unknown session/i.test(error.message);
+}
+
+/** "A prompt is already running" in either spelling (zcode-protocol.md error codes). */
+export function isBusy(error: unknown): boolean {
+  return error instanceof ZcodeError && (error.code === ZcodeErrorCode.Busy || error.code === ZcodeErrorCode.AlreadyRunning);
+}
+
+/** The session was evicted after idling: resume it and retry once. */
+export function isNotActive(error: unknown): boolean {
+  return error instanceof ZcodeError && error.code === ZcodeErrorCode.SessionNotActive;
+}
+
+/** The backend process went away (crash, restart, dispose). */
+export function isBackendGone(error: unknown): boolean {
+  return error instanceof ZcodeError && (error.code === BackendErrorCode.ProcessExited || error.code === BackendErrorCode.Disposed);
+}
+
+/** Exhaustiveness guard for switches over the bridge's own unions (design.md rule 5). */
+export function assertNever(value: never, what = 'value'): never {
+  throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
+}

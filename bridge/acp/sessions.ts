@@ -1,0 +1,353 @@
+/**
+ * ACP sessions ⇄ zcode sessions.
+ *
+ * - An ACP session id is either a lazy placeholder (`session/new`, persisted in store.ts) or a real
+ *   zcode id (from `session/list`, forks …), which passes through unchanged.
+ * - A `SessionRuntime` is one live zcode session in this bridge: its translator state, its event
+ *   subscription (per backend process: `generation`), its settings and its prompt queue. Several
+ *   ACP ids may name the same runtime (a placeholder and, after a restart, its real id): updates go
+ *   out under every alias, and clients ignore ids they do not know.
+ * - Events from zcode are routed here by zcode session id, de-duplicated by `seq` (a re-subscribe
+ *   with `afterSeq` may replay), translated, and broadcast; turn signals go to the listeners
+ *   (turns.ts, the extension methods).
+ * - After a backend crash every runtime is stale; `ensureOpen` resumes + re-subscribes (afterSeq)
+ *   on next use, and all open runtimes are re-opened as soon as the new process is ready.
+ */
+import { randomUUID } from 'node:crypto';
+import { RequestError } from '@agentclientprotocol/sdk';
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { Disposable, Logger, ZcodeBackend } from '../zcode/backend.ts';
+import { Emitter } from '../zcode/emitter.ts';
+import type { ReadSessionResult, SessionSettings, Todo, ZcodeEvent } from '../zcode/protocol.ts';
+import type { ClientRegistry } from './clients.ts';
+import { supportsTerminalOutput } from './clients.ts';
+import { isNotActive, isSessionNotFound } from './errors.ts';
+import type { LazySessionStore } from './store.ts';
+import { newTranslator, translate } from './translation.ts';
+import type { TranslatorState, TurnSignal } from './translation.ts';
+
+/** Placeholder ids look like this so logs show at a glance that a session was never materialized. */
+const PLACEHOLDER_PREFIX = 'lazy_';
+
+export class SessionRuntime {
+  /** ACP ids naming this zcode session. */
+  readonly aliases = new Set<string>();
+  /** Highest event seq handled (re-subscribe `afterSeq`, de-duplication). */
+  lastSeq: number | undefined;
+  /** Backend generation in which the zcode session was created/resumed (-1: not active). */
+  activeIn = -1;
+  /** Backend generation the subscription belongs to (-1: not subscribed). */
+  subscribedIn = -1;
+  opening: Promise<void> | undefined;
+  settings: SessionSettings | undefined;
+  todos: Todo[] | undefined;
+  title: string | undefined;
+  /** Opaque per-session slot for the turn engine (queue, running turn). */
+  turnState: unknown;
+
+  constructor(
+    readonly zcodeId: string,
+    readonly cwd: string,
+    readonly translator: TranslatorState,
+  ) {}
+}
+
+interface AcpEntry {
+  readonly id: string;
+  cwd: string;
+  runtime: SessionRuntime | undefined;
+  /** In-flight materialization (first use of a placeholder). */
+  materializing: Promise<SessionRuntime> | undefined;
+}
+
+export interface SessionManagerOptions {
+  backend: ZcodeBackend;
+  store: LazySessionStore;
+  clients: ClientRegistry;
+  logger: Logger;
+  defaultMode: string;
+}
+
+export class SessionManager implements Disposable {
+  private readonly entries = new Map<string, AcpEntry>();
+  private readonly runtimes = new Map<string, SessionRuntime>();
+  /** Incremented on every backend exit: subscriptions of older generations are gone. */
+  private generation = 0;
+  private readonly signals: Emitter<{ runtime: SessionRuntime; signal: TurnSignal }>;
+  /** Every translator signal, with its runtime (turns.ts, extension methods). */
+  readonly onSignal;
+  private readonly subscriptions: Disposable[] = [];
+
+  constructor(private readonly options: SessionManagerOptions) {
+    this.signals = new Emitter('sessions.onSignal', options.logger);
+    this.onSignal = this.signals.event;
+    const { backend } = options;
+    this.subscriptions.push(
+      backend.onEvent((event) => this.handleEvent(event)),
+      backend.onDidExit(() => {
+        this.generation++;
+      }),
+      backend.onDidChangeState((state) => {
+        if (state === 'ready' && this.generation > 0) this.reopenAll();
+      }),
+    );
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Lookup
+
+  /** Create a lazy placeholder (ACP `session/new`). Nothing is sent to zcode. */
+  createPlaceholder(cwd: string): string {
+    const id = `${PLACEHOLDER_PREFIX}${randomUUID()}`;
+    this.entries.set(id, { id, cwd, runtime: undefined, materializing: undefined });
+    this.options.store.set(id, { cwd, createdAt: Date.now() });
+    return id;
+  }
+
+  /** The entry for an ACP id known in memory or as a persisted placeholder; undefined otherwise. */
+  async lookup(acpId: string): Promise<AcpEntry | undefined> {
+    const known = this.entries.get(acpId);
+    if (known) return known;
+    const stored = await this.options.store.get(acpId);
+    if (!stored) return undefined;
+    // Re-check: another request may have created the entry while we read the store.
+    const entry = this.entries.get(acpId) ?? { id: acpId, cwd: stored.cwd, runtime: undefined, materializing: undefined };
+    this.entries.set(acpId, entry);
+    return entry;
+  }
+
+  /** Like lookup, but -32002 (with the id) for an unknown session. */
+  async require(acpId: string): Promise<AcpEntry> {
+    const entry = await this.lookup(acpId);
+    if (!entry) throw RequestError.sessionNotFound(acpId);
+    return entry;
+  }
+
+  /** The runtime behind an ACP id, if it is live in this bridge (no I/O). */
+  peek(acpId: string): SessionRuntime | undefined {
+    return this.entries.get(acpId)?.runtime;
+  }
+
+  /** Every runtime (for summaries and shutdown). */
+  get allRuntimes(): SessionRuntime[] {
+    return [...this.runtimes.values()];
+  }
+
+  /** Known ACP ids with their runtime (GET /status). */
+  get allEntries(): ReadonlyArray<{ id: string; runtime: SessionRuntime | undefined }> {
+    return [...this.entries.values()];
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Materialize / open
+
+  /**
+   * The live runtime of an ACP session: creates the zcode session of an unused placeholder
+   * (`session/create` with the workspace = cwd and the default mode), follows a stored mapping,
+   * and makes sure the subscription is current. -32002 for an unknown id.
+   */
+  async materialize(acpId: string): Promise<SessionRuntime> {
+    const entry = await this.require(acpId);
+    if (entry.runtime) {
+      await this.ensureOpen(entry.runtime);
+      return entry.runtime;
+    }
+    entry.materializing ??= this.materializeEntry(entry).finally(() => (entry.materializing = undefined));
+    return entry.materializing;
+  }
+
+  private async materializeEntry(entry: AcpEntry): Promise<SessionRuntime> {
+    const stored = await this.options.store.get(entry.id);
+    if (stored?.zcodeSessionId) {
+      // A placeholder used before a restart: follow the mapping.
+      const runtime = await this.attach(entry, stored.zcodeSessionId, entry.cwd, { resume: true });
+      this.options.store.set(entry.id, { ...stored, lastUsedAt: Date.now() });
+      return runtime;
+    }
+    const created = await this.options.backend.createSession({ workspacePath: entry.cwd, mode: this.options.defaultMode });
+    const zcodeId = created.session.sessionId;
+    this.options.logger.info(`materialized ${entry.id} as zcode session ${zcodeId}`);
+    if (stored || entry.id.startsWith(PLACEHOLDER_PREFIX)) {
+      this.options.store.set(entry.id, { cwd: entry.cwd, createdAt: stored?.createdAt ?? Date.now(), zcodeSessionId: zcodeId, lastUsedAt: Date.now() });
+    }
+    return this.attach(entry, zcodeId, entry.cwd, { resume: false, settings: created.settings, title: created.session.title });
+  }
+
+  /**
+   * `session/load` / `session/resume`: make an ACP id live. A placeholder that was never used stays
+   * lazy (its zcode session is created on first use, exactly like after `session/new`); a mapped
+   * placeholder or a real zcode id is resumed. Returns the runtime, or undefined for a lazy one.
+   */
+  async open(acpId: string, cwd: string): Promise<SessionRuntime | undefined> {
+    const entry = await this.lookup(acpId);
+    if (entry) {
+      if (entry.runtime) {
+        await this.ensureOpen(entry.runtime);
+        await this.refresh(entry.runtime);
+        return entry.runtime;
+      }
+      const stored = await this.options.store.get(acpId);
+      if (!stored?.zcodeSessionId) return undefined;
+      return this.materialize(acpId);
+    }
+    // A real zcode id this bridge has not seen yet.
+    const real: AcpEntry = { id: acpId, cwd, runtime: undefined, materializing: undefined };
+    const existing = this.runtimes.get(acpId);
+    if (existing) {
+      this.entries.set(acpId, real);
+      real.runtime = existing;
+      existing.aliases.add(acpId);
+      await this.ensureOpen(existing);
+      return existing;
+    }
+    try {
+      const runtime = await this.attach(real, acpId, cwd, { resume: true });
+      this.entries.set(acpId, real);
+      return runtime;
+    } catch (error) {
+      if (isSessionNotFound(error)) throw RequestError.sessionNotFound(acpId);
+      throw error;
+    }
+  }
+
+  /** Bind an entry to a zcode session: runtime, subscription, settings. */
+  private async attach(entry: AcpEntry, zcodeId: string, cwd: string, how: { resume: boolean; settings?: SessionSettings; title?: string }): Promise<SessionRuntime> {
+    let runtime = this.runtimes.get(zcodeId);
+    if (!runtime) {
+      runtime = new SessionRuntime(zcodeId, cwd, newTranslator(cwd, this.terminalOutput));
+      runtime.settings = how.settings;
+      runtime.title = how.title;
+      this.runtimes.set(zcodeId, runtime);
+      // Fresh create: already active in this process; only a resume needs `session/resume`.
+      if (!how.resume) runtime.activeIn = this.generation;
+    }
+    runtime.aliases.add(entry.id);
+    entry.runtime = runtime;
+    await this.ensureOpen(runtime);
+    if (!runtime.settings || how.resume) await this.refresh(runtime);
+    return runtime;
+  }
+
+  /**
+   * Make the runtime's subscription current: after a backend restart (or the first time), resume
+   * the zcode session and subscribe with `afterSeq` so no event is lost. Subscribe always happens
+   * before any `session/send` (turns.ts awaits this first).
+   */
+  ensureOpen(runtime: SessionRuntime): Promise<void> {
+    if (runtime.subscribedIn === this.generation && runtime.activeIn === this.generation) return Promise.resolve();
+    runtime.opening ??= this.openRuntime(runtime).finally(() => (runtime.opening = undefined));
+    return runtime.opening;
+  }
+
+  private async openRuntime(runtime: SessionRuntime): Promise<void> {
+    const generation = this.generation;
+    const { backend } = this.options;
+    if (runtime.activeIn !== generation) {
+      await backend.resumeSession({ sessionId: runtime.zcodeId, workspacePath: runtime.cwd });
+      runtime.activeIn = generation;
+    }
+    if (runtime.subscribedIn !== generation) {
+      const result = await backend.subscribe({ sessionId: runtime.zcodeId, afterSeq: runtime.lastSeq, includeSnapshot: false });
+      if (typeof result.eventSeq === 'number' && (runtime.lastSeq === undefined || result.eventSeq < runtime.lastSeq)) {
+        // First subscribe: start after what already happened. A lower seq than ours means the
+        // numbering restarted (a build that does not persist it): follow it, or we would drop
+        // every new event as a duplicate.
+        runtime.lastSeq = result.eventSeq;
+      }
+      runtime.subscribedIn = generation;
+    }
+  }
+
+  /** Re-read settings, todos and title (`session/read`); an evicted session is resumed first. */
+  async refresh(runtime: SessionRuntime): Promise<ReadSessionResult> {
+    let read: ReadSessionResult;
+    try {
+      read = await this.options.backend.read({ sessionId: runtime.zcodeId });
+    } catch (error) {
+      if (!isNotActive(error)) throw error;
+      await this.options.backend.resumeSession({ sessionId: runtime.zcodeId, workspacePath: runtime.cwd });
+      runtime.activeIn = this.generation;
+      read = await this.options.backend.read({ sessionId: runtime.zcodeId });
+    }
+    if (read.settings) runtime.settings = read.settings;
+    if (read.todos) runtime.todos = read.todos;
+    if (read.projection?.title) runtime.title = read.projection.title;
+    return read;
+  }
+
+  /** After a crash: bring every open session back (events of background tasks keep flowing). */
+  private reopenAll(): void {
+    for (const runtime of this.runtimes.values()) {
+      if (runtime.subscribedIn === this.generation) continue;
+      this.ensureOpen(runtime).catch((error: unknown) => {
+        this.options.logger.warn(`could not re-open zcode session ${runtime.zcodeId} after a restart: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }
+  }
+
+  /** Force the next use to resume (zcode said -32004: evicted after idling). */
+  markInactive(runtime: SessionRuntime): void {
+    runtime.activeIn = -1;
+  }
+
+  /** `session/close`: forget the ACP id; the runtime goes when its last alias does. */
+  close(acpId: string): SessionRuntime | undefined {
+    const entry = this.entries.get(acpId);
+    if (!entry) return undefined;
+    this.entries.delete(acpId);
+    const runtime = entry.runtime;
+    if (runtime) {
+      runtime.aliases.delete(acpId);
+      if (runtime.aliases.size === 0) this.runtimes.delete(runtime.zcodeId);
+    }
+    return runtime;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Events and updates
+
+  /** Broadcast updates under every alias of the runtime. */
+  emit(runtime: SessionRuntime, updates: readonly SessionUpdate[]): void {
+    if (updates.length === 0) return;
+    for (const alias of runtime.aliases) {
+      for (const update of updates) this.options.clients.broadcast('session/update', { sessionId: alias, update });
+    }
+  }
+
+  /** Fire a signal as if the translator had produced it (the turn engine's synthetic ones). */
+  fireSignal(runtime: SessionRuntime, signal: TurnSignal): void {
+    this.signals.fire({ runtime, signal });
+  }
+
+  private handleEvent(event: ZcodeEvent): void {
+    const runtime = this.runtimes.get(event.sessionId);
+    if (!runtime) {
+      this.options.logger.debug(`event ${event.type} for zcode session ${event.sessionId}, which no ACP session has open; skipped`);
+      return;
+    }
+    if (event.seq !== undefined) {
+      // A re-subscribe with afterSeq may replay what we already handled.
+      if (runtime.lastSeq !== undefined && event.seq <= runtime.lastSeq) return;
+      runtime.lastSeq = event.seq;
+    }
+    let result;
+    try {
+      result = translate(runtime.translator, event, this.terminalOutput);
+    } catch (error) {
+      this.options.logger.error(`translating ${event.type} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return;
+    }
+    this.emit(runtime, result.updates);
+    for (const signal of result.signals) this.signals.fire({ runtime, signal });
+  }
+
+  /** The merged capability decides how shell output is rendered (terminal vs text). */
+  private get terminalOutput(): boolean {
+    return supportsTerminalOutput(this.options.clients.capabilities);
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.signals.dispose();
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * Framing: one ACP JSON-RPC message per WebSocket text frame, exposed as the SDK's `Stream`
+ * (`{readable, writable}` of `AnyMessage`) so the bridge connects a remote client exactly like the
+ * in-process or stdio one.
+ *
+ * Inbound: a text frame is parsed once here. Invalid JSON and binary frames are answered with a
+ * JSON-RPC -32700 (id null) and the connection stays up; a JSON array (ACP has no batches) or a
+ * value that is not a message object gets -32600. Oversized frames never reach this code: `ws`
+ * closes the socket with 1009 (its `maxPayload`).
+ *
+ * Outbound: `send` is not awaited per message (that would serialize the bridge's broadcast on the
+ * slowest socket); once the socket holds more than `highWaterMark` unsent bytes the write waits
+ * for that frame to flush, and a client that lets `maxBufferedBytes` pile up is disconnected
+ * (1008) rather than growing the bridge's memory without bound.
+ */
+import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
+import { WebSocket } from 'ws';
+import type { RawData } from 'ws';
+import type { Logger } from '../zcode/backend.ts';
+
+export interface WebSocketStreamOptions {
+  logger: Logger;
+  /** Identifies the peer in log lines (remote address; never a URL that could carry a token). */
+  label: string;
+  /** Unsent bytes above which a write waits for its frame to flush. Default 1 MiB. */
+  highWaterMark?: number;
+  /** Unsent bytes above which the peer is considered stuck and disconnected. Default 64 MiB. */
+  maxBufferedBytes?: number;
+}
+
+/** Close code used when a client stops reading (RFC 6455 1008, policy violation). */
+export const CLOSE_SLOW_CONSUMER = 1008;
+
+/** Adapts an open `ws` socket to an ACP `Stream`. Closing either side closes the socket. */
+export function webSocketStream(socket: WebSocket, options: WebSocketStreamOptions): Stream {
+  const { logger, label } = options;
+  const highWaterMark = options.highWaterMark ?? 1024 * 1024;
+  const maxBufferedBytes = options.maxBufferedBytes ?? 64 * 1024 * 1024;
+  let controller: ReadableStreamDefaultController<AnyMessage> | undefined;
+  let readableClosed = false;
+
+  const closeReadable = (): void => {
+    if (readableClosed) return;
+    readableClosed = true;
+    try {
+      controller?.close();
+    } catch {
+      // Already closed or cancelled by the reader.
+    }
+  };
+
+  const sendProtocolError = (code: number, message: string): void => {
+    if (socket.readyState !== WebSocket.OPEN) return;
+    socket.send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+  };
+
+  const onMessage = (data: RawData, isBinary: boolean): void => {
+    if (readableClosed) return;
+    if (isBinary) {
+      logger.debug(`remote ${label}: binary frame refused`);
+      sendProtocolError(-32700, 'Parse error: binary frames are not supported; send one JSON-RPC message per text frame');
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(rawDataToString(data));
+    } catch {
+      logger.debug(`remote ${label}: malformed JSON frame`);
+      sendProtocolError(-32700, 'Parse error: the frame is not valid JSON');
+      return;
+    }
+    if (Array.isArray(value)) {
+      sendProtocolError(-32600, 'Invalid Request: JSON-RPC batches are not supported');
+      return;
+    }
+    if (!isMessageShaped(value)) {
+      sendProtocolError(-32600, 'Invalid Request: expected a JSON-RPC request, response or notification object');
+      return;
+    }
+    controller?.enqueue(value);
+  };
+
+  socket.on('message', onMessage);
+  socket.on('close', closeReadable);
+  socket.on('error', (error) => {
+    logger.warn(`remote ${label}: socket error: ${error.message}`);
+    closeReadable();
+  });
+
+  const readable = new ReadableStream<AnyMessage>({
+    start(c) {
+      controller = c;
+      if (socket.readyState !== WebSocket.OPEN) closeReadable();
+    },
+    cancel() {
+      readableClosed = true;
+      socket.close(1000);
+    },
+  });
+
+  const writable = new WritableStream<AnyMessage>({
+    write(message) {
+      // A message written while the socket closes is dropped: the readable side is ending too,
+      // which closes the ACP connection and rejects whatever waited for an answer.
+      if (socket.readyState !== WebSocket.OPEN) return;
+      if (socket.bufferedAmount > maxBufferedBytes) {
+        logger.warn(`remote ${label}: client is not reading (${socket.bufferedAmount} bytes unsent); disconnecting`);
+        socket.close(CLOSE_SLOW_CONSUMER, 'client too slow');
+        return;
+      }
+      const text = JSON.stringify(message);
+      if (socket.bufferedAmount < highWaterMark) {
+        socket.send(text);
+        return;
+      }
+      return new Promise<void>((resolve) => {
+        // Resolve on error too: a failed send surfaces as the socket's close.
+        socket.send(text, () => resolve());
+      });
+    },
+    close() {
+      socket.close(1000);
+    },
+    abort() {
+      socket.close(1001);
+    },
+  });
+
+  return { readable, writable };
+}
+
+function rawDataToString(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+  return data.toString('utf8');
+}
+
+/** A JSON object with a string `method` (request / notification) or an `id` (response). */
+function isMessageShaped(value: unknown): value is AnyMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  return ('method' in value && typeof value.method === 'string') || 'id' in value;
+}

@@ -1,0 +1,432 @@
+/**
+ * zcode interactions (`interaction/requestPermission`, `interaction/requestUserInput`) as ACP
+ * dialogs, and the ACP answers back as the exact replies zcode expects (zcode-protocol.md,
+ * "Requests the backend sends"; the seed's PROTOCOL.md for the form shapes; issue 4 for the rules).
+ *
+ * Routing (decided by the ACP layer from `clientCapabilities.elicitation.form`):
+ * - tool permission → `session/request_permission` (`permissionToAcp` / `permissionOutcomeToReply`);
+ * - questions → one `elicitation/create` form (`questionsToElicitation` / `elicitationToAnswers`),
+ *   or without forms one permission dialog per question (`questionToPermission` /
+ *   `permissionAnswersToReply`);
+ * - plan approval → a one-field feedback form (`planToElicitation` / `planElicitationToReply`), or
+ *   without forms an Approve/Reject permission dialog (`planToPermission` / `planPermissionToReply`).
+ */
+import type {
+  CreateElicitationRequest,
+  CreateElicitationResponse,
+  ElicitationPropertySchema,
+  EnumOption,
+  PermissionOption,
+  PermissionOptionKind,
+  RequestPermissionOutcome,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  ToolCallUpdate,
+} from '@agentclientprotocol/sdk';
+import type {
+  Interaction,
+  PermissionOption as ZcodePermissionOption,
+  PermissionReply,
+  PermissionRequestParams,
+  Question,
+  UserInputReply,
+} from '../zcode/protocol.ts';
+import { textContent } from './content.ts';
+import { toolCallCard, type CardOptions, type ToolCallStart } from './toolCards.ts';
+import { toolKind, toolTitle } from './toolInfo.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Tool permission
+// ---------------------------------------------------------------------------------------------
+
+/** zcode permission option → ACP option kind. Unknown options are treated as a rejection. */
+function permissionKind(option: ZcodePermissionOption): PermissionOptionKind {
+  const keys = [option.kind, option.optionId].filter((k): k is string => typeof k === 'string').map((k) => k.toLowerCase());
+  for (const key of keys) {
+    switch (key) {
+      case 'allow':
+      case 'allow_once':
+        return 'allow_once';
+      case 'allow_always':
+      case 'allow_project':
+      case 'allow_session':
+        return 'allow_always';
+      case 'deny':
+      case 'reject':
+      case 'reject_once':
+        return 'reject_once';
+      case 'deny_always':
+      case 'reject_always':
+        return 'reject_always';
+    }
+  }
+  return 'reject_once';
+}
+
+const DEFAULT_OPTION_NAMES: Record<string, string> = {
+  allow: 'Allow',
+  allow_once: 'Allow once',
+  allow_always: 'Always allow',
+  allow_project: 'Allow for this project',
+  allow_session: 'Allow for this session',
+  deny: 'Deny',
+  reject: 'Reject',
+  reject_once: 'Reject',
+  deny_always: 'Always deny',
+  reject_always: 'Always reject',
+};
+
+/** Offered when zcode sends no options at all. */
+const FALLBACK_PERMISSION_OPTIONS: ZcodePermissionOption[] = [
+  { optionId: 'allow', kind: 'allow', name: 'Allow' },
+  { optionId: 'deny', kind: 'deny', name: 'Deny' },
+];
+
+function zcodeOptions(params: PermissionRequestParams): ZcodePermissionOption[] {
+  return params.options.length > 0 ? params.options : FALLBACK_PERMISSION_OPTIONS;
+}
+
+/**
+ * zcode's permission options as ACP options: `allow`→allow_once, `allow_always`/`allow_project`→
+ * allow_always, `deny`/`reject`→reject_once, anything unknown→reject_once (its name kept). The
+ * option ids are zcode's, so the answer maps straight back. No options → Allow / Deny.
+ */
+export function permissionOptionsToAcp(params: PermissionRequestParams): PermissionOption[] {
+  return zcodeOptions(params).map((option) => ({
+    optionId: option.optionId,
+    name: option.name ?? DEFAULT_OPTION_NAMES[(option.kind ?? option.optionId).toLowerCase()] ?? option.optionId,
+    kind: permissionKind(option),
+  }));
+}
+
+/** Where a permission request's tool call card is, and how it is rendered. */
+export interface PermissionContext {
+  /** The ACP session id (differs from zcode's for lazily created sessions). Default: zcode's. */
+  sessionId?: string;
+  /** For titles of tool calls the bridge has not seen. */
+  cwd?: string;
+}
+
+/**
+ * `session/request_permission` params for a zcode tool permission. `toolCall` is the card the
+ * bridge already shows (id, title, kind, rawInput …; e.g. from `noteInteraction`); missing fields
+ * are filled from the request (tool name, input). zcode's `reason` and `requestId` go under
+ * `_meta.zcode`.
+ */
+export function permissionToAcp(params: PermissionRequestParams, toolCall?: ToolCallUpdate, ctx: PermissionContext = {}): RequestPermissionRequest {
+  const input = params.input ?? {};
+  const ref: ToolCallUpdate = {
+    ...toolCall,
+    toolCallId: toolCall?.toolCallId ?? interactionCardId({ kind: 'permission', params }),
+    title: toolCall?.title ?? toolTitle(params.toolName, input, ctx.cwd ?? ''),
+    kind: toolCall?.kind ?? toolKind(params.toolName),
+    rawInput: toolCall?.rawInput ?? input,
+  };
+  const zcode: Record<string, unknown> = { requestId: params.requestId };
+  if (params.toolName) zcode.toolName = params.toolName;
+  if (params.reason) zcode.reason = params.reason;
+  return {
+    sessionId: ctx.sessionId ?? params.sessionId,
+    toolCall: ref,
+    options: permissionOptionsToAcp(params),
+    _meta: { zcode },
+  };
+}
+
+/** Accepts either a `RequestPermissionResponse` or its `outcome`. */
+export type PermissionAnswer = RequestPermissionResponse | RequestPermissionOutcome;
+
+function outcomeOf(answer: PermissionAnswer | undefined): RequestPermissionOutcome {
+  if (!answer) return { outcome: 'cancelled' };
+  const outer = (answer as RequestPermissionResponse).outcome;
+  return typeof outer === 'object' && outer !== null ? outer : (answer as RequestPermissionOutcome);
+}
+
+/**
+ * The zcode reply to a permission answer: a selected allow option → `{decision:"allow"}`; any other
+ * selection → `{decision:"deny", reason:"rejected (<optionId>)"}`; cancelled →
+ * `{decision:"deny", reason:"cancelled by user"}`.
+ */
+export function permissionOutcomeToReply(answer: PermissionAnswer, params: PermissionRequestParams): PermissionReply {
+  const outcome = outcomeOf(answer);
+  if (outcome.outcome !== 'selected') return { decision: 'deny', reason: 'cancelled by user' };
+  const option = permissionOptionsToAcp(params).find((o) => o.optionId === outcome.optionId);
+  if (option && (option.kind === 'allow_once' || option.kind === 'allow_always')) return { decision: 'allow' };
+  return { decision: 'deny', reason: `rejected (${outcome.optionId})` };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Questions (AskUserQuestion)
+// ---------------------------------------------------------------------------------------------
+
+/** The `const` of the "Skip this question" choice. */
+export const SKIP_VALUE = '__skip__';
+/** Its readable title. */
+export const SKIP_TITLE = 'Skip this question';
+/** Title of each question's free-text companion field `q_<i>_other`. */
+export const OTHER_TITLE = '↳ or type a custom value (overrides the selection)';
+
+/** The form field of question `i` (`q_<i>`) and of its free-text companion (`q_<i>_other`). */
+export function questionFieldId(index: number): string {
+  return `q_${index}`;
+}
+export function otherFieldId(index: number): string {
+  return `q_${index}_other`;
+}
+
+function questionChoices(question: Question): EnumOption[] {
+  const seen = new Set<string>();
+  const choices: EnumOption[] = [];
+  for (const option of question.options) {
+    if (option.label === '' || option.label === SKIP_VALUE || seen.has(option.label)) continue;
+    seen.add(option.label);
+    const choice: EnumOption = { const: option.label, title: option.label };
+    if (option.description) choice.description = option.description;
+    choices.push(choice);
+  }
+  return choices;
+}
+
+function titled(question: Question): { title: string; description?: string } {
+  return question.header ? { title: question.header, description: question.question } : { title: question.question };
+}
+
+/**
+ * `elicitation/create` params asking all questions in ONE form. Per question `q_<i>`: a string
+ * field whose `oneOf` lists the suggested answers (`const` = `title` = the label, plus the
+ * description) and a trailing Skip choice; multi-select questions are an array field with
+ * `items.anyOf` of the same choices. Each gets a free-text companion `q_<i>_other`. Nothing is
+ * required. Title = header (or the question), description = the question when a header is used.
+ * A question without suggested answers is a single free-text field `q_<i>`.
+ */
+export function questionsToElicitation(sessionId: string, questions: readonly Question[], toolCallId?: string): CreateElicitationRequest {
+  const properties: Record<string, ElicitationPropertySchema> = {};
+  questions.forEach((question, i) => {
+    const label = titled(question);
+    const choices = questionChoices(question);
+    if (choices.length === 0) {
+      properties[questionFieldId(i)] = { type: 'string', ...label };
+      return;
+    }
+    const withSkip: EnumOption[] = [...choices, { const: SKIP_VALUE, title: SKIP_TITLE }];
+    properties[questionFieldId(i)] = question.multiSelect
+      ? { type: 'array', ...label, items: { anyOf: withSkip } }
+      : { type: 'string', ...label, oneOf: withSkip };
+    properties[otherFieldId(i)] = { type: 'string', title: OTHER_TITLE };
+  });
+  const request: CreateElicitationRequest = {
+    mode: 'form',
+    sessionId,
+    message: `Please answer ${questions.length} question(s).`,
+    requestedSchema: { type: 'object', properties, required: [] },
+  };
+  if (toolCallId) request.toolCallId = toolCallId;
+  return request;
+}
+
+function trimmed(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+}
+
+/**
+ * One question's answer from its pick and its free-text companion, or undefined to skip it:
+ * single-select — non-empty `other` overrides the pick; Skip or blank skips;
+ * multi-select — the picks (Skip among them drops the picks) plus `other` appended, joined ", ".
+ */
+function answerOf(question: Question, pick: unknown, other: unknown): string | undefined {
+  const typed = trimmed(other);
+  if (question.multiSelect && questionChoices(question).length > 0) {
+    const picks = (Array.isArray(pick) ? pick : pick === undefined ? [] : [pick]).map(trimmed).filter((p) => p !== '');
+    const values = picks.includes(SKIP_VALUE) ? [] : picks;
+    if (typed !== '') values.push(typed);
+    return values.length > 0 ? values.join(', ') : undefined;
+  }
+  if (typed !== '') return typed;
+  const picked = Array.isArray(pick) ? pick.map(trimmed).filter((p) => p !== '').join(', ') : trimmed(pick);
+  return picked === '' || picked === SKIP_VALUE ? undefined : picked;
+}
+
+/**
+ * The zcode reply to the questions form: accept → `{action:"accept", content:{answers:{"<question
+ * text>": "<answer>"}}}` with skipped questions left out; decline / cancel (anything but accept) →
+ * `{action:"decline", reason:"cancelled"}`.
+ */
+export function elicitationToAnswers(questions: readonly Question[], response: CreateElicitationResponse): UserInputReply {
+  if (response.action !== 'accept') return { action: 'decline', reason: 'cancelled' };
+  const content = (response as { content?: Record<string, unknown> | null }).content ?? {};
+  const answers: Record<string, string> = {};
+  questions.forEach((question, i) => {
+    const answer = answerOf(question, content[questionFieldId(i)], content[otherFieldId(i)]);
+    if (answer !== undefined) answers[question.question] = answer;
+  });
+  return { action: 'accept', content: { answers } };
+}
+
+/** Permission option id of question `index`'s option `option` (clients without forms). */
+export function questionOptionId(index: number, option: number): string {
+  return `q_${index}_opt_${option}`;
+}
+
+/**
+ * For clients without forms: question `index` as a `session/request_permission`, one option per
+ * suggested answer (allow_once) plus "Skip this question" (reject_once, id `__skip__`). The card
+ * (`toolCall`, e.g. the AskUserQuestion card) is retitled with the question. Free text and several
+ * picks cannot be expressed in a permission dialog: a multi-select question takes one answer.
+ */
+export function questionToPermission(sessionId: string, question: Question, index: number, toolCall?: ToolCallUpdate): RequestPermissionRequest {
+  const lines = [question.question, ...question.options.map((o) => `- **${o.label}**${o.description ? `: ${o.description}` : ''}`)];
+  const options: PermissionOption[] = question.options
+    .map((o, j) => ({ optionId: questionOptionId(index, j), name: o.label, kind: 'allow_once' as const }))
+    .filter((o) => o.name !== '');
+  options.push({ optionId: SKIP_VALUE, name: SKIP_TITLE, kind: 'reject_once' });
+  return {
+    sessionId,
+    toolCall: {
+      ...toolCall,
+      toolCallId: toolCall?.toolCallId ?? `question_${index}`,
+      title: question.header ? `${question.header}: ${question.question}` : question.question,
+      kind: toolCall?.kind ?? 'other',
+      status: 'pending',
+      content: [textContent(lines.join('\n'))],
+    },
+    options,
+    _meta: { zcode: { questionIndex: index, multiSelect: question.multiSelect } },
+  };
+}
+
+/**
+ * The zcode reply from one permission answer per question (same order as `questions`): a selected
+ * option is that option's label, Skip leaves the question out, and a cancelled (or missing) answer
+ * cancels the whole form → `{action:"decline", reason:"cancelled"}`.
+ */
+export function permissionAnswersToReply(questions: readonly Question[], answers: readonly (PermissionAnswer | undefined)[]): UserInputReply {
+  const result: Record<string, string> = {};
+  for (let i = 0; i < questions.length; i++) {
+    const outcome = outcomeOf(answers[i]);
+    if (outcome.outcome !== 'selected') return { action: 'decline', reason: 'cancelled' };
+    const m = /^q_(\d+)_opt_(\d+)$/.exec(outcome.optionId);
+    const label = m && Number(m[1]) === i ? questions[i].options[Number(m[2])]?.label : undefined;
+    if (label) result[questions[i].question] = label;
+  }
+  return { action: 'accept', content: { answers: result } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plan approval (ExitPlanMode)
+// ---------------------------------------------------------------------------------------------
+
+/** The plan form's single field. */
+export const PLAN_FEEDBACK_FIELD = 'feedback';
+
+/**
+ * `elicitation/create` params for plan approval: one optional free-text `feedback` field. Submitting
+ * it empty approves; text rejects and redirects; decline/cancel rejects.
+ */
+export function planToElicitation(sessionId: string, plan: string, toolCallId?: string): CreateElicitationRequest {
+  const request: CreateElicitationRequest = {
+    mode: 'form',
+    sessionId,
+    message: `Ready to code?\n\n${plan}\n\nLeave the box empty and submit to approve; type feedback to reject and redirect.`,
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        [PLAN_FEEDBACK_FIELD]: {
+          type: 'string',
+          title: 'Feedback',
+          description: 'Empty = approve the plan. Anything typed = reject and use this text as the redirection.',
+        },
+      },
+      required: [],
+    },
+  };
+  if (toolCallId) request.toolCallId = toolCallId;
+  return request;
+}
+
+const APPROVE: UserInputReply = { action: 'accept', content: { answer_0: 'approve' } };
+const REJECT: UserInputReply = { action: 'decline', reason: 'rejected' };
+
+/**
+ * The zcode reply to the plan form: accept with empty feedback → approve
+ * (`{action:"accept", content:{answer_0:"approve"}}`); accept with text → `{action:"decline",
+ * reason:"<text, trimmed>"}`; decline / cancel → `{action:"decline", reason:"rejected"}`.
+ */
+export function planElicitationToReply(response: CreateElicitationResponse): UserInputReply {
+  if (response.action !== 'accept') return REJECT;
+  const content = (response as { content?: Record<string, unknown> | null }).content ?? {};
+  const feedback = trimmed(content[PLAN_FEEDBACK_FIELD]);
+  return feedback === '' ? APPROVE : { action: 'decline', reason: feedback };
+}
+
+/** Permission option ids of the plan dialog (clients without forms). */
+export const PLAN_APPROVE_OPTION = 'approve';
+export const PLAN_REJECT_OPTION = 'reject';
+
+/**
+ * For clients without forms: plan approval as `session/request_permission` with the plan as the
+ * card's content (kind switch_mode), options Approve / Reject.
+ */
+export function planToPermission(sessionId: string, plan: string, toolCall?: ToolCallUpdate): RequestPermissionRequest {
+  return {
+    sessionId,
+    toolCall: {
+      ...toolCall,
+      toolCallId: toolCall?.toolCallId ?? 'plan_approval',
+      title: toolCall?.title ?? 'Plan ready for approval',
+      kind: 'switch_mode',
+      status: 'pending',
+      content: [textContent(plan)],
+    },
+    options: [
+      { optionId: PLAN_APPROVE_OPTION, name: 'Approve', kind: 'allow_once' },
+      { optionId: PLAN_REJECT_OPTION, name: 'Reject', kind: 'reject_once' },
+    ],
+  };
+}
+
+/** The zcode reply to the plan dialog: Approve → approve; Reject or cancelled → `{action:"decline", reason:"rejected"}`. */
+export function planPermissionToReply(answer: PermissionAnswer): UserInputReply {
+  const outcome = outcomeOf(answer);
+  return outcome.outcome === 'selected' && outcome.optionId === PLAN_APPROVE_OPTION ? APPROVE : REJECT;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pending card
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The id of the card an interaction is shown on: zcode's `toolCallId` when it names one, else a
+ * stable id from the request id (`permission_<requestId>`, `plan_<requestId>`,
+ * `questions_<requestId>`), so a re-sent duplicate lands on the same card.
+ */
+export function interactionCardId(interaction: Interaction): string {
+  return interaction.params.toolCallId ?? `${interaction.kind}_${interaction.params.requestId}`;
+}
+
+function questionsMarkdown(questions: readonly Question[]): string {
+  return questions
+    .map((q) => [`**${q.header ? `${q.header}: ` : ''}${q.question}**`, ...q.options.map((o) => `- ${o.label}${o.description ? ` — ${o.description}` : ''}`)].join('\n'))
+    .join('\n\n');
+}
+
+/**
+ * The pending `tool_call` shown while an interaction waits for the user (before the dialog):
+ * a permission shows the tool (title, kind, locations, diff …), a plan approval the plan
+ * (switch_mode), questions the questions (AskUserQuestion card).
+ */
+export function pendingInteractionCard(interaction: Interaction, opts: Partial<CardOptions> = {}): ToolCallStart {
+  const cardOpts: CardOptions = { cwd: opts.cwd ?? '', terminalOutput: opts.terminalOutput ?? false };
+  const id = interactionCardId(interaction);
+  const meta = { requestId: interaction.params.requestId, interaction: interaction.kind };
+  switch (interaction.kind) {
+    case 'permission':
+      return toolCallCard(id, interaction.params.toolName, interaction.params.input, 'pending', cardOpts, meta);
+    case 'plan':
+      return toolCallCard(id, interaction.params.toolName ?? 'ExitPlanMode', { plan: interaction.plan }, 'pending', cardOpts, meta);
+    case 'questions': {
+      const card = toolCallCard(id, interaction.params.toolName ?? 'AskUserQuestion', { questions: interaction.questions }, 'pending', cardOpts, meta);
+      if (interaction.questions.length > 0) card.content = [textContent(questionsMarkdown(interaction.questions))];
+      return card;
+    }
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * ACP prompt content → what zcode's `session/send` takes (one string plus image attachments), and
+ * the bridge's slash commands (`/compact /goal /fork /rewind /steer /mode /thought`).
+ */
+import type { AvailableCommand, ContentBlock } from '@agentclientprotocol/sdk';
+import type { ImageAttachment } from '../zcode/backend.ts';
+import type { CheckpointTarget, GoalAction } from '../zcode/protocol.ts';
+import { fenced } from './content.ts';
+
+/** A prompt as zcode takes it. */
+export interface ZcodePrompt {
+  content: string;
+  attachments: ImageAttachment[];
+}
+
+function basename(uri: string): string | undefined {
+  const clean = uri.replace(/[?#].*$/, '');
+  const name = clean.slice(clean.lastIndexOf('/') + 1);
+  try {
+    return name !== '' ? decodeURIComponent(name) : undefined;
+  } catch {
+    return name !== '' ? name : undefined;
+  }
+}
+
+/** Rendered piece of a prompt: inline pieces join directly, block pieces sit on their own lines. */
+interface Piece {
+  text: string;
+  block: boolean;
+}
+
+/**
+ * Turn ACP prompt blocks into zcode's prompt:
+ * - `text` as is; `resource_link` as a markdown link `[name](uri)` (both inline, joined without
+ *   separators: clients split a sentence around mentions, e.g. "Explain ", link, " please");
+ * - an embedded text resource inlined in a fenced block headed by its uri;
+ * - an image (or an embedded blob with an image MIME type) → an attachment (base64 + MIME type);
+ * - audio and other binary resources → a placeholder line saying they were left out.
+ * Block pieces are separated from their neighbours by a blank line.
+ */
+export function promptToZcode(blocks: readonly ContentBlock[]): ZcodePrompt {
+  const pieces: Piece[] = [];
+  const attachments: ImageAttachment[] = [];
+  for (const block of blocks) {
+    switch (block.type) {
+      case 'text':
+        pieces.push({ text: block.text, block: false });
+        break;
+      case 'resource_link':
+        pieces.push({ text: `[${block.title ?? block.name}](${block.uri})`, block: false });
+        break;
+      case 'resource': {
+        const resource = block.resource;
+        if ('text' in resource) {
+          pieces.push({ text: `${resource.uri}\n${fenced(resource.text)}`, block: true });
+        } else if (resource.mimeType?.startsWith('image/')) {
+          const name = basename(resource.uri);
+          attachments.push({ type: 'image', mimeType: resource.mimeType, data: resource.blob, ...(name ? { name } : {}) });
+        } else {
+          pieces.push({ text: `[Binary resource not included: ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ''}]`, block: true });
+        }
+        break;
+      }
+      case 'image': {
+        const name = block.uri ? basename(block.uri) : undefined;
+        attachments.push({ type: 'image', mimeType: block.mimeType, data: block.data, ...(name ? { name } : {}) });
+        break;
+      }
+      case 'audio':
+        pieces.push({ text: `[Audio attachment not included (${block.mimeType}): zcode does not accept audio]`, block: true });
+        break;
+      default: {
+        const unknown = block as { type?: unknown };
+        pieces.push({ text: `[Unsupported content not included: ${String(unknown.type)}]`, block: true });
+      }
+    }
+  }
+  let content = '';
+  pieces.forEach((piece, i) => {
+    const separate = i > 0 && (piece.block || pieces[i - 1].block);
+    content = separate ? `${content.replace(/\n+$/, '')}\n\n${piece.text.replace(/^\n+/, '')}` : content + piece.text;
+  });
+  return { content, attachments };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Slash commands
+// ---------------------------------------------------------------------------------------------
+
+/** The bridge's own slash commands (anything else passes through to zcode as text). */
+export const SLASH_COMMANDS = ['compact', 'goal', 'fork', 'rewind', 'steer', 'mode', 'thought'] as const;
+export type SlashCommandName = (typeof SLASH_COMMANDS)[number];
+
+export interface SlashCommand {
+  name: SlashCommandName;
+  /** Everything after the command name, trimmed ("" when none). */
+  args: string;
+}
+
+/**
+ * Recognise one of the bridge's slash commands at the start of a prompt (`/goal set ship it`
+ * → `{name:"goal", args:"set ship it"}`). Unknown commands and other text → undefined.
+ */
+export function parseSlashCommand(text: string): SlashCommand | undefined {
+  const m = /^\s*\/([a-z]+)(?:\s+([\s\S]*))?$/.exec(text);
+  if (!m) return undefined;
+  const name = m[1] as SlashCommandName;
+  if (!SLASH_COMMANDS.includes(name)) return undefined;
+  return { name, args: (m[2] ?? '').trim() };
+}
+
+/** The commands for `available_commands_update`, with descriptions and input hints. */
+export function availableCommands(): AvailableCommand[] {
+  return [
+    { name: 'compact', description: 'Compact the conversation history to free context' },
+    {
+      name: 'goal',
+      description: 'Show or manage the session goal: show, set <objective>, replace <objective>, clear, pause, resume',
+      input: { hint: 'set <objective> | replace <objective> | show | clear | pause | resume' },
+    },
+    { name: 'fork', description: 'Fork this session into a new one (latest checkpoint, or the one given)', input: { hint: '[checkpoint]' } },
+    { name: 'rewind', description: 'Rewind the session to a checkpoint (latest if none given)', input: { hint: '[checkpoint]' } },
+    { name: 'steer', description: 'Add instructions to the running turn', input: { hint: '<instructions>' } },
+    { name: 'mode', description: 'Switch mode: plan, build, edit or yolo', input: { hint: '<plan|build|edit|yolo>' } },
+    { name: 'thought', description: 'Set the thinking level: low, medium, high or max', input: { hint: '<low|medium|high|max>' } },
+  ];
+}
+
+/** `/goal` arguments as a zcode goal call, or an error message. No arguments means `show`. */
+export function parseGoalArgs(args: string): { action: GoalAction; objective?: string } | { error: string } {
+  const m = /^(\S+)(?:\s+([\s\S]*))?$/.exec(args.trim());
+  if (!m) return { action: 'show' };
+  const action = m[1].toLowerCase();
+  const objective = (m[2] ?? '').trim();
+  switch (action) {
+    case 'set':
+    case 'replace':
+      return objective !== '' ? { action, objective } : { error: `/goal ${action} needs an objective: /goal ${action} <objective>` };
+    case 'show':
+    case 'clear':
+    case 'pause':
+    case 'resume':
+      return { action };
+    default:
+      return { error: `Unknown /goal action '${m[1]}'. Use: show, set <objective>, replace <objective>, clear, pause, resume` };
+  }
+}
+
+/** `/fork` and `/rewind` argument: none or "latest" → the latest checkpoint, anything else → that checkpoint id. */
+export function parseCheckpointArg(args: string): CheckpointTarget {
+  const id = args.trim();
+  return id === '' || id.toLowerCase() === 'latest' ? { kind: 'latestCheckpoint' } : { kind: 'checkpoint', checkpointId: id };
+}

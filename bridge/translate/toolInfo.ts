@@ -1,0 +1,415 @@
+/**
+ * What a zcode tool call looks like on an ACP card: its kind, a human title, the files it touches
+ * and, for file edits, diff content. Pure functions of (tool name, input, cwd[, metadata]); the live
+ * event translator and the `session/load` replay both use them, so the two always agree.
+ *
+ * Tool inputs come from the model and are read defensively: every field may be missing or of the
+ * wrong type. Claude-style keys (`file_path`, `old_string`) and camelCase variants (`filePath`,
+ * `oldString`) are both accepted.
+ */
+import { isAbsolute, normalize, relative, resolve, sep } from 'node:path';
+import type { ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
+
+/** A tool's input as zcode sends it (a JSON object; anything else is treated as empty). */
+export type ToolInput = Record<string, unknown>;
+
+/** The tool names the bridge knows, in zcode's spelling. */
+export const KNOWN_TOOLS = [
+  'Read',
+  'NotebookRead',
+  'Write',
+  'Edit',
+  'MultiEdit',
+  'NotebookEdit',
+  'Bash',
+  'BashOutput',
+  'KillShell',
+  'KillBash',
+  'Grep',
+  'Glob',
+  'LS',
+  'WebFetch',
+  'WebSearch',
+  'TodoWrite',
+  'Agent',
+  'Task',
+  'ExitPlanMode',
+  'AskUserQuestion',
+] as const;
+export type KnownTool = (typeof KNOWN_TOOLS)[number];
+
+const BY_FOLDED = new Map<string, KnownTool>(KNOWN_TOOLS.map((name) => [fold(name), name]));
+
+function fold(name: string): string {
+  return name.toLowerCase().replace(/[_\-\s]/g, '');
+}
+
+/**
+ * zcode's canonical spelling of a tool name. Only case and `_`/`-` separators are forgiven
+ * (`bash`, `todo_write`, `Multi-Edit`); differently named tools (`read_file`) are not guessed.
+ * Returns undefined for a tool the bridge does not know.
+ */
+export function canonicalToolName(toolName: string | undefined): KnownTool | undefined {
+  if (!toolName) return undefined;
+  return BY_FOLDED.get(fold(toolName));
+}
+
+const KINDS: Record<KnownTool, ToolKind> = {
+  Read: 'read',
+  NotebookRead: 'read',
+  Write: 'edit',
+  Edit: 'edit',
+  MultiEdit: 'edit',
+  NotebookEdit: 'edit',
+  Bash: 'execute',
+  BashOutput: 'execute',
+  KillShell: 'execute',
+  KillBash: 'execute',
+  Grep: 'search',
+  Glob: 'search',
+  LS: 'search',
+  WebFetch: 'fetch',
+  WebSearch: 'fetch',
+  TodoWrite: 'think',
+  Agent: 'other',
+  Task: 'other',
+  ExitPlanMode: 'switch_mode',
+  AskUserQuestion: 'other',
+};
+
+/**
+ * The ACP tool kind: Read→read, Write/Edit/MultiEdit→edit, Bash→execute, Grep/Glob→search,
+ * WebFetch/WebSearch→fetch, TodoWrite→think, Agent/Task→other, ExitPlanMode→switch_mode,
+ * anything unknown→other.
+ */
+export function toolKind(toolName: string | undefined): ToolKind {
+  const known = canonicalToolName(toolName);
+  return known ? KINDS[known] : 'other';
+}
+
+/** True for the tools whose output is a command's stdout/stderr (shown as a terminal). */
+export function isShellTool(toolName: string | undefined): boolean {
+  return canonicalToolName(toolName) === 'Bash';
+}
+
+/** True for the sub-agent tools (`Agent`, and its older name `Task`). */
+export function isAgentTool(toolName: string | undefined): boolean {
+  const known = canonicalToolName(toolName);
+  return known === 'Agent' || known === 'Task';
+}
+
+/** True for the tools that change files and therefore carry diff content. */
+export function isEditTool(toolName: string | undefined): boolean {
+  const known = canonicalToolName(toolName);
+  return known === 'Write' || known === 'Edit' || known === 'MultiEdit' || known === 'NotebookEdit';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input accessors
+// ---------------------------------------------------------------------------------------------
+
+/** A plain-object view of an unknown value (arrays and primitives become `{}`). */
+export function asRecord(value: unknown): ToolInput {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as ToolInput) : {};
+}
+
+/** The first of `keys` that holds a non-empty string. */
+export function stringField(input: ToolInput, ...keys: string[]): string | undefined {
+  for (const key of keys) {
+    const value = input[key];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
+function numberField(input: ToolInput, ...keys: string[]): number | undefined {
+  for (const key of keys) {
+    const value = input[key];
+    if (typeof value === 'number' && Number.isFinite(value)) return value;
+  }
+  return undefined;
+}
+
+/** The file a tool works on, as given by the model (may be relative). */
+export function toolFilePath(input: ToolInput): string | undefined {
+  return stringField(input, 'file_path', 'filePath', 'notebook_path', 'notebookPath', 'path');
+}
+
+/** `p` made absolute against `cwd` (ACP locations and diffs need absolute paths). */
+export function absolutePath(p: string, cwd: string): string {
+  return isAbsolute(p) ? normalize(p) : resolve(cwd, p);
+}
+
+/** `p` relative to `cwd` when it lies inside it, otherwise unchanged (for titles). */
+export function displayPath(p: string, cwd: string): string {
+  if (!isAbsolute(p)) return p;
+  const rel = relative(cwd, p);
+  if (rel === '') return '.';
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return p;
+  return rel;
+}
+
+/**
+ * `text` as a markdown code span. Multi-line text keeps its first line plus " …"; text that contains
+ * backticks gets a longer delimiter so the span stays intact.
+ */
+export function codeSpan(text: string): string {
+  const lines = text.trim().split(/\r?\n/);
+  const line = lines.length > 1 ? `${lines[0]} …` : lines[0];
+  const longestRun = Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length));
+  if (longestRun === 0) return `\`${line}\``;
+  const fence = '`'.repeat(longestRun + 1);
+  return `${fence} ${line} ${fence}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Titles and locations
+// ---------------------------------------------------------------------------------------------
+
+function lineRange(input: ToolInput): string {
+  const offset = numberField(input, 'offset');
+  const limit = numberField(input, 'limit');
+  if (offset !== undefined && offset > 0 && limit !== undefined && limit > 0) return ` (lines ${offset}-${offset + limit - 1})`;
+  if (offset !== undefined && offset > 0) return ` (from line ${offset})`;
+  if (limit !== undefined && limit > 0) return ` (first ${limit} lines)`;
+  return '';
+}
+
+/**
+ * A human title for the card, e.g. "Read src/a.ts", "Edit src/a.ts", "Write new.ts",
+ * "Run `npm test`", "Grep `pattern` in src", "Fetch https://…", "Search the web: q",
+ * "Update plan", "Agent: <description>", "Plan ready for approval". Paths inside `cwd` are shown
+ * relative to it. An unknown tool (or a known one without usable input) is titled by its name.
+ */
+export function toolTitle(toolName: string | undefined, input: unknown, cwd: string): string {
+  const args = asRecord(input);
+  const known = canonicalToolName(toolName);
+  const fallback = toolName && toolName !== '' ? toolName : 'Tool';
+  const file = toolFilePath(args);
+  const shown = file !== undefined ? displayPath(file, cwd) : undefined;
+  switch (known) {
+    case 'Read':
+    case 'NotebookRead':
+      return shown ? `Read ${shown}${lineRange(args)}` : 'Read';
+    case 'Write':
+      return shown ? `Write ${shown}` : 'Write';
+    case 'Edit':
+    case 'MultiEdit':
+    case 'NotebookEdit':
+      return shown ? `Edit ${shown}` : 'Edit';
+    case 'Bash': {
+      const command = stringField(args, 'command', 'cmd');
+      return command ? `Run ${codeSpan(command)}` : 'Run command';
+    }
+    case 'BashOutput': {
+      const id = stringField(args, 'bash_id', 'shell_id', 'id');
+      return id ? `Read output of ${id}` : 'Read background output';
+    }
+    case 'KillShell':
+    case 'KillBash': {
+      const id = stringField(args, 'shell_id', 'bash_id', 'id');
+      return id ? `Stop ${id}` : 'Stop background command';
+    }
+    case 'Grep':
+    case 'Glob': {
+      const pattern = stringField(args, 'pattern', 'query');
+      if (!pattern) return known;
+      const where = stringField(args, 'path');
+      return `${known} ${codeSpan(pattern)}${where ? ` in ${displayPath(where, cwd)}` : ''}`;
+    }
+    case 'LS': {
+      const where = stringField(args, 'path');
+      return `List ${where ? displayPath(where, cwd) : '.'}`;
+    }
+    case 'WebFetch': {
+      const url = stringField(args, 'url');
+      return url ? `Fetch ${url}` : 'Fetch';
+    }
+    case 'WebSearch': {
+      const query = stringField(args, 'query', 'q');
+      return query ? `Search the web: ${query}` : 'Search the web';
+    }
+    case 'TodoWrite':
+      return 'Update plan';
+    case 'Agent':
+    case 'Task': {
+      const description = stringField(args, 'description', 'subagent_type');
+      return description ? `Agent: ${description}` : 'Agent';
+    }
+    case 'ExitPlanMode':
+      return 'Plan ready for approval';
+    case 'AskUserQuestion': {
+      const questions = Array.isArray(args.questions) ? args.questions.map(asRecord) : [];
+      if (questions.length === 1) {
+        const q = stringField(questions[0], 'header', 'question');
+        if (q) return `Question: ${q}`;
+      }
+      return questions.length > 1 ? `${questions.length} questions` : 'Question';
+    }
+    case undefined:
+      return fallback;
+  }
+}
+
+/**
+ * The files a tool touches, as absolute paths (relative inputs resolve against `cwd`), with the
+ * 1-based start line when the input names one (Read `offset`). Tools without a file give `[]`.
+ */
+export function toolLocations(toolName: string | undefined, input: unknown, cwd: string): ToolCallLocation[] {
+  const args = asRecord(input);
+  const known = canonicalToolName(toolName);
+  switch (known) {
+    case 'Read':
+    case 'NotebookRead': {
+      const file = toolFilePath(args);
+      if (!file) return [];
+      const offset = numberField(args, 'offset');
+      const line = offset !== undefined && Number.isInteger(offset) && offset > 0 ? offset : undefined;
+      return [line !== undefined ? { path: absolutePath(file, cwd), line } : { path: absolutePath(file, cwd) }];
+    }
+    case 'Write':
+    case 'Edit':
+    case 'MultiEdit':
+    case 'NotebookEdit': {
+      const file = toolFilePath(args);
+      return file ? [{ path: absolutePath(file, cwd) }] : [];
+    }
+    case 'Grep':
+    case 'Glob':
+    case 'LS': {
+      const where = stringField(args, 'path');
+      return where ? [{ path: absolutePath(where, cwd) }] : [];
+    }
+    default:
+      return [];
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Diffs
+// ---------------------------------------------------------------------------------------------
+
+type DiffContent = Extract<ToolCallContent, { type: 'diff' }>;
+
+function diff(path: string, oldText: string | null, newText: string): DiffContent {
+  return { type: 'diff', path, oldText, newText };
+}
+
+/** One hunk of a structured patch (`{oldStart, oldLines, newStart, newLines, lines}`, lines prefixed ' ', '-', '+'). */
+function hunkTexts(lines: readonly unknown[]): { oldText: string; newText: string } | undefined {
+  const oldLines: string[] = [];
+  const newLines: string[] = [];
+  for (const raw of lines) {
+    if (typeof raw !== 'string') return undefined;
+    const marker = raw[0];
+    const body = raw.slice(1);
+    if (marker === ' ' || raw === '') {
+      oldLines.push(body);
+      newLines.push(body);
+    } else if (marker === '-') oldLines.push(body);
+    else if (marker === '+') newLines.push(body);
+    else if (marker === '\\') continue; // "\ No newline at end of file"
+    else return undefined;
+  }
+  return { oldText: oldLines.join('\n'), newText: newLines.join('\n') };
+}
+
+/** Hunks of a unified diff string (`@@ -a,b +c,d @@` sections). */
+function unifiedDiffHunks(text: string): string[][] {
+  const hunks: string[][] = [];
+  let current: string[] | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    if (line.startsWith('@@')) {
+      current = [];
+      hunks.push(current);
+    } else if (current && !line.startsWith('--- ') && !line.startsWith('+++ ')) {
+      current.push(line);
+    }
+  }
+  // A trailing empty string from the final newline is not a context line.
+  for (const hunk of hunks) while (hunk.length > 0 && hunk[hunk.length - 1] === '') hunk.pop();
+  return hunks;
+}
+
+/**
+ * Diffs from an edit's result metadata, when zcode attached one. Accepted shapes, first match wins:
+ * `filediff: {file?, before, after}` (whole file), `structuredPatch`/`structured_patch`/`patch`:
+ * an array of hunks `{lines: string[]}`, or `diff`: a unified diff string (one diff per hunk).
+ */
+export function diffsFromMetadata(metadata: unknown, path: string, cwd: string): DiffContent[] | undefined {
+  const meta = asRecord(metadata);
+  const filediff = asRecord(meta.filediff ?? meta.fileDiff);
+  if (typeof filediff.after === 'string') {
+    const file = stringField(filediff, 'file', 'path');
+    const before = typeof filediff.before === 'string' ? filediff.before : null;
+    return [diff(file ? absolutePath(file, cwd) : path, before, filediff.after)];
+  }
+  const patch = meta.structuredPatch ?? meta.structured_patch ?? meta.patch;
+  if (Array.isArray(patch) && patch.length > 0) {
+    const out: DiffContent[] = [];
+    for (const hunk of patch) {
+      const lines = asRecord(hunk).lines;
+      const texts = Array.isArray(lines) ? hunkTexts(lines) : undefined;
+      if (!texts) return undefined;
+      out.push(diff(path, texts.oldText, texts.newText));
+    }
+    return out;
+  }
+  if (typeof meta.diff === 'string') {
+    const hunks = unifiedDiffHunks(meta.diff);
+    const out: DiffContent[] = [];
+    for (const hunk of hunks) {
+      const texts = hunkTexts(hunk);
+      if (!texts) return undefined;
+      out.push(diff(path, texts.oldText, texts.newText));
+    }
+    return out.length > 0 ? out : undefined;
+  }
+  return undefined;
+}
+
+/** The file's content before a Write, when the metadata carries it (empty means "did not exist"). */
+function previousContent(metadata: unknown): string | null {
+  const meta = asRecord(metadata);
+  const filediff = asRecord(meta.filediff ?? meta.fileDiff);
+  for (const value of [meta.originalFile, meta.original_file, meta.oldContent, meta.previousContent, filediff.before]) {
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return null;
+}
+
+/**
+ * `diff` content for file-changing tools, `[]` for every other tool or unusable input.
+ * - Write: `content` with `oldText` null (a new file), unless the metadata carries the previous
+ *   (non-empty) content;
+ * - Edit: `old_string` → `new_string` (an empty `old_string`, i.e. creating the file, gives null),
+ *   or, when present, the structured patch in `metadata` (see `diffsFromMetadata`);
+ * - MultiEdit: one diff per entry of `edits` (or the metadata patch).
+ */
+export function toolDiffContent(toolName: string | undefined, input: unknown, cwd: string, metadata?: unknown): ToolCallContent[] {
+  const args = asRecord(input);
+  const known = canonicalToolName(toolName);
+  if (known !== 'Write' && known !== 'Edit' && known !== 'MultiEdit') return [];
+  const file = toolFilePath(args);
+  if (!file) return [];
+  const path = absolutePath(file, cwd);
+  if (known === 'Write') {
+    const content = typeof args.content === 'string' ? args.content : undefined;
+    if (content !== undefined) return [diff(path, previousContent(metadata), content)];
+    const fromMeta = metadata !== undefined ? diffsFromMetadata(metadata, path, cwd) : undefined;
+    return fromMeta ?? [];
+  }
+  if (metadata !== undefined) {
+    const fromMeta = diffsFromMetadata(metadata, path, cwd);
+    if (fromMeta && fromMeta.length > 0) return fromMeta;
+  }
+  const edits = known === 'MultiEdit' && Array.isArray(args.edits) ? args.edits.map(asRecord) : [args];
+  const out: DiffContent[] = [];
+  for (const edit of edits) {
+    const oldText = typeof edit.old_string === 'string' ? edit.old_string : typeof edit.oldString === 'string' ? edit.oldString : undefined;
+    const newText = typeof edit.new_string === 'string' ? edit.new_string : typeof edit.newString === 'string' ? edit.newString : undefined;
+    if (newText === undefined) continue;
+    out.push(diff(path, oldText === undefined || oldText === '' ? null : oldText, newText));
+  }
+  return out;
+}

@@ -1,0 +1,147 @@
+/**
+ * Correlation layer: requests/responses matched by id, with a timeout on every request and prompt
+ * rejection of everything pending when the connection goes away (design.md rules 1 and 8).
+ *
+ * Built on vscode-jsonrpc's `createMessageConnection` over the line codec. It knows no zcode
+ * method: the typed methods live in client.ts, server requests are routed by the owner.
+ */
+import { createMessageConnection, ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
+import type { MessageConnection, MessageReader, MessageWriter } from 'vscode-jsonrpc/node';
+import { BackendErrorCode, ZcodeError } from './backend.ts';
+import type { Logger } from './backend.ts';
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/** Answers one request from zcode. Throw a `ZcodeError` to answer with that error code. */
+export type ServerRequestHandler = (method: string, params: unknown) => Promise<unknown>;
+export type ServerNotificationHandler = (method: string, params: unknown) => void;
+
+export interface ZcodeConnectionOptions {
+  logger: Logger;
+  /** Default timeout for `request()`; per-call override possible. */
+  requestTimeoutMs?: number;
+  onRequest: ServerRequestHandler;
+  onNotification: ServerNotificationHandler;
+}
+
+interface Pending {
+  method: string;
+  reject(error: ZcodeError): void;
+}
+
+export class ZcodeConnection {
+  private readonly rpc: MessageConnection;
+  private readonly pending = new Set<Pending>();
+  private readonly logger: Logger;
+  private readonly timeoutMs: number;
+  private closedWith: ZcodeError | undefined;
+
+  constructor(reader: MessageReader, writer: MessageWriter, options: ZcodeConnectionOptions) {
+    this.logger = options.logger;
+    this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const log = this.logger;
+    this.rpc = createMessageConnection(reader, writer, {
+      error: (m) => log.error(`jsonrpc: ${m}`),
+      warn: (m) => log.warn(`jsonrpc: ${m}`),
+      info: (m) => log.debug(`jsonrpc: ${m}`),
+      log: (m) => log.trace(`jsonrpc: ${m}`),
+    });
+    this.rpc.onRequest(async (method: string, params: unknown) => {
+      log.trace(`← request ${method}`);
+      try {
+        return await options.onRequest(method, params);
+      } catch (error) {
+        // vscode-jsonrpc turns a ResponseError into an error reply; anything else becomes -32603.
+        if (error instanceof ZcodeError) throw new ResponseError(error.code, error.message, error.data);
+        log.error(`answering ${method} failed: ${error instanceof Error ? error.message : String(error)}`);
+        throw new ResponseError(ErrorCodes.InternalError, `bridge failed to answer ${method}`);
+      }
+    });
+    this.rpc.onNotification((method: string, params: unknown) => {
+      log.trace(`← notification ${method}`);
+      options.onNotification(method, params);
+    });
+    this.rpc.onError(([error]) => log.warn(`zcode connection error: ${error.message}`));
+  }
+
+  listen(): void {
+    this.rpc.listen();
+  }
+
+  get isClosed(): boolean {
+    return this.closedWith !== undefined;
+  }
+
+  /**
+   * Send a request and wait for its result. Rejects with `ZcodeError`: zcode's own error
+   * (`fromWire`, code and message kept), `Timeout`, or whatever `close()` was given.
+   */
+  request(method: string, params: unknown, timeoutMs = this.timeoutMs): Promise<unknown> {
+    if (this.closedWith) return Promise.reject(this.closedWith);
+    const started = Date.now();
+    return new Promise<unknown>((resolve, reject) => {
+      let settled = false;
+      const entry: Pending = {
+        method,
+        reject: (error) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          this.pending.delete(entry);
+          reject(error);
+        },
+      };
+      const timer = setTimeout(() => {
+        // The late response, if any, is dropped by vscode-jsonrpc's bookkeeping. We do not send
+        // `$/cancelRequest`: zcode does not know it.
+        this.logger.warn(`zcode did not answer ${method} within ${timeoutMs} ms`);
+        entry.reject(new ZcodeError(`zcode did not answer ${method} within ${timeoutMs} ms`, BackendErrorCode.Timeout, method));
+      }, timeoutMs);
+      this.pending.add(entry);
+      this.logger.trace(`→ request ${method}`);
+      this.rpc.sendRequest(method, params).then(
+        (result) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          this.pending.delete(entry);
+          this.logger.trace(`← result ${method} (${Date.now() - started} ms)`);
+          resolve(result);
+        },
+        (error: unknown) => entry.reject(this.toZcodeError(method, error)),
+      );
+    });
+  }
+
+  /** Fire-and-forget notification (e.g. `session/stop`). A failed write is logged, not thrown. */
+  notify(method: string, params: unknown): void {
+    if (this.closedWith) {
+      this.logger.debug(`not sending ${method}: ${this.closedWith.message}`);
+      return;
+    }
+    this.logger.trace(`→ notification ${method}`);
+    this.rpc.sendNotification(method, params).catch((error: unknown) => {
+      this.logger.warn(`sending ${method} failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  /** Reject everything pending with `reason` and stop reading/writing. Idempotent. */
+  close(reason: ZcodeError): void {
+    if (this.closedWith) return;
+    this.closedWith = reason;
+    for (const entry of [...this.pending]) entry.reject(reason);
+    this.rpc.dispose();
+  }
+
+  private toZcodeError(method: string, error: unknown): ZcodeError {
+    if (this.closedWith) return this.closedWith;
+    if (error instanceof ResponseError) {
+      if (error.code === ErrorCodes.MessageWriteError || error.code === ErrorCodes.PendingResponseRejected) {
+        return new ZcodeError(`could not reach zcode for ${method}: ${error.message}`, BackendErrorCode.ProcessExited, method);
+      }
+      return ZcodeError.fromWire(method, { code: error.code, message: error.message, data: error.data });
+    }
+    if (error instanceof ZcodeError) return error;
+    return new ZcodeError(`${method} failed: ${error instanceof Error ? error.message : String(error)}`, BackendErrorCode.ProcessExited, method);
+  }
+}

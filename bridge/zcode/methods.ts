@@ -1,0 +1,140 @@
+/**
+ * The typed zcode methods (zcode-protocol.md "Methods the bridge calls"): how each call's params
+ * are built and which schema its result is parsed with. Wire `noun/verb` maps to `verbNoun`.
+ *
+ * Abstract over `call` / `notify` so that this file is only the method table; the transport,
+ * timeouts and lifecycle live in client.ts.
+ */
+import path from 'node:path';
+import type { z } from 'zod';
+import type { ImageAttachment, ZcodeBackend } from './backend.ts';
+import {
+  AnyResult,
+  CancelBackgroundTaskResult,
+  CreateSessionResult,
+  ForkResult,
+  GoalResult,
+  ListSessionsResult,
+  MessagesResult,
+  ReadSessionResult,
+  SubscribeResult,
+} from './protocol.ts';
+import type { CheckpointTarget, GoalAction } from './protocol.ts';
+
+/** The one `deliveryKind` the bridge subscribes with: a continuous push, like the desktop app. */
+export const DELIVERY_KIND = 'desktop-continuous';
+
+/**
+ * The `workspaceKey` zcode groups sessions by: the normalized workspace path itself (resolved,
+ * no trailing separator). A path is stable across restarts and machines' reinstalls, readable in
+ * zcode's own session list, and the same folder always yields the same key, so `session/list`
+ * finds the sessions `session/create` made. (A hash would hide nothing and be harder to debug.)
+ */
+export function workspaceKeyFor(workspacePath: string): string {
+  const resolved = path.resolve(workspacePath);
+  const root = path.parse(resolved).root;
+  return resolved.length > root.length ? resolved.replace(/[\\/]+$/, '') : resolved;
+}
+
+/** The `workspace` object zcode takes in create/list/resume. */
+export function workspaceParam(workspacePath: string): { workspacePath: string; workspaceKey: string } {
+  return { workspacePath, workspaceKey: workspaceKeyFor(workspacePath) };
+}
+
+type Methods = Omit<
+  ZcodeBackend,
+  'state' | 'onDidChangeState' | 'onDidExit' | 'onEvent' | 'setInteractionHandler' | 'start' | 'restart' | 'dispose'
+>;
+
+export abstract class ZcodeMethods implements Methods {
+  /** One request: started lazily, timed out, errors explained, result parsed with `schema`. */
+  protected abstract call<S extends z.ZodType>(method: string, params: unknown, schema: S): Promise<z.infer<S>>;
+  /** One notification to the running process (none is started for it). */
+  protected abstract notify(method: string, params: unknown): void;
+
+  /** `mode` is sent only when given; otherwise zcode applies its own default. */
+  createSession(params: { workspacePath: string; mode?: string }): Promise<CreateSessionResult> {
+    return this.call('session/create', { workspace: workspaceParam(params.workspacePath), mode: params.mode }, CreateSessionResult);
+  }
+
+  listSessions(params: { workspacePath?: string }): Promise<ListSessionsResult> {
+    return this.call('session/list', params.workspacePath === undefined ? {} : { workspace: workspaceParam(params.workspacePath) }, ListSessionsResult);
+  }
+
+  resumeSession(params: { sessionId: string; workspacePath: string }): Promise<unknown> {
+    return this.call('session/resume', { sessionId: params.sessionId, workspace: workspaceParam(params.workspacePath) }, AnyResult);
+  }
+
+  send(params: { sessionId: string; content: string; attachments?: ImageAttachment[] }): Promise<unknown> {
+    const { sessionId, content, attachments } = params;
+    return this.call('session/send', attachments?.length ? { sessionId, content, attachments } : { sessionId, content }, AnyResult);
+  }
+
+  /** Quirk: `session/stop` is a notification (fire-and-forget), not a request. */
+  stop(params: { sessionId: string }): void {
+    this.notify('session/stop', { sessionId: params.sessionId });
+  }
+
+  read(params: { sessionId: string }): Promise<ReadSessionResult> {
+    return this.call('session/read', { sessionId: params.sessionId }, ReadSessionResult);
+  }
+
+  messages(params: { sessionId: string }): Promise<MessagesResult> {
+    return this.call('session/messages', { sessionId: params.sessionId }, MessagesResult);
+  }
+
+  /**
+   * Start the `session/event` push for a session. `afterSeq` replays the events after that `seq`
+   * (pass the last one seen to resume a stream after a reconnect); omitted, only new events flow.
+   */
+  subscribe(params: { sessionId: string; afterSeq?: number; includeSnapshot?: boolean }): Promise<SubscribeResult> {
+    const { sessionId, afterSeq, includeSnapshot } = params;
+    return this.call(
+      'session/subscribe',
+      { sessionId, deliveryKind: DELIVERY_KIND, includeSnapshot: includeSnapshot ?? false, ...(afterSeq === undefined ? {} : { afterSeq }) },
+      SubscribeResult,
+    );
+  }
+
+  fork(params: { sessionId: string; target: CheckpointTarget }): Promise<ForkResult> {
+    return this.call('session/fork', { sessionId: params.sessionId, target: params.target }, ForkResult);
+  }
+
+  /** `cascade` uses `session/rewindCascade` (some builds only). */
+  rewind(params: { sessionId: string; target: CheckpointTarget; cascade?: boolean }): Promise<unknown> {
+    return this.call(params.cascade ? 'session/rewindCascade' : 'session/rewind', { sessionId: params.sessionId, target: params.target }, AnyResult);
+  }
+
+  goal(params: { sessionId: string; action: GoalAction; objective?: string }): Promise<GoalResult> {
+    return this.call('session/goal', { sessionId: params.sessionId, action: params.action, objective: params.objective }, GoalResult);
+  }
+
+  compact(params: { sessionId: string }): Promise<unknown> {
+    return this.call('session/compact', { sessionId: params.sessionId }, AnyResult);
+  }
+
+  steer(params: { sessionId: string; content: string }): Promise<unknown> {
+    return this.call('session/steer', { sessionId: params.sessionId, content: params.content }, AnyResult);
+  }
+
+  setMode(params: { sessionId: string; mode: string }): Promise<unknown> {
+    return this.call('session/setMode', { sessionId: params.sessionId, mode: params.mode }, AnyResult);
+  }
+
+  setThoughtLevel(params: { sessionId: string; thoughtLevel: string }): Promise<unknown> {
+    return this.call('session/setThoughtLevel', { sessionId: params.sessionId, thoughtLevel: params.thoughtLevel }, AnyResult);
+  }
+
+  setModel(params: { sessionId: string; modelId: string }): Promise<unknown> {
+    return this.call('session/setModel', { sessionId: params.sessionId, modelId: params.modelId }, AnyResult);
+  }
+
+  cancelBackgroundTask(params: { sessionId: string; taskId: string }): Promise<CancelBackgroundTaskResult> {
+    return this.call('session/cancelBackgroundTask', { sessionId: params.sessionId, taskId: params.taskId }, CancelBackgroundTaskResult);
+  }
+
+  /** Escape hatch for methods without a typed wrapper (e.g. `session/checkpoints`); result unparsed. */
+  request(method: string, params: unknown): Promise<unknown> {
+    return this.call(method, params, AnyResult);
+  }
+}

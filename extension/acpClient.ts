@@ -1,0 +1,424 @@
+/**
+ * The extension's own ACP client of the in-process bridge.
+ *
+ * `ZcodeClientHost` owns the bridge's lifetime (created lazily on first use, never in
+ * `activate()`), connects an SDK `client()` app to it in-process and initializes it, and exposes
+ * what the rest of the extension (commands, tree, chat webview) needs: typed requests, the
+ * `session/update` stream, the bridge's `_zcode/...` notifications, the zcode state for the
+ * status bar, and one pluggable interactive UI for permission prompts and elicitation forms.
+ *
+ * Everything goes through ACP, exactly as a remote client's calls would.
+ */
+import * as vscode from 'vscode';
+import { client, RequestError } from '@agentclientprotocol/sdk';
+import type {
+  ClientApp,
+  ClientConnection,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
+  InitializeResponse,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  SessionNotification,
+} from '@agentclientprotocol/sdk';
+import type { BackendState, ExitInfo, LocateOptions, Logger } from '../bridge/zcode/backend.ts';
+import type { RemoteHost } from '../bridge/remote/server.ts';
+import { Disposable } from './disposable.ts';
+
+/** zcode's state as the user sees it (status bar, context keys). */
+export type HostState = 'notStarted' | 'starting' | 'ready' | 'turnRunning' | 'crashed';
+
+/** A notification from the bridge outside the stable ACP set, e.g. `_zcode/session/backgroundTasks`. */
+export interface ExtNotification {
+  method: string;
+  params: unknown;
+}
+
+/**
+ * The UI that answers the bridge's interactive requests (the chat webview registers one).
+ * Both calls must settle; `signal` aborts when the bridge withdraws the request (another client
+ * answered first, or the turn was cancelled): close the dialog and resolve/reject as you like.
+ */
+export interface InteractiveUi {
+  requestPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>;
+  createElicitation(params: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse>;
+}
+
+/** What the host needs of the bridge's zcode backend (a subset of `ZcodeBackend`). */
+export interface HostedBackend {
+  readonly state: BackendState;
+  onDidChangeState(listener: (state: BackendState) => void): { dispose(): void };
+  onDidExit(listener: (info: ExitInfo) => void): { dispose(): void };
+  start(): Promise<void>;
+  restart(): Promise<void>;
+}
+
+/** What the host needs of the bridge (`bridge/acp/bridge.ts`); `RemoteHost` for the WebSocket endpoint. */
+export interface HostedBridge extends RemoteHost {
+  readonly backend: HostedBackend;
+  /** Connects an in-process client app; returns the client side of the link. */
+  connectClient(clientApp: ClientApp, info: { kind: 'local' }): ClientConnection;
+  dispose(): Promise<void>;
+}
+
+/** Options for the bridge factory (the shape of `createBridge`'s options). */
+export interface HostedBridgeOptions {
+  locate: LocateOptions;
+  logger: Logger;
+  storageDir: string;
+  defaultMode?: string;
+}
+
+export interface ZcodeClientHostOptions {
+  /** `createBridge` from bridge/acp/bridge.ts (injected: design.md rule 6). */
+  createBridge: (options: HostedBridgeOptions) => HostedBridge;
+  /** VS Code's LogOutputChannel (it satisfies the bridge's Logger port). */
+  logger: Logger;
+  /** Session store directory: the extension's global storage. */
+  storageDir: string;
+  /** Read when the bridge is created (settings `zcode.path` / `zcode.nodePath`). */
+  locate: () => LocateOptions;
+  /** Read when the bridge is created (setting `zcode.defaultMode`). */
+  defaultMode: () => string | undefined;
+  /** Used when no interactive UI is registered and `revealUi` did not bring one up in time. */
+  fallbackUi: InteractiveUi;
+  /** Shows the chat view so that it can register its UI (e.g. `zcode.chat.focus`). */
+  revealUi?: () => Thenable<unknown>;
+  /** How long to wait for a UI after `revealUi` (default 5 s). */
+  uiWaitMs?: number;
+  /** Default request timeout in ms (default 60 s); `session/prompt` and interactive calls have none. */
+  requestTimeoutMs?: number;
+  /** Client name sent in `initialize`. */
+  clientInfo?: { name: string; version: string };
+}
+
+/** Request options of `ZcodeClientHost.request`. */
+export interface HostRequestOptions {
+  /** Aborting sends `$/cancel_request` and rejects at once. */
+  signal?: AbortSignal;
+  /** Overrides the default timeout; 0 = none. */
+  timeoutMs?: number;
+}
+
+/** Methods that legitimately run long: no default timeout (they are still rejected on dispose). */
+const UNTIMED_METHODS = new Set(['session/prompt', 'session/load', '_zcode/session/compact']);
+
+/**
+ * Hosts the bridge and the extension's ACP client of it.
+ *
+ * Lifecycle: nothing happens until `ready()` (or any call that needs it). `ready()` creates the
+ * bridge, connects the client app and sends `initialize`; zcode itself starts lazily on the first
+ * request that needs it (or `start()`). `dispose()`/`shutdown()` close the client link, dispose
+ * the bridge (which kills zcode) and reject everything pending.
+ */
+export class ZcodeClientHost extends Disposable {
+  private readonly _onDidChangeState = this.register(new vscode.EventEmitter<HostState>());
+  /** Fires whenever `state` changes. */
+  readonly onDidChangeState = this._onDidChangeState.event;
+
+  private readonly _onSessionUpdate = this.register(new vscode.EventEmitter<SessionNotification>());
+  /** Every `session/update` the bridge sends (all sessions). */
+  readonly onSessionUpdate = this._onSessionUpdate.event;
+
+  private readonly _onExtNotification = this.register(new vscode.EventEmitter<ExtNotification>());
+  /** Every other notification from the bridge (`_zcode/session/backgroundTasks`, `_zcode/session/steerState`, …). */
+  readonly onExtNotification = this._onExtNotification.event;
+
+  private readonly _onDidCrash = this.register(new vscode.EventEmitter<ExitInfo>());
+  /** zcode exited without being asked to. */
+  readonly onDidCrash = this._onDidCrash.event;
+
+  private readonly _onDidRestart = this.register(new vscode.EventEmitter<void>());
+  /** A fresh zcode process is up after `restart()` (session owners resume their sessions). */
+  readonly onDidRestart = this._onDidRestart.event;
+
+  private readonly _onDidChangeRunningSessions = this.register(new vscode.EventEmitter<ReadonlySet<string>>());
+  /** Fires when a `session/prompt` of this client starts or ends. */
+  readonly onDidChangeRunningSessions = this._onDidChangeRunningSessions.event;
+
+  private readonly _onDidCreateBridge = this.register(new vscode.EventEmitter<HostedBridge>());
+  /** Fires once the bridge exists (the remote endpoint attaches to it). */
+  readonly onDidCreateBridge = this._onDidCreateBridge.event;
+
+  private _bridge: HostedBridge | undefined;
+  private connection: ClientConnection | undefined;
+  private readyPromise: Promise<void> | undefined;
+  private _initializeResult: InitializeResponse | undefined;
+  private _state: HostState = 'notStarted';
+  private readonly running = new Map<string, number>();
+  private ui: InteractiveUi | undefined;
+  private readonly uiWaiters = new Set<() => void>();
+  /** Aborted on dispose: rejects every pending call. */
+  private readonly lifetime = new AbortController();
+  private shutdownPromise: Promise<void> | undefined;
+
+  constructor(private readonly options: ZcodeClientHostOptions) {
+    super();
+  }
+
+  /** zcode's state: not started / starting / ready / turn running / crashed. */
+  get state(): HostState {
+    return this._state;
+  }
+
+  /** The bridge's `initialize` answer, once `ready()` resolved. */
+  get initializeResult(): InitializeResponse | undefined {
+    return this._initializeResult;
+  }
+
+  /** The bridge, once created (undefined before first use and after dispose). */
+  get bridge(): HostedBridge | undefined {
+    return this._bridge;
+  }
+
+  /** Sessions with a `session/prompt` of this client in flight. */
+  get runningSessions(): ReadonlySet<string> {
+    return new Set(this.running.keys());
+  }
+
+  /**
+   * Creates the bridge (once), connects the client and sends `initialize`. Does not start zcode.
+   * A failure is not cached: the next call tries again.
+   */
+  ready(): Promise<void> {
+    if (this.isDisposed) return Promise.reject(new Error(vscode.l10n.t('ZCode is shutting down.')));
+    this.readyPromise ??= this.connect().catch((error: unknown) => {
+      this.readyPromise = undefined;
+      throw error;
+    });
+    return this.readyPromise;
+  }
+
+  /** `ready()` and start the zcode process now (surfaces "zcode not found" / "too old" early). */
+  async start(): Promise<void> {
+    await this.ready();
+    await this.requireBridge().backend.start();
+  }
+
+  /** Stops zcode and starts a fresh process; then fires `onDidRestart` so open sessions resume. */
+  async restart(): Promise<void> {
+    await this.ready();
+    const backend = this.requireBridge().backend;
+    await backend.restart();
+    await backend.start();
+    this._onDidRestart.fire();
+  }
+
+  /**
+   * Sends an ACP request to the bridge (stable method or `_zcode/...` extension method).
+   * Rejects with the bridge's `RequestError` (use `errorMessage()` for plain words), on timeout,
+   * on `signal` abort, and on dispose.
+   */
+  async request<T = unknown>(method: string, params: unknown, options: HostRequestOptions = {}): Promise<T> {
+    await this.ready();
+    const connection = this.connection;
+    if (!connection) throw new Error(vscode.l10n.t('ZCode is shutting down.'));
+    const timeoutMs = options.timeoutMs ?? (UNTIMED_METHODS.has(method) ? 0 : (this.options.requestTimeoutMs ?? 60_000));
+    const signals = [this.lifetime.signal];
+    if (options.signal) signals.push(options.signal);
+    if (timeoutMs > 0) signals.push(AbortSignal.timeout(timeoutMs));
+    const cancellationSignal = AbortSignal.any(signals);
+    const sessionId = method === 'session/prompt' ? promptSessionId(params) : undefined;
+    if (sessionId) this.markRunning(sessionId, +1);
+    try {
+      return await connection.agent.request<T>(method, params, { cancellationSignal, stopWaitingOnCancel: true });
+    } catch (error) {
+      if (error instanceof RequestError && error.code === -32800 && cancellationSignal.reason instanceof DOMException && cancellationSignal.reason.name === 'TimeoutError') {
+        throw new Error(vscode.l10n.t('zcode did not answer {0} within {1} seconds.', method, Math.round(timeoutMs / 1000)), { cause: error });
+      }
+      throw error;
+    } finally {
+      if (sessionId) this.markRunning(sessionId, -1);
+    }
+  }
+
+  /** Sends an ACP notification (e.g. `session/cancel`). */
+  async notify(method: string, params: unknown): Promise<void> {
+    await this.ready();
+    await this.connection?.agent.notify(method, params);
+  }
+
+  /** Cancels the running turn of a session (`session/cancel`). */
+  cancelTurn(sessionId: string): Promise<void> {
+    return this.notify('session/cancel', { sessionId });
+  }
+
+  /**
+   * Registers the UI for permission prompts and elicitation forms (the chat webview does this).
+   * The last registration wins; disposing it unregisters. Without a UI, requests first reveal the
+   * chat view (`revealUi`) and wait `uiWaitMs` for one to register, then fall back to modal
+   * QuickPicks / input boxes (`fallbackUi`).
+   */
+  setInteractiveUi(ui: InteractiveUi): vscode.Disposable {
+    this.ui = ui;
+    for (const wake of [...this.uiWaiters]) wake();
+    return new vscode.Disposable(() => {
+      if (this.ui === ui) this.ui = undefined;
+    });
+  }
+
+  /** Disposes the bridge and waits until zcode is gone. Safe to call more than once. */
+  shutdown(): Promise<void> {
+    this.shutdownPromise ??= this.doShutdown();
+    return this.shutdownPromise;
+  }
+
+  override dispose(): void {
+    void this.shutdown();
+  }
+
+  private async doShutdown(): Promise<void> {
+    this.lifetime.abort(new Error('ZCode is shutting down.'));
+    const bridge = this._bridge;
+    const connection = this.connection;
+    this._bridge = undefined;
+    this.connection = undefined;
+    for (const wake of [...this.uiWaiters]) wake();
+    super.dispose();
+    try {
+      connection?.close();
+    } catch {
+      // already closed
+    }
+    if (bridge) {
+      try {
+        await bridge.dispose();
+      } catch (error) {
+        this.options.logger.error(`disposing the bridge failed: ${String(error)}`);
+      }
+    }
+  }
+
+  private async connect(): Promise<void> {
+    let bridge = this._bridge;
+    if (!bridge) {
+      bridge = this.options.createBridge({
+        locate: this.options.locate(),
+        logger: this.options.logger,
+        storageDir: this.options.storageDir,
+        defaultMode: this.options.defaultMode(),
+      });
+      this._bridge = bridge;
+      this.register(bridge.backend.onDidChangeState(() => this.updateState()));
+      this.register(
+        bridge.backend.onDidExit((info) => {
+          this.running.clear();
+          this.updateState();
+          if (!info.expected) this._onDidCrash.fire(info);
+        }),
+      );
+      this._onDidCreateBridge.fire(bridge);
+    }
+    const connection = bridge.connectClient(this.createClientApp(), { kind: 'local' });
+    this.connection = connection;
+    void connection.closed.then(() => {
+      if (this.connection === connection) {
+        this.connection = undefined;
+        this.readyPromise = undefined;
+      }
+    });
+    this._initializeResult = await connection.agent.request(
+      'initialize',
+      {
+        protocolVersion: 1,
+        clientCapabilities: {
+          // Native forms in the chat webview (and a QuickPick fallback) answer elicitations.
+          elicitation: { form: {} },
+          // zcode runs its own shell: show its output as terminal content (acp-notes.md).
+          _meta: { terminal_output: true },
+        },
+        clientInfo: this.options.clientInfo ?? { name: 'zcode-vscode', version: '0.0.0' },
+      },
+      { cancellationSignal: this.lifetime.signal, stopWaitingOnCancel: true },
+    );
+    this.updateState();
+  }
+
+  private createClientApp(): ClientApp {
+    return client({ name: 'zcode-vscode' })
+      .onNotification('session/update', ({ params }) => {
+        this._onSessionUpdate.fire(params);
+      })
+      .onRequest('session/request_permission', async ({ params, signal }) => {
+        const ui = await this.interactiveUi(signal);
+        if (signal.aborted) return { outcome: { outcome: 'cancelled' } };
+        return ui.requestPermission(params, signal);
+      })
+      .onRequest('elicitation/create', async ({ params, signal }) => {
+        const ui = await this.interactiveUi(signal);
+        if (signal.aborted) return { action: 'cancel' };
+        return ui.createElicitation(params, signal);
+      })
+      .onNotification('*', ({ method, params }) => {
+        this._onExtNotification.fire({ method, params });
+      });
+  }
+
+  /** The registered UI; else reveal the chat and wait for it a little; else the fallback. */
+  private async interactiveUi(signal: AbortSignal): Promise<InteractiveUi> {
+    if (this.ui) return this.ui;
+    if (this.options.revealUi) {
+      const waitMs = this.options.uiWaitMs ?? 5_000;
+      const registered = new Promise<void>((resolve) => {
+        const wake = (): void => {
+          this.uiWaiters.delete(wake);
+          clearTimeout(timer);
+          signal.removeEventListener('abort', wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, waitMs);
+        signal.addEventListener('abort', wake);
+        this.uiWaiters.add(wake);
+      });
+      try {
+        await this.options.revealUi();
+      } catch (error) {
+        this.options.logger.warn(`could not reveal the chat view: ${String(error)}`);
+      }
+      if (!this.ui) await registered;
+      if (this.ui) return this.ui;
+    }
+    return this.options.fallbackUi;
+  }
+
+  private markRunning(sessionId: string, delta: number): void {
+    const count = (this.running.get(sessionId) ?? 0) + delta;
+    if (count > 0) this.running.set(sessionId, count);
+    else this.running.delete(sessionId);
+    this._onDidChangeRunningSessions.fire(this.runningSessions);
+    this.updateState();
+  }
+
+  private updateState(): void {
+    if (this.isDisposed) return;
+    const next = this.computeState();
+    if (next === this._state) return;
+    this._state = next;
+    this._onDidChangeState.fire(next);
+  }
+
+  private computeState(): HostState {
+    const backend = this._bridge?.backend;
+    if (!backend) return 'notStarted';
+    switch (backend.state) {
+      case 'stopped':
+        return 'notStarted';
+      case 'starting':
+        return 'starting';
+      case 'crashed':
+        return 'crashed';
+      case 'ready':
+        return this.running.size > 0 ? 'turnRunning' : 'ready';
+    }
+  }
+
+  private requireBridge(): HostedBridge {
+    if (!this._bridge) throw new Error(vscode.l10n.t('ZCode is shutting down.'));
+    return this._bridge;
+  }
+}
+
+function promptSessionId(params: unknown): string | undefined {
+  if (typeof params === 'object' && params !== null && 'sessionId' in params && typeof params.sessionId === 'string') return params.sessionId;
+  return undefined;
+}

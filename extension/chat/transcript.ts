@@ -1,0 +1,325 @@
+/**
+ * The chat transcript model: ACP `session/update`s (and the chat's own events: prompts sent,
+ * forms shown/answered/withdrawn, errors, turn ends) reduced into view items.
+ *
+ * No I/O and no vscode: every function takes the state, changes it, and returns the `Change` the
+ * webview needs (ops + session fields). The ops are applied to the host's own list with the same
+ * `applyTranscriptOps` the webview uses, so a snapshot always equals what the patches built.
+ */
+import type {
+  ContentBlock,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
+  RequestPermissionRequest,
+  SessionConfigOption,
+  SessionUpdate,
+  StopReason,
+} from '@agentclientprotocol/sdk';
+import {
+  applyTranscriptOps,
+  emptySessionView,
+  itemList,
+  type AttachmentSummary,
+  type ChatSnapshot,
+  type ItemList,
+  type SessionView,
+  type TranscriptItem,
+  type TranscriptOp,
+} from '../../webview-ui/contract.ts';
+import { elicitationItem, permissionItem, summarizeElicitation } from './interactionView.ts';
+import { foldToolCall, isOutputOnly, terminalOutput, toolItemId, type DiffSource } from './toolView.ts';
+
+export interface TranscriptState {
+  list: ItemList;
+  session: SessionView;
+  /** The item that receives the next text chunk of the same kind, while it is the last item. */
+  openText?: { id: string; type: 'agent' | 'thought' | 'user'; messageId?: string };
+  /** The current turn's plan card (a `plan` update replaces the whole list). */
+  planId?: string;
+  /** Full texts of every diff, by tool call id, for "Open Diff". */
+  diffs: Map<string, DiffSource[]>;
+  /** Text of our own prompt the bridge may echo back as `user_message_chunk`s. */
+  echo?: string;
+  counter: number;
+}
+
+/** What changed: send it to the webview as (part of) a patch. */
+export interface Change {
+  ops: TranscriptOp[];
+  session?: Partial<SessionView>;
+}
+
+export function createTranscript(session: Partial<SessionView> = {}): TranscriptState {
+  return { list: itemList(), session: { ...emptySessionView(), ...session }, diffs: new Map(), counter: 0 };
+}
+
+export function snapshotOf(state: TranscriptState, seq: number): ChatSnapshot {
+  return { seq, session: state.session, items: state.list.items };
+}
+
+/** Collects ops and session fields, applying each to the state at once. */
+class ChangeBuilder {
+  readonly change: Change = { ops: [] };
+  constructor(private readonly state: TranscriptState) {}
+  op(op: TranscriptOp): void {
+    applyTranscriptOps(this.state.list, [op]);
+    this.change.ops.push(op);
+  }
+  upsert(item: TranscriptItem): void {
+    this.op({ op: 'upsert', item });
+  }
+  session(patch: Partial<SessionView>): void {
+    Object.assign(this.state.session, patch);
+    this.change.session = { ...this.change.session, ...patch };
+  }
+}
+
+function nextId(state: TranscriptState, prefix: string): string {
+  state.counter += 1;
+  return `${prefix}:${state.counter}`;
+}
+
+function lastItem(state: TranscriptState): TranscriptItem | undefined {
+  return state.list.items[state.list.items.length - 1];
+}
+
+function itemById(state: TranscriptState, id: string): TranscriptItem | undefined {
+  const at = state.list.index.get(id);
+  return at === undefined ? undefined : state.list.items[at];
+}
+
+/** Markdown-ish text for a content block in a message (text as is; others as a short reference). */
+export function blockText(block: ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'resource_link':
+      return `[${block.title ?? block.name}](${block.uri})`;
+    case 'resource':
+      return 'text' in block.resource ? `\n\`\`\`\n${block.resource.text}\n\`\`\`\n` : `[${block.resource.uri}](${block.resource.uri})`;
+    case 'image':
+      return '[image]';
+    case 'audio':
+      return '[audio]';
+    default:
+      return '';
+  }
+}
+
+function appendText(state: TranscriptState, b: ChangeBuilder, type: 'agent' | 'thought' | 'user', text: string, messageId: string | undefined): void {
+  const open = state.openText;
+  const last = lastItem(state);
+  if (open && open.type === type && last?.id === open.id && (!messageId || !open.messageId || messageId === open.messageId)) {
+    if (text) b.op({ op: 'append', id: open.id, field: 'text', text });
+    return;
+  }
+  const id = nextId(state, type);
+  b.upsert(type === 'user' ? { type, id, text, attachments: [] } : { type, id, text });
+  state.openText = { id, type, messageId };
+}
+
+/** Reduces one `session/update` (for the session this transcript shows). */
+export function applySessionUpdate(state: TranscriptState, update: SessionUpdate): Change {
+  const b = new ChangeBuilder(state);
+  switch (update.sessionUpdate) {
+    case 'user_message_chunk': {
+      const text = blockText(update.content);
+      // Our own prompt echoed back (multi-client bridges broadcast it): already shown.
+      if (state.echo !== undefined && text && state.echo.startsWith(text)) {
+        state.echo = state.echo.slice(text.length);
+        break;
+      }
+      state.echo = undefined;
+      appendText(state, b, 'user', text, update.messageId ?? undefined);
+      break;
+    }
+    case 'agent_message_chunk':
+      appendText(state, b, 'agent', blockText(update.content), update.messageId ?? undefined);
+      break;
+    case 'agent_thought_chunk':
+      appendText(state, b, 'thought', blockText(update.content), update.messageId ?? undefined);
+      break;
+    case 'tool_call':
+    case 'tool_call_update': {
+      const id = toolItemId(update.toolCallId);
+      const prev = itemById(state, id);
+      const output = terminalOutput(update);
+      if (prev?.type === 'tool' && update.sessionUpdate === 'tool_call_update' && output && isOutputOnly(update)) {
+        if (!prev.terminal) b.upsert({ ...prev, terminal: { terminalId: output.terminalId || update.toolCallId, output: '', truncated: false, exited: false } });
+        b.op({ op: 'append', id, field: 'terminal', text: output.data });
+        break;
+      }
+      const { item, diffs } = foldToolCall(prev?.type === 'tool' ? prev : undefined, update);
+      if (diffs) state.diffs.set(update.toolCallId, diffs);
+      b.upsert(item);
+      if (output) b.op({ op: 'append', id, field: 'terminal', text: output.data });
+      break;
+    }
+    case 'plan': {
+      const existing = state.planId ? itemById(state, state.planId) : undefined;
+      const id = existing ? existing.id : nextId(state, 'plan');
+      state.planId = id;
+      b.upsert({ type: 'plan', id, entries: update.entries });
+      break;
+    }
+    case 'available_commands_update':
+      b.session({ commands: update.availableCommands });
+      break;
+    case 'current_mode_update':
+      b.session({ currentModeId: update.currentModeId, configOptions: withMode(state.session.configOptions, update.currentModeId) });
+      break;
+    case 'config_option_update':
+      b.session({ configOptions: update.configOptions });
+      break;
+    case 'session_info_update':
+      if (update.title !== undefined) b.session({ title: update.title ?? undefined });
+      break;
+    case 'usage_update':
+      b.session({ usage: { used: update.used, size: update.size, cost: update.cost ?? null } });
+      break;
+    case 'notice': {
+      const severity = update.severity === 'warning' || update.severity === 'error' ? update.severity : 'info';
+      b.upsert({ type: 'notice', id: nextId(state, 'notice'), severity, title: update.title, ...(update.description ? { description: update.description } : {}) });
+      break;
+    }
+    case 'compaction_update': {
+      const id = `compaction:${update.compactionId}`;
+      const prev = itemById(state, id);
+      const title =
+        update.status === 'in_progress' ? 'Compacting the conversation…'
+        : update.status === 'completed' ? 'Conversation compacted'
+        : update.status === 'cancelled' ? 'Compaction cancelled'
+        : 'Compaction failed';
+      const summary = update.summary?.map(blockText).join('') ?? (prev?.type === 'notice' ? prev.description : undefined);
+      const description = update.error ?? summary;
+      b.upsert({ type: 'notice', id, severity: update.status === 'failed' ? 'error' : 'info', title, ...(description ? { description } : {}) });
+      break;
+    }
+    case 'compaction_summary_chunk': {
+      const id = `compaction:${update.compactionId}`;
+      const prev = itemById(state, id);
+      const description = (prev?.type === 'notice' ? (prev.description ?? '') : '') + blockText(update.content);
+      b.upsert({ type: 'notice', id, severity: 'info', title: prev?.type === 'notice' ? prev.title : 'Compacting the conversation…', description });
+      break;
+    }
+    default:
+      // A session update this client does not know yet (ACP adds variants): ignore it.
+      break;
+  }
+  return b.change;
+}
+
+/** `current_mode_update` moves the mode option's value too. */
+function withMode(options: SessionConfigOption[], modeId: string): SessionConfigOption[] {
+  return options.map((o) => (o.category === 'mode' && o.type === 'select' && o.currentValue !== modeId ? { ...o, currentValue: modeId } : o));
+}
+
+/** The user sent a prompt: show it, start a new turn. */
+export function addUserPrompt(state: TranscriptState, text: string, attachments: AttachmentSummary[]): Change {
+  const b = new ChangeBuilder(state);
+  const id = nextId(state, 'user');
+  b.upsert({ type: 'user', id, text, attachments });
+  state.openText = undefined;
+  state.planId = undefined;
+  state.echo = text;
+  b.session({ running: true, steer: undefined });
+  return b.change;
+}
+
+/** The turn ended (prompt response or error). */
+export function endTurn(state: TranscriptState, outcome: { stopReason: StopReason } | { error: string }): Change {
+  const b = new ChangeBuilder(state);
+  state.openText = undefined;
+  state.echo = undefined;
+  b.session({ running: false, steer: undefined });
+  if ('error' in outcome) {
+    b.upsert({ type: 'error', id: nextId(state, 'error'), message: outcome.error, retryable: true });
+    return b.change;
+  }
+  switch (outcome.stopReason) {
+    case 'cancelled':
+      b.upsert({ type: 'notice', id: nextId(state, 'notice'), severity: 'info', title: 'Stopped.' });
+      break;
+    case 'max_tokens':
+      b.upsert({ type: 'notice', id: nextId(state, 'notice'), severity: 'warning', title: 'The response hit the token limit and was cut off.' });
+      break;
+    case 'max_turn_requests':
+      b.upsert({ type: 'notice', id: nextId(state, 'notice'), severity: 'warning', title: 'The turn hit its request limit and stopped.' });
+      break;
+    case 'refusal':
+      b.upsert({ type: 'error', id: nextId(state, 'error'), message: 'zcode declined to continue this request.', retryable: true });
+      break;
+    default:
+      break;
+  }
+  return b.change;
+}
+
+/** Shows a non-turn error (e.g. a failed session switch); not retryable. */
+export function addError(state: TranscriptState, message: string, retryable = false): Change {
+  const b = new ChangeBuilder(state);
+  b.upsert({ type: 'error', id: nextId(state, 'error'), message, retryable });
+  state.openText = undefined;
+  return b.change;
+}
+
+export function addPermission(state: TranscriptState, params: RequestPermissionRequest): { id: string; change: Change } {
+  const b = new ChangeBuilder(state);
+  const id = nextId(state, 'permission');
+  const tool = itemById(state, toolItemId(params.toolCall.toolCallId));
+  b.upsert(permissionItem(id, params, tool?.type === 'tool' ? tool : undefined));
+  state.openText = undefined;
+  return { id, change: b.change };
+}
+
+export function addElicitation(state: TranscriptState, params: CreateElicitationRequest): { id: string; change: Change } {
+  const b = new ChangeBuilder(state);
+  const id = nextId(state, 'elicitation');
+  b.upsert(elicitationItem(id, params));
+  state.openText = undefined;
+  return { id, change: b.change };
+}
+
+/** Marks a permission card answered with the chosen option's name (or dismissed). */
+export function answerPermission(state: TranscriptState, id: string, optionId: string | undefined): Change {
+  const b = new ChangeBuilder(state);
+  const item = itemById(state, id);
+  if (item?.type !== 'permission' || item.state !== 'pending') return b.change;
+  const answer = optionId ? (item.options.find((o) => o.optionId === optionId)?.name ?? optionId) : 'Dismissed';
+  b.upsert({ ...item, state: 'answered', answer });
+  return b.change;
+}
+
+export function answerElicitation(state: TranscriptState, id: string, response: CreateElicitationResponse): Change {
+  const b = new ChangeBuilder(state);
+  const item = itemById(state, id);
+  if (item?.type !== 'elicitation' || item.state !== 'pending') return b.change;
+  b.upsert({ ...item, state: 'answered', answer: summarizeElicitation(item, response) });
+  return b.change;
+}
+
+/** The bridge withdrew a prompt (answered by another client, or the turn was cancelled). */
+export function withdrawInteraction(state: TranscriptState, id: string): Change {
+  const b = new ChangeBuilder(state);
+  const item = itemById(state, id);
+  if ((item?.type === 'permission' || item?.type === 'elicitation') && item.state === 'pending') b.upsert({ ...item, state: 'withdrawn' });
+  return b.change;
+}
+
+/** The interaction is still waiting for an answer. */
+export function isPending(state: TranscriptState, id: string): boolean {
+  const item = itemById(state, id);
+  return (item?.type === 'permission' || item?.type === 'elicitation') && item.state === 'pending';
+}
+
+/** Session fields that do not come from updates (connection, queue, steer, tasks…). */
+export function patchSession(state: TranscriptState, patch: Partial<SessionView>): Change {
+  const b = new ChangeBuilder(state);
+  b.session(patch);
+  return b.change;
+}
+
+/** Appends `b` to `a` (for batching several changes into one patch). */
+export function mergeChanges(a: Change, b: Change): Change {
+  return { ops: [...a.ops, ...b.ops], ...(a.session || b.session ? { session: { ...a.session, ...b.session } } : {}) };
+}

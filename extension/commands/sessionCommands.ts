@@ -1,0 +1,241 @@
+/**
+ * Session commands of the palette: new / resume / fork / rewind / compact, goal, steer, mode,
+ * thought level, model, cancel turn. Each goes through the bridge's ACP methods.
+ *
+ * Every command takes optional arguments so that tests (and keybindings) can run it without UI:
+ * a missing argument opens the QuickPick / InputBox a user gets from the palette.
+ */
+import * as vscode from 'vscode';
+import type { SessionConfigOption, SessionConfigSelectOption, SessionConfigSelectGroup } from '@agentclientprotocol/sdk';
+import type { ZcodeClientHost } from '../acpClient.ts';
+import type { SessionManager } from '../sessions.ts';
+import type { CommandRunner } from './runner.ts';
+
+/** One checkpoint from `_zcode/session/checkpoints`. */
+export interface Checkpoint {
+  checkpointId: string;
+  createdAt?: string | number;
+  label?: string;
+}
+
+/** `{ checkpointId }` or a bare id; `{}` / `{ latest: true }` means the latest checkpoint, no picker. */
+export type CheckpointArg = string | { checkpointId?: string; latest?: boolean; cascade?: boolean } | undefined;
+
+type GoalAction = 'show' | 'set' | 'replace' | 'clear' | 'pause' | 'resume';
+
+export function registerSessionCommands(runner: CommandRunner, host: ZcodeClientHost, sessions: SessionManager): void {
+  const t = vscode.l10n.t;
+
+  runner.register('zcode.newSession', () => t('New Session'), async () => {
+    const id = await sessions.newSession();
+    await revealChat();
+    return id;
+  });
+
+  runner.register('zcode.resumeSession', () => t('Resume Session'), async (sessionId?: string) => {
+    const id = sessionId ?? (await pickSession(sessions));
+    if (!id) return undefined;
+    await sessions.loadSession(id);
+    await revealChat();
+    return id;
+  });
+
+  runner.register('zcode.forkSession', () => t('Fork Session'), async (arg?: CheckpointArg) => {
+    const sessionId = sessions.requireActive();
+    const target = arg === undefined ? await pickCheckpoint(host, sessionId, t('Fork from which checkpoint?')) : checkpointOf(arg);
+    if (target === undefined) return undefined;
+    const forked = await sessions.fork(target.checkpointId);
+    void vscode.window.showInformationMessage(t('Forked into a new session. The fork is now the active session.'));
+    return forked;
+  });
+
+  runner.register('zcode.rewind', () => t('Rewind'), async (arg?: CheckpointArg) => {
+    const sessionId = sessions.requireActive();
+    const target = arg === undefined ? await pickCheckpoint(host, sessionId, t('Rewind to which checkpoint?')) : checkpointOf(arg);
+    if (target === undefined) return undefined;
+    const cascade = typeof arg === 'object' && arg?.cascade !== undefined ? arg.cascade : undefined;
+    const params: Record<string, unknown> = { sessionId };
+    if (target.checkpointId) params.checkpointId = target.checkpointId;
+    if (cascade !== undefined) params.cascade = cascade;
+    const result = await host.request('_zcode/session/rewind', params);
+    void vscode.window.showInformationMessage(t('The session was rewound.'));
+    return result;
+  });
+
+  runner.register('zcode.compact', () => t('Compact Conversation'), async () => {
+    const sessionId = sessions.requireActive();
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: t('Compacting the conversation…'), cancellable: false },
+      () => host.request<{ outcome?: unknown } | null>('_zcode/session/compact', { sessionId }),
+    );
+    const outcome = result && typeof result.outcome === 'string' ? result.outcome : undefined;
+    void vscode.window.showInformationMessage(outcome ? t('Compaction finished: {0}', outcome) : t('Compaction finished.'));
+    return result;
+  });
+
+  const goal = (action: GoalAction, what: () => string, needsObjective: boolean): void => {
+    runner.register(`zcode.goal.${action}`, what, async (objective?: string) => {
+      const sessionId = sessions.requireActive();
+      let text = objective;
+      if (needsObjective && !text) {
+        text = await vscode.window.showInputBox({
+          title: what(),
+          prompt: t('The objective zcode should work towards'),
+          placeHolder: t('e.g. Make every test in test/unit pass'),
+          ignoreFocusOut: true,
+          validateInput: (v) => (v.trim() ? undefined : t('Enter an objective.')),
+        });
+        if (!text) return undefined;
+      }
+      const result = await host.request('_zcode/session/goal', needsObjective ? { sessionId, action, objective: text } : { sessionId, action });
+      void vscode.window.showInformationMessage(describeGoal(action, result));
+      return result;
+    });
+  };
+  goal('set', () => t('Goal: Set'), true);
+  goal('show', () => t('Goal: Show'), false);
+  goal('replace', () => t('Goal: Replace'), true);
+  goal('clear', () => t('Goal: Clear'), false);
+  goal('pause', () => t('Goal: Pause'), false);
+  goal('resume', () => t('Goal: Resume'), false);
+
+  runner.register('zcode.steer', () => t('Steer Running Turn'), async (content?: string) => {
+    const sessionId = sessions.requireActive();
+    const text =
+      content ??
+      (await vscode.window.showInputBox({
+        title: t('Steer the running turn'),
+        prompt: t('Extra instructions, added to the turn that is running now'),
+        ignoreFocusOut: true,
+        validateInput: (v) => (v.trim() ? undefined : t('Enter the instructions.')),
+      }));
+    if (!text) return undefined;
+    return host.request('_zcode/session/steer', { sessionId, content: text });
+  });
+
+  const configCommand = (id: string, category: string, what: () => string, placeHolder: () => string): void => {
+    runner.register(id, what, async (value?: string) => {
+      const sessionId = sessions.requireActive();
+      const options = await sessions.fetchConfigOptions(sessionId);
+      const option = options.find((o) => o.category === category && o.type === 'select');
+      if (!option || option.type !== 'select') throw new Error(t('This session offers no {0} choice.', category.replace('_', ' ')));
+      const chosen = value ?? (await pickConfigValue(option, placeHolder()));
+      if (chosen === undefined) return undefined;
+      return sessions.setConfigOption(sessionId, option.id, chosen);
+    });
+  };
+  configCommand('zcode.setMode', 'mode', () => t('Set Mode'), () => t('Pick the mode for this session'));
+  configCommand('zcode.setThoughtLevel', 'thought_level', () => t('Set Thought Level'), () => t('Pick how much the model thinks'));
+  configCommand('zcode.setModel', 'model', () => t('Set Model'), () => t('Pick the model for this session'));
+
+  runner.register('zcode.cancelTurn', () => t('Cancel Turn'), async () => {
+    await host.cancelTurn(sessions.requireActive());
+  });
+}
+
+async function revealChat(): Promise<void> {
+  // The chat view is contributed by extension/chat; focusing it is best effort.
+  try {
+    await vscode.commands.executeCommand('zcode.chat.focus');
+  } catch {
+    // no chat view in this build
+  }
+}
+
+function checkpointOf(arg: CheckpointArg): { checkpointId?: string } {
+  if (typeof arg === 'string') return { checkpointId: arg };
+  return { checkpointId: arg?.checkpointId };
+}
+
+/** QuickPick of the session's checkpoints, "Latest checkpoint" first. Undefined = dismissed. */
+async function pickCheckpoint(host: ZcodeClientHost, sessionId: string, title: string): Promise<{ checkpointId?: string } | undefined> {
+  const t = vscode.l10n.t;
+  type Item = vscode.QuickPickItem & { checkpointId?: string };
+  const latest: Item = { label: `$(history) ${t('Latest checkpoint')}`, description: t('the most recent one') };
+  const items: Item[] = [latest];
+  try {
+    const result = await host.request<{ checkpoints?: Checkpoint[] } | null>('_zcode/session/checkpoints', { sessionId });
+    const list = Array.isArray(result?.checkpoints) ? result.checkpoints : [];
+    if (list.length) items.push({ label: t('Checkpoints'), kind: vscode.QuickPickItemKind.Separator });
+    for (const checkpoint of [...list].reverse()) {
+      items.push({ label: checkpoint.label || checkpoint.checkpointId, description: formatTime(checkpoint.createdAt), detail: checkpoint.checkpointId, checkpointId: checkpoint.checkpointId });
+    }
+  } catch {
+    // Builds without a checkpoint list still fork/rewind from the latest checkpoint.
+  }
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: t('Pick a checkpoint'), matchOnDetail: true });
+  return picked ? { checkpointId: picked.checkpointId } : undefined;
+}
+
+/** QuickPick of `session/list` with titles and times. */
+async function pickSession(sessions: SessionManager): Promise<string | undefined> {
+  const t = vscode.l10n.t;
+  const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { sessionId: string }>();
+  quickPick.title = t('Resume a ZCode session');
+  quickPick.placeholder = t('Loading sessions…');
+  quickPick.busy = true;
+  quickPick.matchOnDescription = true;
+  quickPick.show();
+  try {
+    const list = await sessions.listSessions();
+    quickPick.items = list.map((s) => ({
+      label: s.title || t('Untitled session'),
+      description: formatTime(s.updatedAt ?? undefined),
+      detail: s.sessionId === sessions.activeSessionId ? t('{0} (active)', s.sessionId) : s.sessionId,
+      sessionId: s.sessionId,
+    }));
+    quickPick.placeholder = list.length ? t('Pick a session to resume') : t('No sessions in this workspace yet');
+    quickPick.busy = false;
+    return await new Promise<string | undefined>((resolve) => {
+      quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]?.sessionId));
+      quickPick.onDidHide(() => resolve(undefined));
+    });
+  } finally {
+    quickPick.dispose();
+  }
+}
+
+async function pickConfigValue(option: SessionConfigOption & { type: 'select' }, placeHolder: string): Promise<string | undefined> {
+  const items: (vscode.QuickPickItem & { value?: string })[] = [];
+  const add = (o: SessionConfigSelectOption): void => {
+    items.push({ label: o.name, description: o.value === option.currentValue ? vscode.l10n.t('current') : undefined, detail: o.description ?? undefined, value: o.value });
+  };
+  for (const entry of option.options as (SessionConfigSelectOption | SessionConfigSelectGroup)[]) {
+    if ('options' in entry) {
+      items.push({ label: entry.name, kind: vscode.QuickPickItemKind.Separator });
+      entry.options.forEach(add);
+    } else {
+      add(entry);
+    }
+  }
+  const picked = await vscode.window.showQuickPick(items, { title: option.name, placeHolder });
+  return picked?.value;
+}
+
+function describeGoal(action: GoalAction, result: unknown): string {
+  const t = vscode.l10n.t;
+  const record = typeof result === 'object' && result !== null ? (result as Record<string, unknown>) : {};
+  const goal = typeof record.goal === 'object' && record.goal !== null ? (record.goal as Record<string, unknown>) : record;
+  const objective = typeof goal.objective === 'string' && goal.objective ? goal.objective : undefined;
+  const status = typeof goal.status === 'string' ? goal.status : undefined;
+  switch (action) {
+    case 'show':
+      if (!objective) return t('No goal is set for this session.');
+      return status ? t('Goal ({0}): {1}', status, objective) : t('Goal: {0}', objective);
+    case 'set':
+    case 'replace':
+      return objective ? t('Goal set: {0}', objective) : t('Goal set.');
+    case 'clear':
+      return t('Goal cleared.');
+    case 'pause':
+      return t('Goal paused.');
+    case 'resume':
+      return t('Goal resumed.');
+  }
+}
+
+function formatTime(value: string | number | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const date = new Date(typeof value === 'number' ? value : Number.isFinite(Number(value)) ? Number(value) : value);
+  return Number.isNaN(date.getTime()) ? String(value) : date.toLocaleString();
+}

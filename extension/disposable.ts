@@ -1,0 +1,56 @@
+/**
+ * Lifecycle base for the extension's long-lived objects (design.md rule 9): everything an object
+ * creates is `register()`ed and torn down, in reverse order, by `dispose()`.
+ */
+import type * as vscode from 'vscode';
+
+/** Anything with a synchronous `dispose()`. */
+export interface DisposableLike {
+  dispose(): unknown;
+}
+
+export abstract class Disposable implements vscode.Disposable {
+  private readonly disposables: DisposableLike[] = [];
+  private _isDisposed = false;
+
+  /** true once `dispose()` ran. */
+  get isDisposed(): boolean {
+    return this._isDisposed;
+  }
+
+  /** Keep `value` until this object is disposed (disposed at once if it already is). */
+  protected register<T extends DisposableLike>(value: T): T {
+    if (this._isDisposed) {
+      value.dispose();
+    } else {
+      this.disposables.push(value);
+    }
+    return value;
+  }
+
+  dispose(): void {
+    if (this._isDisposed) return;
+    this._isDisposed = true;
+    // Reverse order: later objects may depend on earlier ones.
+    while (this.disposables.length) {
+      try {
+        this.disposables.pop()?.dispose();
+      } catch {
+        // One failing disposable must not keep the rest alive.
+      }
+    }
+  }
+}
+
+/** Turns an error of any origin (RequestError, ZcodeError, Error, string) into one plain sentence. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string') return error.message;
+  return String(error);
+}
+
+/** The JSON-RPC / backend error code of an error, when it has one. */
+export function errorCode(error: unknown): number | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'number') return error.code;
+  return undefined;
+}

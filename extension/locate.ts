@@ -1,0 +1,115 @@
+/**
+ * "zcode was not found" as a state the UI shows, not just an error toast: the `zcode.notFound`
+ * context key drives the welcome view (package.json `viewsWelcome`) and the status bar; the
+ * Background Tasks view's message and a notification say exactly what discovery tried (the
+ * message of bridge/zcode/locate.ts). "Locate zcode…" picks the CLI and writes `zcode.path`.
+ */
+import * as vscode from 'vscode';
+import { ZCODE_INSTALL_URL } from '../bridge/zcode/locate.ts';
+import type { ZcodeClientHost } from './acpClient.ts';
+import { Disposable, errorMessage } from './disposable.ts';
+import { classifyError } from './errors.ts';
+
+/** Where the not-found state is shown besides the context key. */
+export interface NotFoundView {
+  setNotFound(message: string | undefined): void;
+}
+
+export const WALKTHROUGH_ID = 'zcode-community.zcode-vscode#zcode.gettingStarted';
+
+export class LocateUi extends Disposable {
+  private _message: string | undefined;
+
+  constructor(
+    private readonly host: ZcodeClientHost,
+    private readonly views: NotFoundView[],
+  ) {
+    super();
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('zcode.path') || event.affectsConfiguration('zcode.nodePath')) this.clear();
+      }),
+    );
+    this.register(
+      host.onDidChangeState((state) => {
+        if (state === 'ready' || state === 'turnRunning') this.clear();
+      }),
+    );
+  }
+
+  /** What discovery tried, when zcode was not found; undefined otherwise. */
+  get message(): string | undefined {
+    return this._message;
+  }
+
+  /** Enter the not-found state and tell the user, with "Locate zcode…" and install instructions. */
+  reportNotFound(error: unknown): void {
+    const message = errorMessage(error);
+    this.set(message);
+    const locate = vscode.l10n.t('Locate zcode…');
+    const install = vscode.l10n.t('Install Instructions');
+    void vscode.window.showErrorMessage(message, locate, install).then((choice) => {
+      if (choice === locate) void vscode.commands.executeCommand('zcode.locate');
+      else if (choice === install) void vscode.commands.executeCommand('zcode.showInstallInstructions');
+    });
+  }
+
+  /**
+   * File picker for the zcode CLI (or `path`, for tests); writes `zcode.path` to the user settings
+   * and starts zcode to check it. A `.js/.cjs/.mjs` script runs with `zcode.nodePath` / `node`.
+   */
+  async locate(path?: string): Promise<string | undefined> {
+    let file = path;
+    if (!file) {
+      const picked = await vscode.window.showOpenDialog({
+        title: vscode.l10n.t('Locate the zcode CLI'),
+        openLabel: vscode.l10n.t('Use this zcode'),
+        canSelectFiles: true,
+        canSelectFolders: false,
+        canSelectMany: false,
+      });
+      file = picked?.[0]?.fsPath;
+    }
+    if (!file) return undefined;
+    await vscode.workspace.getConfiguration('zcode').update('path', file, vscode.ConfigurationTarget.Global);
+    this.clear();
+    await this.check();
+    return file;
+  }
+
+  /** Starts zcode and reports the outcome (the walkthrough's "Check" link, and after Locate). */
+  async check(): Promise<boolean> {
+    try {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting zcode…') }, () => this.host.start());
+      this.clear();
+      void vscode.window.showInformationMessage(vscode.l10n.t('zcode is ready.'));
+      return true;
+    } catch (error) {
+      if (classifyError(error) === 'notFound') {
+        this.reportNotFound(error);
+      } else {
+        void vscode.window.showErrorMessage(vscode.l10n.t('zcode could not start: {0}', errorMessage(error)));
+      }
+      return false;
+    }
+  }
+
+  /** The walkthrough step with install instructions (and a link to the download page). */
+  async showInstallInstructions(): Promise<void> {
+    try {
+      await vscode.commands.executeCommand('workbench.action.openWalkthrough', { category: WALKTHROUGH_ID, step: 'zcode.gettingStarted.install' }, false);
+    } catch {
+      await vscode.env.openExternal(vscode.Uri.parse(ZCODE_INSTALL_URL));
+    }
+  }
+
+  private clear(): void {
+    if (this._message !== undefined) this.set(undefined);
+  }
+
+  private set(message: string | undefined): void {
+    this._message = message;
+    void vscode.commands.executeCommand('setContext', 'zcode.notFound', message !== undefined);
+    for (const view of this.views) view.setNotFound(message);
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * The extension's view of ACP sessions: which one is active, their config options (mode, model,
+ * thought level), and the session lifecycle calls (new / load / list / fork), all through the
+ * in-process ACP client (`ZcodeClientHost`).
+ *
+ * The active session id is remembered in `workspaceState`, so a window reload can load it again
+ * (`restore()`); the bridge's persisted lazy-session store makes that id valid across restarts.
+ */
+import * as vscode from 'vscode';
+import type {
+  ListSessionsResponse,
+  LoadSessionResponse,
+  NewSessionResponse,
+  SessionConfigOption,
+  SessionInfo,
+  SetSessionConfigOptionResponse,
+} from '@agentclientprotocol/sdk';
+import type { ZcodeClientHost } from './acpClient.ts';
+import { Disposable } from './disposable.ts';
+
+const ACTIVE_SESSION_KEY = 'zcode.activeSessionId';
+
+/** Result of `_zcode/session/fork`. */
+export interface ForkResult {
+  sessionId: string;
+}
+
+/** A change of a session's config options. */
+export interface ConfigOptionsChange {
+  sessionId: string;
+  configOptions: readonly SessionConfigOption[];
+}
+
+export class SessionManager extends Disposable {
+  private readonly _onDidChangeActiveSession = this.register(new vscode.EventEmitter<string | undefined>());
+  /** Fires with the new active session id (undefined when none). */
+  readonly onDidChangeActiveSession = this._onDidChangeActiveSession.event;
+
+  private readonly _onDidChangeConfigOptions = this.register(new vscode.EventEmitter<ConfigOptionsChange>());
+  /** Fires when a session's config options change (new/load results, `config_option_update`, set). */
+  readonly onDidChangeConfigOptions = this._onDidChangeConfigOptions.event;
+
+  private readonly _onDidChangeTitle = this.register(new vscode.EventEmitter<{ sessionId: string; title: string | undefined }>());
+  /** Fires on `session_info_update` titles. */
+  readonly onDidChangeTitle = this._onDidChangeTitle.event;
+
+  private _activeSessionId: string | undefined;
+  private readonly options = new Map<string, SessionConfigOption[]>();
+  private readonly titles = new Map<string, string>();
+  /** Sessions this window opened on the bridge (resumed after a zcode restart). */
+  private readonly open = new Set<string>();
+  private restorePromise: Promise<string | undefined> | undefined;
+
+  /**
+   * @param host the ACP client host
+   * @param workspaceState where the active session id is remembered
+   * @param cwd the workspace folder sessions live in (absolute path)
+   */
+  constructor(
+    private readonly host: ZcodeClientHost,
+    private readonly workspaceState: vscode.Memento,
+    private readonly cwd: () => string,
+  ) {
+    super();
+    this._activeSessionId = workspaceState.get<string>(ACTIVE_SESSION_KEY);
+    this.register(host.onSessionUpdate((notification) => {
+      const update = notification.update;
+      if (update.sessionUpdate === 'config_option_update') {
+        this.setOptions(notification.sessionId, update.configOptions);
+      } else if (update.sessionUpdate === 'current_mode_update') {
+        this.applyCurrentMode(notification.sessionId, update.currentModeId);
+      } else if (update.sessionUpdate === 'session_info_update' && update.title !== undefined) {
+        const title = update.title ?? undefined;
+        if (title) this.titles.set(notification.sessionId, title);
+        else this.titles.delete(notification.sessionId);
+        this._onDidChangeTitle.fire({ sessionId: notification.sessionId, title });
+      }
+    }));
+    this.register(host.onDidRestart(() => void this.resumeOpenSessions()));
+  }
+
+  /**
+   * The session the UI shows and commands act on. After a reload this is the remembered id even
+   * before `restore()` loaded it (so commands can act on it; the bridge resumes it lazily).
+   */
+  get activeSessionId(): string | undefined {
+    return this._activeSessionId;
+  }
+
+  /** Sessions opened (new/load/fork) by this window since activation. */
+  get openSessions(): ReadonlySet<string> {
+    return new Set(this.open);
+  }
+
+  /** The last known config options of a session (undefined when never seen). */
+  configOptions(sessionId: string): readonly SessionConfigOption[] | undefined {
+    return this.options.get(sessionId);
+  }
+
+  /**
+   * The session's config options; when none are known yet (e.g. after a reload, before the chat
+   * loaded it), `session/resume` (no replay) fetches them.
+   */
+  async fetchConfigOptions(sessionId: string): Promise<readonly SessionConfigOption[]> {
+    const known = this.options.get(sessionId);
+    if (known) return known;
+    const result = await this.host.request<LoadSessionResponse | null>('session/resume', { sessionId, cwd: this.cwd(), mcpServers: [] });
+    this.open.add(sessionId);
+    if (result?.configOptions) this.setOptions(sessionId, result.configOptions);
+    return result?.configOptions ?? [];
+  }
+
+  /** The last known title of a session. */
+  title(sessionId: string): string | undefined {
+    return this.titles.get(sessionId);
+  }
+
+  /** `session/new` in the workspace folder; becomes the active session. */
+  async newSession(): Promise<string> {
+    const result = await this.host.request<NewSessionResponse>('session/new', { cwd: this.cwd(), mcpServers: [] });
+    this.open.add(result.sessionId);
+    if (result.configOptions) this.setOptions(result.sessionId, result.configOptions);
+    await this.setActive(result.sessionId);
+    return result.sessionId;
+  }
+
+  /**
+   * `session/load`: the bridge replays the history as `session/update`s before answering; the
+   * session becomes active. Listen to `onDidChangeActiveSession` *and* `host.onSessionUpdate`
+   * before calling if you render the replay.
+   */
+  async loadSession(sessionId: string): Promise<void> {
+    // Switch first so that a UI filtering updates by the active session shows the replay.
+    await this.setActive(sessionId);
+    const result = await this.host.request<LoadSessionResponse | null>('session/load', { sessionId, cwd: this.cwd(), mcpServers: [] });
+    this.open.add(sessionId);
+    if (result?.configOptions) this.setOptions(sessionId, result.configOptions);
+  }
+
+  /** Every session of the workspace folder (`session/list`, all pages), most recent first. */
+  async listSessions(): Promise<SessionInfo[]> {
+    const sessions: SessionInfo[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const result: ListSessionsResponse = await this.host.request<ListSessionsResponse>('session/list', { cwd: this.cwd(), ...(cursor ? { cursor } : {}) });
+      sessions.push(...result.sessions);
+      cursor = result.nextCursor ?? undefined;
+      if (!cursor) break;
+    }
+    return sessions.sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
+  }
+
+  /** `session/set_config_option`; returns (and keeps) the full option list. */
+  async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<readonly SessionConfigOption[]> {
+    const params = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
+    const result = await this.host.request<SetSessionConfigOptionResponse>('session/set_config_option', params);
+    this.setOptions(sessionId, result.configOptions);
+    return result.configOptions;
+  }
+
+  /**
+   * `_zcode/session/fork` of the active session (from `checkpointId`, else the latest checkpoint),
+   * then loads the fork, which becomes active. Returns the new session id.
+   */
+  async fork(checkpointId?: string): Promise<string> {
+    const sessionId = this.requireActive();
+    const result = await this.host.request<ForkResult>('_zcode/session/fork', checkpointId ? { sessionId, checkpointId } : { sessionId });
+    if (!result || typeof result.sessionId !== 'string') throw new Error(vscode.l10n.t('zcode did not return the forked session.'));
+    await this.loadSession(result.sessionId);
+    return result.sessionId;
+  }
+
+  /**
+   * Loads the remembered active session once per activation (a reload shows it again).
+   * Resolves with its id, or undefined when there was none or it could not be loaded (then it
+   * is forgotten).
+   */
+  restore(): Promise<string | undefined> {
+    this.restorePromise ??= (async () => {
+      const id = this._activeSessionId;
+      if (!id) return undefined;
+      try {
+        await this.loadSession(id);
+        return id;
+      } catch {
+        await this.setActive(undefined);
+        return undefined;
+      }
+    })();
+    return this.restorePromise;
+  }
+
+  /** Makes `sessionId` active without calling the bridge (for a UI that already has it open). */
+  async setActive(sessionId: string | undefined): Promise<void> {
+    if (sessionId === this._activeSessionId) return;
+    this._activeSessionId = sessionId;
+    await this.workspaceState.update(ACTIVE_SESSION_KEY, sessionId);
+    this._onDidChangeActiveSession.fire(sessionId);
+  }
+
+  /** The active session id, or an error in plain words. */
+  requireActive(): string {
+    if (!this._activeSessionId) throw new Error(vscode.l10n.t('There is no active ZCode session. Start one with "ZCode: New Session".'));
+    return this._activeSessionId;
+  }
+
+  /** After a zcode restart, resume every open session on the fresh process (no replay). */
+  private async resumeOpenSessions(): Promise<void> {
+    for (const sessionId of this.open) {
+      try {
+        await this.host.request('session/resume', { sessionId, cwd: this.cwd(), mcpServers: [] });
+      } catch {
+        // A session zcode lost is reported when it is used next.
+      }
+    }
+  }
+
+  private setOptions(sessionId: string, configOptions: SessionConfigOption[]): void {
+    this.options.set(sessionId, configOptions);
+    this._onDidChangeConfigOptions.fire({ sessionId, configOptions });
+  }
+
+  /** `current_mode_update` moves the mode option's current value. */
+  private applyCurrentMode(sessionId: string, modeId: string): void {
+    const current = this.options.get(sessionId);
+    if (!current) return;
+    let changed = false;
+    const next = current.map((option) => {
+      if (option.category === 'mode' && option.type === 'select' && option.currentValue !== modeId) {
+        changed = true;
+        return { ...option, currentValue: modeId };
+      }
+      return option;
+    });
+    if (changed) this.setOptions(sessionId, next);
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The status bar item: zcode's state (not started / starting / ready / turn running / crashed)
+ * and, when remote access is on, how many remote clients are connected. Clicking it opens a menu
+ * (show logs, restart zcode, remote access actions).
+ */
+import * as vscode from 'vscode';
+import type { HostState, ZcodeClientHost } from './acpClient.ts';
+import { Disposable } from './disposable.ts';
+import type { RemoteAccess, RemoteState } from './remote.ts';
+
+export class StatusBar extends Disposable {
+  private readonly item = this.register(vscode.window.createStatusBarItem('zcode.status', vscode.StatusBarAlignment.Left, 50));
+  private notFound = false;
+
+  constructor(
+    private readonly host: ZcodeClientHost,
+    private readonly remote: RemoteAccess,
+  ) {
+    super();
+    this.item.name = vscode.l10n.t('ZCode');
+    this.item.command = 'zcode.statusMenu';
+    this.register(host.onDidChangeState(() => this.update()));
+    this.register(remote.onDidChange(() => this.update()));
+    this.update();
+    this.item.show();
+  }
+
+  /** zcode could not be located (shown until the setting changes or a start succeeds). */
+  setNotFound(message: string | undefined): void {
+    this.notFound = message !== undefined;
+    this.update();
+  }
+
+  /** The text currently shown (for tests). */
+  get text(): string {
+    return this.item.text;
+  }
+
+  private update(): void {
+    const state = this.host.state;
+    const remote = this.remote.state;
+    const { icon, label } = this.notFound && state === 'notStarted' ? { icon: 'warning', label: vscode.l10n.t('zcode not found') } : describeState(state);
+    let text = `$(${icon}) ZCode`;
+    if (state !== 'ready' || this.notFound) text += `: ${label}`;
+    if (remote.enabled) text += remote.error ? '  $(broadcast) $(warning)' : `  $(broadcast) ${remote.clientCount}`;
+    this.item.text = text;
+    this.item.tooltip = tooltip(label, remote);
+    this.item.backgroundColor = state === 'crashed' || this.notFound ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    this.item.accessibilityInformation = { label: vscode.l10n.t('ZCode: {0}', label) };
+  }
+}
+
+function describeState(state: HostState): { icon: string; label: string } {
+  switch (state) {
+    case 'notStarted':
+      return { icon: 'circle-outline', label: vscode.l10n.t('not started') };
+    case 'starting':
+      return { icon: 'loading~spin', label: vscode.l10n.t('starting') };
+    case 'ready':
+      return { icon: 'check', label: vscode.l10n.t('ready') };
+    case 'turnRunning':
+      return { icon: 'sync~spin', label: vscode.l10n.t('turn running') };
+    case 'crashed':
+      return { icon: 'error', label: vscode.l10n.t('crashed') };
+  }
+}
+
+function tooltip(label: string, remote: RemoteState): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown('**ZCode** — ').appendText(label);
+  if (remote.enabled) {
+    md.appendMarkdown('\n\n$(broadcast) ');
+    if (remote.error) md.appendText(vscode.l10n.t('Remote access is on but not listening: {0}', remote.error));
+    else md.appendText(vscode.l10n.t('Remote access on {0}: {1} client(s) connected', remote.url ?? '', remote.clientCount));
+  }
+  md.appendMarkdown('\n\n').appendText(vscode.l10n.t('Click for actions'));
+  return md;
+}

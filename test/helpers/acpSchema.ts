@@ -1,0 +1,184 @@
+/**
+ * Validation of ACP messages against the JSON schema the SDK ships
+ * (`@agentclientprotocol/sdk/schema/v1/schema.json`, draft 2020-12).
+ *
+ * The SDK validates what comes *in*, not what the agent sends *out*, and a client silently drops an
+ * invalid `session/update` (acp-notes.md). Every test that produces ACP payloads runs them through
+ * here. Definitions are addressed by name (`SessionNotification`, `RequestPermissionRequest` …) or,
+ * with `validateOutgoing`, by method name through the schema's `x-method` annotations.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+
+type JsonObject = Record<string, unknown>;
+
+const require = createRequire(import.meta.url);
+const SCHEMA_PATH = require.resolve('@agentclientprotocol/sdk/schema/v1/schema.json');
+const SCHEMA_ID = 'acp-v1';
+
+let ajvInstance: Ajv2020 | undefined;
+let defs: Record<string, JsonObject> = {};
+const compiled = new Map<string, ValidateFunction>();
+
+function ajv(): Ajv2020 {
+  if (ajvInstance) return ajvInstance;
+  const schema = JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as JsonObject & { $defs: Record<string, JsonObject> };
+  defs = schema.$defs;
+  const instance = new Ajv2020({ strict: false, allErrors: true, discriminator: true, logger: false });
+  // The schema annotates numbers with Rust-style formats; enforce their ranges instead of ignoring them.
+  const integer = (min: number, max: number) => ({
+    type: 'number' as const,
+    validate: (n: number) => Number.isInteger(n) && n >= min && n <= max,
+  });
+  instance.addFormat('int32', integer(-(2 ** 31), 2 ** 31 - 1));
+  instance.addFormat('int64', integer(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER));
+  instance.addFormat('uint16', integer(0, 2 ** 16 - 1));
+  instance.addFormat('uint32', integer(0, 2 ** 32 - 1));
+  instance.addFormat('uint64', integer(0, Number.MAX_SAFE_INTEGER));
+  instance.addFormat('double', { type: 'number', validate: (n: number) => Number.isFinite(n) });
+  instance.addFormat('uri', {
+    type: 'string',
+    validate: (s: string) => {
+      try {
+        new URL(s);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  });
+  instance.addSchema({ ...schema, $id: SCHEMA_ID });
+  ajvInstance = instance;
+  return instance;
+}
+
+function validator(defName: string): ValidateFunction {
+  const cached = compiled.get(defName);
+  if (cached) return cached;
+  const instance = ajv();
+  if (!(defName in defs)) throw new Error(`acpSchema: no definition named '${defName}' in schema.json`);
+  const fn = instance.getSchema(`${SCHEMA_ID}#/$defs/${defName}`);
+  if (!fn) throw new Error(`acpSchema: could not compile '${defName}'`);
+  compiled.set(defName, fn);
+  return fn;
+}
+
+/**
+ * Make Ajv's errors readable. Discriminated unions are already narrowed to their branch by Ajv's
+ * `discriminator` support; what remains noisy are enums written as `oneOf` of `const`s (ToolKind,
+ * StopReason …): those collapse into one "must be one of [...]" line. Generic "must match a schema
+ * in oneOf/anyOf" summaries are dropped when a more precise error exists.
+ */
+function readableErrors(errors: ErrorObject[]): string[] {
+  const allowed = new Map<string, unknown[]>();
+  const collapsed = new Set<ErrorObject>();
+  for (const e of errors) {
+    const m = e.keyword === 'const' ? /^(.*\/(?:oneOf|anyOf))\/\d+\/const$/.exec(e.schemaPath) : null;
+    if (!m) continue;
+    const key = `${e.instancePath}|${m[1]}`;
+    allowed.set(key, [...(allowed.get(key) ?? []), (e.params as { allowedValue?: unknown }).allowedValue]);
+    collapsed.add(e);
+  }
+  const lines: string[] = [];
+  for (const e of errors) {
+    if (collapsed.has(e)) continue;
+    const where = e.instancePath === '' ? '(root)' : e.instancePath;
+    const values = allowed.get(`${e.instancePath}|${e.schemaPath}`);
+    if (values) {
+      lines.push(`${where} must be one of ${JSON.stringify(values)} [${e.schemaPath}]`);
+      continue;
+    }
+    const params = e.keyword === 'additionalProperties' || e.keyword === 'required' ? ` ${JSON.stringify(e.params)}` : '';
+    lines.push(`${where} ${e.message ?? e.keyword}${params} [${e.schemaPath}]`);
+  }
+  const precise = lines.filter((l) => !/must match (exactly one|a) schema in (oneOf|anyOf)/.test(l));
+  return [...new Set(precise.length > 0 ? precise : lines)];
+}
+
+/** The readable schema errors of `value` against `#/$defs/<defName>` (empty when valid). */
+export function acpSchemaErrors(defName: string, value: unknown): string[] {
+  const fn = validator(defName);
+  if (fn(value)) return [];
+  return readableErrors(fn.errors ?? []);
+}
+
+/** Thrown when a value does not match its ACP definition. */
+export class AcpSchemaError extends Error {
+  constructor(
+    readonly defName: string,
+    readonly errors: string[],
+    readonly value: unknown,
+  ) {
+    super(`ACP schema violation (${defName}):\n  ${errors.join('\n  ')}\nvalue: ${truncate(JSON.stringify(value))}`);
+    this.name = 'AcpSchemaError';
+  }
+}
+
+function truncate(s: string | undefined, max = 2000): string {
+  if (s === undefined) return 'undefined';
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}
+
+/** Validate `value` against `#/$defs/<defName>`; throws an `AcpSchemaError` listing readable errors. */
+export function validateAcp(defName: string, value: unknown): void {
+  const errors = acpSchemaErrors(defName, value);
+  if (errors.length > 0) throw new AcpSchemaError(defName, errors, value);
+}
+
+/** Assertion form of `validateAcp` that also narrows the value's static type. */
+export function assertValidAcp<T = unknown>(defName: string, value: unknown): asserts value is T {
+  validateAcp(defName, value);
+}
+
+/** Validate one `session/update` payload by wrapping it into a `SessionNotification`. */
+export function assertValidSessionUpdate(update: SessionUpdate | unknown, sessionId = 'sess_test'): void {
+  validateAcp('SessionNotification', { sessionId, update });
+}
+
+/** Validate every update of a list (each wrapped into a `SessionNotification`). */
+export function assertValidSessionUpdates(updates: readonly unknown[], sessionId = 'sess_test'): void {
+  updates.forEach((update, i) => {
+    try {
+      assertValidSessionUpdate(update, sessionId);
+    } catch (err) {
+      if (err instanceof AcpSchemaError) err.message = `update #${i}: ${err.message}`;
+      throw err;
+    }
+  });
+}
+
+/** What a message carries: a request's params, a notification's params, or a response's result. */
+export type MessagePart = 'request' | 'notification' | 'response';
+
+/**
+ * The definition name that describes `method`'s `part`, from the schema's `x-method` annotations
+ * (e.g. `session/update` + notification → `SessionNotification`, `session/request_permission` +
+ * request → `RequestPermissionRequest`, `session/prompt` + response → `PromptResponse`).
+ * Returns undefined for a method the schema does not know (extension methods, `_`-prefixed).
+ */
+export function definitionFor(method: string, part: MessagePart): string | undefined {
+  ajv();
+  const suffix = part === 'request' ? 'Request' : part === 'notification' ? 'Notification' : 'Response';
+  const matches = Object.entries(defs)
+    .filter(([name, def]) => def['x-method'] === method && name.endsWith(suffix))
+    .map(([name]) => name);
+  return matches[0];
+}
+
+/**
+ * Validate an outgoing ACP message part by method name: `value` is the request's or notification's
+ * `params`, or the response's `result`. Extension methods (`_`-prefixed, e.g. `_zcode/session/fork`)
+ * have no schema and pass; a non-extension method the schema does not know throws.
+ */
+export function validateOutgoing(method: string, value: unknown, part: MessagePart): void {
+  const defName = definitionFor(method, part);
+  if (defName) {
+    validateAcp(defName, value);
+    return;
+  }
+  if (method.startsWith('_')) return;
+  throw new Error(`acpSchema: no ${part} definition for method '${method}' (x-method)`);
+}

@@ -1,0 +1,136 @@
+// The message layer: classify incoming lines, dispatch requests/notifications, correlate responses to the
+// simulator's own requests ("server-N" ids), and record every violation the client commits.
+import { SimError, isObject, log } from './util.mjs';
+
+export class Connection {
+  /**
+   * @param {object} o
+   * @param {import('./framing.mjs').LineWriter} o.writer
+   * @param {import('./framing.mjs').Recorder} o.recorder
+   * @param {Set<string>} o.quirks
+   * @param {(method:string, params:any, ctx:{after(fn:()=>void):void}) => Promise<any>} o.onRequest
+   * @param {(method:string, params:any) => void} o.onNotification
+   */
+  constructor({ writer, recorder, quirks, onRequest, onNotification }) {
+    this.writer = writer;
+    this.recorder = recorder;
+    this.quirks = quirks;
+    this.onRequest = onRequest;
+    this.onNotification = onNotification;
+    this.nextServerId = 1;
+    /** id -> { method, resolve, answered } for requests the simulator sent */
+    this.pending = new Map();
+    this.violations = 0;
+  }
+
+  /** Record a protocol violation (record file + stderr). */
+  violation(text, msg) {
+    this.violations++;
+    log(`VIOLATION: ${text}`);
+    this.recorder.violation(text, msg);
+  }
+
+  /** Handle one raw line from stdin. Never throws. */
+  onLine(line) {
+    let msg;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      this.violation('line is not JSON', line.length > 2000 ? `${line.slice(0, 2000)}…` : line);
+      return;
+    }
+    this.recorder.received(msg);
+    if (!isObject(msg)) {
+      this.violation('message is not a JSON object', msg);
+      return;
+    }
+    const hasId = 'id' in msg;
+    const hasMethod = typeof msg.method === 'string';
+    // The real backend rejects anything that carries `jsonrpc` (quirk `reject-jsonrpc`, default on).
+    if ('jsonrpc' in msg && this.quirks.has('reject-jsonrpc')) {
+      this.violation('message carries "jsonrpc" (the zcode backend rejects it)', msg);
+      if (hasId && hasMethod) this.error(msg.id, -32600, 'Invalid Request: unexpected field "jsonrpc"');
+      return;
+    }
+    if (hasId && (typeof msg.id !== 'number' && typeof msg.id !== 'string')) {
+      this.violation('id must be a number or a string', msg);
+      if (hasMethod) this.error(null, -32600, 'Invalid Request: bad id');
+      return;
+    }
+    if (hasId && hasMethod) return void this.handleRequest(msg);
+    if (hasId) return this.handleResponse(msg);
+    if (hasMethod) return this.handleNotification(msg);
+    this.violation('message has neither id nor method', msg);
+  }
+
+  async handleRequest(msg) {
+    const afters = [];
+    try {
+      const result = await this.onRequest(msg.method, msg.params, { after: (fn) => afters.push(fn) });
+      this.writer.send({ id: msg.id, result: result ?? {} });
+      for (const fn of afters) fn();
+    } catch (err) {
+      if (err instanceof SimError) {
+        if (err.violation) this.violation(`${msg.method}: ${err.message}`, msg);
+        this.error(msg.id, err.code, err.message, err.data);
+      } else {
+        log(`internal error in ${msg.method}:`, err?.stack ?? String(err));
+        this.error(msg.id, -32603, `Internal error: ${err?.message ?? err}`);
+      }
+    }
+  }
+
+  handleNotification(msg) {
+    try {
+      this.onNotification(msg.method, msg.params, msg);
+    } catch (err) {
+      if (err instanceof SimError && err.violation) this.violation(`${msg.method}: ${err.message}`, msg);
+      else log(`notification ${msg.method} failed:`, err?.message ?? String(err));
+    }
+  }
+
+  handleResponse(msg) {
+    const entry = this.pending.get(msg.id);
+    if (!entry) {
+      this.violation(`response to an unknown request id ${JSON.stringify(msg.id)}`, msg);
+      return;
+    }
+    if (entry.answered) {
+      this.violation(`duplicate response to ${JSON.stringify(msg.id)} (${entry.method})`, msg);
+      return;
+    }
+    const hasResult = 'result' in msg;
+    const hasError = 'error' in msg;
+    if (hasResult === hasError) {
+      this.violation(`response to ${entry.method} must carry exactly one of result / error`, msg);
+    }
+    entry.answered = true;
+    entry.resolve(msg);
+  }
+
+  /**
+   * Send a request of the simulator's own. Returns { id, response } where `response` resolves with the
+   * raw reply message (`{id, result}` or `{id, error}`); it never rejects.
+   */
+  request(method, params) {
+    const id = `server-${this.nextServerId++}`;
+    let resolve;
+    const response = new Promise((r) => (resolve = r));
+    this.pending.set(id, { method, resolve, answered: false });
+    this.writer.send({ id, method, params });
+    return { id, response };
+  }
+
+  /** Ids of the simulator's requests that never got an answer. */
+  unanswered(ids) {
+    return ids.filter((id) => this.pending.get(id)?.answered === false);
+  }
+
+  notify(method, params) {
+    this.writer.send({ method, params });
+  }
+
+  error(id, code, message, data) {
+    this.writer.send({ id, error: data === undefined ? { code, message } : { code, message, data } });
+  }
+}

@@ -1,0 +1,122 @@
+// Interaction requests the backend sends during a turn (permission, plan approval, questions) and the
+// EXACT reply shapes it accepts (zcode-protocol.md "Requests the backend sends"). A reply of any other
+// shape is a violation: recorded, logged, and the turn ends with turn.failed so tests notice.
+import { Cancelled, TurnFailure, hasExactKeys, isObject } from './util.mjs';
+
+const PERMISSION_OPTIONS = [
+  { optionId: 'allow', kind: 'allow_once', name: 'Allow' },
+  { optionId: 'allow_always', kind: 'allow_always', name: 'Always allow' },
+  { optionId: 'deny', kind: 'reject_once', name: 'Deny' },
+];
+
+/** Each validator returns { ok:true, value } or { ok:false, why }. */
+function checkPermission(r) {
+  if (isObject(r) && r.decision === 'allow' && hasExactKeys(r, ['decision'])) return { ok: true, value: { allowed: true } };
+  if (isObject(r) && r.decision === 'deny' && typeof r.reason === 'string' && hasExactKeys(r, ['decision', 'reason'])) {
+    return { ok: true, value: { allowed: false, reason: r.reason } };
+  }
+  return { ok: false, why: 'expected {"decision":"allow"} or {"decision":"deny","reason":string}' };
+}
+
+function checkPlan(r) {
+  if (isObject(r) && r.action === 'accept' && hasExactKeys(r, ['action', 'content']) && isObject(r.content) && hasExactKeys(r.content, ['answer_0']) && r.content.answer_0 === 'approve') {
+    return { ok: true, value: { approved: true } };
+  }
+  if (isObject(r) && r.action === 'decline' && typeof r.reason === 'string' && hasExactKeys(r, ['action', 'reason'])) {
+    return { ok: true, value: { approved: false, reason: r.reason } };
+  }
+  return { ok: false, why: 'expected {"action":"accept","content":{"answer_0":"approve"}} or {"action":"decline","reason":string}' };
+}
+
+function checkQuestions(questions) {
+  const texts = new Set(questions.map((q) => q.question));
+  return (r) => {
+    const expected = 'expected {"action":"accept","content":{"answers":{<question text>:string}}} or {"action":"decline","reason":"cancelled"}';
+    if (isObject(r) && r.action === 'decline' && r.reason === 'cancelled' && hasExactKeys(r, ['action', 'reason'])) {
+      return { ok: true, value: { declined: true } };
+    }
+    if (!(isObject(r) && r.action === 'accept' && hasExactKeys(r, ['action', 'content']) && isObject(r.content) && hasExactKeys(r.content, ['answers']) && isObject(r.content.answers))) {
+      return { ok: false, why: expected };
+    }
+    for (const [key, value] of Object.entries(r.content.answers)) {
+      if (!texts.has(key)) return { ok: false, why: `answers key ${JSON.stringify(key)} is not one of the question texts` };
+      if (typeof value !== 'string') return { ok: false, why: `answer to ${JSON.stringify(key)} must be a string` };
+    }
+    return { ok: true, value: { declined: false, answers: r.content.answers } };
+  };
+}
+
+export class Interactions {
+  constructor({ conn, ids, quirks, resendMs }) {
+    this.conn = conn;
+    this.ids = ids;
+    this.resend = quirks.has('resend-interactions');
+    this.resendMs = resendMs;
+  }
+
+  /** `interaction/requestPermission` → { allowed, reason? } */
+  permission(turn, { toolCallId, toolName, input, reason }) {
+    const params = { requestId: `perm_${this.ids.hex(12)}`, sessionId: turn.session.sessionId, toolCallId, toolName, reason, input, options: PERMISSION_OPTIONS };
+    return this.ask(turn, 'interaction/requestPermission', params, checkPermission);
+  }
+
+  /** `interaction/requestUserInput` plan approval → { approved, reason? } */
+  plan(turn, { toolCallId, plan }) {
+    const params = { requestId: `input_${this.ids.hex(12)}`, sessionId: turn.session.sessionId, toolCallId, toolName: 'ExitPlanMode', schema: { interaction: 'plan_approval' }, input: { plan } };
+    return this.ask(turn, 'interaction/requestUserInput', params, checkPlan);
+  }
+
+  /** `interaction/requestUserInput` questions, top level or under `input` → { declined, answers? } */
+  questions(turn, { toolCallId, questions, underInput }) {
+    const base = { requestId: `input_${this.ids.hex(12)}`, sessionId: turn.session.sessionId, toolCallId, toolName: 'AskUserQuestion', schema: { interaction: 'ask_user_question' } };
+    const params = underInput ? { ...base, input: { questions } } : { ...base, questions };
+    return this.ask(turn, 'interaction/requestUserInput', params, checkQuestions(questions));
+  }
+
+  /**
+   * Send the request, and (quirk `resend-interactions`) re-send it with the same params (same requestId)
+   * under a new id until any id is answered. Every reply is checked, also late ones for other ids.
+   * Rejects with Cancelled when the turn is stopped, TurnFailure on a wrong reply shape.
+   */
+  ask(turn, method, params, check) {
+    const sentIds = [];
+    let settled = false;
+    let timer;
+    return new Promise((resolve, reject) => {
+      const onReply = (id, msg) => {
+        const verdict = 'error' in msg
+          ? { ok: false, why: `answered with an error instead of a result: ${JSON.stringify(msg.error)}` }
+          : check(msg.result);
+        if (!verdict.ok) this.conn.violation(`invalid reply to ${method} (${id}, requestId ${params.requestId}): ${verdict.why}`, msg);
+        if (settled) return;
+        settle();
+        if (verdict.ok) resolve(verdict.value);
+        else reject(new TurnFailure(-32602, `zcode-sim: invalid reply to ${method}: ${verdict.why}`));
+      };
+      const sendOnce = () => {
+        const { id, response } = this.conn.request(method, params);
+        sentIds.push(id);
+        response.then((msg) => onReply(id, msg));
+      };
+      const settle = () => {
+        settled = true;
+        clearInterval(timer);
+        turn.signal.removeEventListener('abort', onAbort);
+        // "every id gets the answer": ids still unanswered a while later are violations.
+        setTimeout(() => {
+          for (const id of this.conn.unanswered(sentIds)) this.conn.violation(`${method} ${id} (requestId ${params.requestId}) was never answered`);
+        }, 2000).unref();
+      };
+      const onAbort = () => {
+        if (settled) return;
+        // Stop re-sending; the client still has to answer (declined/denied), and that reply is still checked.
+        settled = true;
+        clearInterval(timer);
+        reject(new Cancelled());
+      };
+      turn.signal.addEventListener('abort', onAbort, { once: true });
+      sendOnce();
+      if (this.resend) timer = setInterval(sendOnce, this.resendMs);
+    });
+  }
+}

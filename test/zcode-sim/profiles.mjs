@@ -1,0 +1,90 @@
+// Version profiles and quirk switches (zcode-protocol.md "Version support", the seed's compatibility table).
+// Versions are discovered by the bridge from behaviour (error codes), so a profile is mostly a list of
+// methods that answer -32601 plus which events exist.
+
+const EXTENSION_METHODS = [
+  'session/subscribe',
+  'session/fork',
+  'session/rewind',
+  'session/rewindCascade',
+  'session/checkpoints',
+  'session/goal',
+  'session/compact',
+  'session/steer',
+  'session/setMode',
+  'session/setThoughtLevel',
+  'session/setModel',
+  'session/cancelBackgroundTask',
+];
+
+export const PROFILES = {
+  // 0.14.5–0.14.7: no session/subscribe and no extension methods: incompatible with the bridge.
+  '0.14.6': { version: '0.14.6', missing: EXTENSION_METHODS, steerEvents: false, turnTerminal: false, createSettings: false },
+  // 0.14.8: subscribe and most extension methods; no steer lifecycle events, no turn.terminal.
+  '0.14.8': {
+    version: '0.14.8',
+    missing: ['session/rewindCascade', 'session/checkpoints'],
+    steerEvents: false,
+    turnTerminal: false,
+    createSettings: false,
+  },
+  // 0.15.2: everything (steer events, turn.terminal, rewind); create also returns settings.
+  '0.15.2': { version: '0.15.2', missing: [], steerEvents: true, turnTerminal: true, createSettings: true },
+  // 0.16+: steer and rewind were removed and answer -32601.
+  '0.16': {
+    version: '0.16.0',
+    missing: ['session/steer', 'session/rewind', 'session/rewindCascade'],
+    steerEvents: true,
+    turnTerminal: true,
+    createSettings: true,
+  },
+};
+PROFILES['0.16.0'] = PROFILES['0.16'];
+
+export const DEFAULT_PROFILE = '0.15.2';
+
+/** Every quirk switch. `reject-jsonrpc` is on by default because the real backend always does it. */
+export const QUIRKS = {
+  'reject-jsonrpc': 'a message carrying `jsonrpc` is rejected with -32600 (default ON; `no-reject-jsonrpc` turns it off)',
+  'resend-interactions': 'unanswered interaction requests are re-sent every ~1 s with the same requestId and a new id',
+  'toolcall-before-scheduled': '`model.streaming tool_call` precedes `tool.updated scheduled`, which then omits `input`',
+  'result-without-toolname': '`tool.updated result` events carry no `toolName`',
+  busy: 'a send during a running turn answers 1308 (this is also the default; the switch exists for explicitness)',
+  'busy-32010': 'busy answers use -32010 "a prompt is already running" instead of 1308',
+  'busy-once': 'the first session/send of every session answers busy even when idle',
+  'evict-once': 'the first session/send or session/read of a created/resumed session answers -32004 until session/resume',
+  'split-lines': 'every outgoing line is written in several random chunks with small delays',
+  'big-output': 'the first tool result of every turn is padded to a line of >= 1 MB',
+  noise: 'non-JSON lines appear on stdout now and then (Debugger attached., progress bars)',
+};
+
+const DEFAULT_ON = ['reject-jsonrpc'];
+
+/**
+ * Parse comma lists of quirk names (`no-<name>` turns one off). Later specs win.
+ * Returns { quirks:Set, unknown:string[] }.
+ */
+export function parseQuirks(specs) {
+  const quirks = new Set(DEFAULT_ON);
+  const unknown = [];
+  for (const spec of specs) {
+    for (const raw of String(spec ?? '').split(',')) {
+      const name = raw.trim();
+      if (!name) continue;
+      const off = name.startsWith('no-');
+      const base = off ? name.slice(3) : name;
+      if (!(base in QUIRKS)) {
+        unknown.push(name);
+        continue;
+      }
+      if (off) quirks.delete(base);
+      else quirks.add(base);
+    }
+  }
+  return { quirks, unknown };
+}
+
+/** The profile's answer for a method that does not exist on that build, or null. */
+export function isMissing(profile, method) {
+  return profile.missing.includes(method);
+}

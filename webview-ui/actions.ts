@@ -1,0 +1,98 @@
+/**
+ * What the views can ask of the host. Components get it from `ActionsContext`; `hostActions`
+ * implements it over the contract; tests pass a recording fake.
+ */
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+import type { CreateElicitationResponse } from '@agentclientprotocol/sdk';
+import {
+  AnswerElicitationCommand,
+  AnswerPermissionCommand,
+  AttachContextRequest,
+  CancelBackgroundTaskCommand,
+  CancelTurnCommand,
+  CopyTextCommand,
+  ForkSessionCommand,
+  ListSessionsRequest,
+  LoadSessionCommand,
+  NewSessionCommand,
+  OpenDiffCommand,
+  OpenLocationCommand,
+  RemoveQueuedCommand,
+  RetryCommand,
+  SendPromptCommand,
+  SetConfigOptionCommand,
+  SteerCommand,
+  type Attachment,
+  type SessionSummary,
+} from './contract.ts';
+import type { HostChannel } from './ipc.ts';
+
+export interface ChatActions {
+  sendPrompt(text: string, attachments: Attachment[], whenBusy?: 'queue'): void;
+  steer(text: string): void;
+  removeQueued(id: string): void;
+  cancelTurn(): void;
+  retry(itemId: string): void;
+  answerPermission(id: string, optionId: string | undefined): void;
+  answerElicitation(id: string, response: CreateElicitationResponse): void;
+  openDiff(toolCallId: string, index: number): void;
+  openLocation(path: string, line?: number): void;
+  copyText(text: string): void;
+  setConfigOption(configId: string, value: string | boolean): void;
+  newSession(): void;
+  loadSession(sessionId: string): void;
+  forkSession(): void;
+  cancelBackgroundTask(taskId: string): void;
+  listSessions(): Promise<SessionSummary[]>;
+  attachContext(source: 'selection' | 'activeFile' | 'pickFiles'): Promise<Attachment[]>;
+}
+
+export function hostActions(channel: HostChannel): ChatActions {
+  return {
+    sendPrompt: (text, attachments, whenBusy) => channel.send(SendPromptCommand, { text, attachments, ...(whenBusy ? { whenBusy } : {}) }),
+    steer: (text) => channel.send(SteerCommand, { text }),
+    removeQueued: (id) => channel.send(RemoveQueuedCommand, { id }),
+    cancelTurn: () => channel.send(CancelTurnCommand, {}),
+    retry: (itemId) => channel.send(RetryCommand, { itemId }),
+    answerPermission: (id, optionId) => channel.send(AnswerPermissionCommand, optionId ? { id, optionId } : { id, cancelled: true }),
+    answerElicitation: (id, response) => channel.send(AnswerElicitationCommand, { id, response }),
+    openDiff: (toolCallId, index) => channel.send(OpenDiffCommand, { toolCallId, index }),
+    openLocation: (path, line) => channel.send(OpenLocationCommand, line ? { path, line } : { path }),
+    copyText: (text) => channel.send(CopyTextCommand, { text }),
+    setConfigOption: (configId, value) => channel.send(SetConfigOptionCommand, { configId, value }),
+    newSession: () => channel.send(NewSessionCommand, {}),
+    loadSession: (sessionId) => channel.send(LoadSessionCommand, { sessionId }),
+    forkSession: () => channel.send(ForkSessionCommand, {}),
+    cancelBackgroundTask: (taskId) => channel.send(CancelBackgroundTaskCommand, { taskId }),
+    listSessions: async () => (await channel.request(ListSessionsRequest, {})).sessions,
+    attachContext: async (source) => (await channel.request(AttachContextRequest, { source }, 120_000)).attachments,
+  };
+}
+
+/** Does nothing: the default when no provider is mounted. */
+export const noopActions: ChatActions = {
+  sendPrompt() {},
+  steer() {},
+  removeQueued() {},
+  cancelTurn() {},
+  retry() {},
+  answerPermission() {},
+  answerElicitation() {},
+  openDiff() {},
+  openLocation() {},
+  copyText() {},
+  setConfigOption() {},
+  newSession() {},
+  loadSession() {},
+  forkSession() {},
+  cancelBackgroundTask() {},
+  listSessions: async () => [],
+  attachContext: async () => [],
+};
+
+export const ActionsContext = createContext<ChatActions>(noopActions);
+
+export function useActions(): ChatActions {
+  return useContext(ActionsContext);
+}

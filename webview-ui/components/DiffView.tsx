@@ -1,0 +1,50 @@
+/** An edit's compact diff (a few context lines per hunk) with "Open Diff" for the full editor. */
+import type { ToolContentView } from '../contract.ts';
+import { useActions } from '../actions.ts';
+import { Icon } from './Icon.tsx';
+
+type DiffContent = Extract<ToolContentView, { type: 'diff' }>;
+
+export function baseName(path: string): string {
+  const parts = path.split(/[\\/]/);
+  return parts[parts.length - 1] || path;
+}
+
+export function DiffView({ toolCallId, diff }: { toolCallId: string; diff: DiffContent }) {
+  const actions = useActions();
+  return (
+    <div class="diff">
+      <div class="diff-header">
+        <Icon name={diff.isNew ? 'new-file' : 'diff'} />
+        <button type="button" class="link-button diff-path" title={diff.path} onClick={() => actions.openLocation(diff.path)}>
+          {baseName(diff.path)}
+        </button>
+        <span class="diff-stats" aria-label={`${diff.added} lines added, ${diff.removed} lines removed`}>
+          <span class="diff-added">+{diff.added}</span> <span class="diff-removed">−{diff.removed}</span>
+        </span>
+        <button type="button" class="button secondary small open-diff" onClick={() => actions.openDiff(toolCallId, diff.index)} aria-label={`Open diff of ${baseName(diff.path)}`}>
+          <Icon name="diff" /> Open Diff
+        </button>
+      </div>
+      <div class="diff-lines" role="table" aria-label={`Changes in ${baseName(diff.path)}`}>
+        {diff.lines.map((line, i) =>
+          line.t === '@' ? (
+            <div key={i} class="diff-line hunk" role="row">
+              <span role="cell">⋯ {line.text}</span>
+            </div>
+          ) : (
+            <div key={i} class={`diff-line ${line.t === '+' ? 'add' : line.t === '-' ? 'del' : 'ctx'}`} role="row">
+              <span class="diff-sign" role="cell" aria-label={line.t === '+' ? 'added' : line.t === '-' ? 'removed' : 'unchanged'}>
+                {line.t}
+              </span>
+              <span class="diff-text" role="cell">
+                {line.text}
+              </span>
+            </div>
+          ),
+        )}
+        {diff.truncated && <div class="diff-line hunk">… more changes: Open Diff to see everything</div>}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,130 @@
+/**
+ * A tool call card: kind icon, title, status; diffs, terminal output and text content in the body;
+ * raw input / output behind toggles; sub-agent metadata and the background badge.
+ */
+import type { ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk';
+import type { SubagentView, ToolItem } from '../contract.ts';
+import { useActions } from '../actions.ts';
+import { useToggle } from '../viewState.ts';
+import { DiffView, baseName } from './DiffView.tsx';
+import { Icon } from './Icon.tsx';
+import { AnsiText, TerminalOutput } from './TerminalOutput.tsx';
+
+export const KIND_ICON: Record<ToolKind, string> = {
+  read: 'book',
+  edit: 'edit',
+  delete: 'trash',
+  move: 'move',
+  search: 'search',
+  execute: 'terminal',
+  think: 'lightbulb',
+  fetch: 'globe',
+  switch_mode: 'arrow-swap',
+  other: 'tools',
+};
+
+export const STATUS_VIEW: Record<ToolCallStatus, { icon: string; label: string; spin?: boolean }> = {
+  pending: { icon: 'circle-outline', label: 'Pending' },
+  in_progress: { icon: 'loading', label: 'Running', spin: true },
+  completed: { icon: 'pass', label: 'Done' },
+  failed: { icon: 'error', label: 'Failed' },
+};
+
+function formatTokens(n: number): string {
+  return n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+}
+
+export function subagentSummary(s: SubagentView): string {
+  const parts: string[] = [];
+  if (s.tokens !== undefined) parts.push(`${formatTokens(s.tokens)} tokens`);
+  if (s.toolUses !== undefined) parts.push(`${s.toolUses} tool use${s.toolUses === 1 ? '' : 's'}`);
+  if (s.durationMs !== undefined) parts.push(`${(s.durationMs / 1000).toFixed(1)} s`);
+  return parts.join(' · ');
+}
+
+function Section({ id, name, label, text, defaultOpen = false }: { id: string; name: string; label: string; text: string; defaultOpen?: boolean }) {
+  const [open, toggle] = useToggle(`${id}:${name}`, defaultOpen);
+  return (
+    <div class="tool-section">
+      <button type="button" class="section-toggle" aria-expanded={open} onClick={toggle}>
+        <Icon name={open ? 'chevron-down' : 'chevron-right'} />
+        {label}
+      </button>
+      {open && <pre class="raw">{text}</pre>}
+    </div>
+  );
+}
+
+export function ToolCard({ item }: { item: ToolItem }) {
+  const actions = useActions();
+  const status = item.background?.cancelled ? { icon: 'circle-slash', label: 'Cancelled' } : STATUS_VIEW[item.status] ?? STATUS_VIEW.pending;
+  const hasBody = item.content.length > 0 || item.terminal !== undefined;
+  const [open, toggle] = useToggle(`${item.id}:body`, true);
+  const running = item.status === 'in_progress' || item.status === 'pending';
+  const texts = item.content.filter((c) => c.type === 'text' && c.text.trim() !== '');
+  const isShell = item.kind === 'execute';
+  return (
+    <section class={`card tool status-${item.status}${item.background ? ' background' : ''}`} aria-label={`${item.title}: ${status.label}`}>
+      <div class="card-header">
+        <button type="button" class="card-toggle" aria-expanded={hasBody ? open : undefined} onClick={hasBody ? toggle : undefined} disabled={!hasBody}>
+          {hasBody && <Icon name={open ? 'chevron-down' : 'chevron-right'} />}
+          <Icon name={KIND_ICON[item.kind] ?? 'tools'} />
+          <span class="card-title" title={item.title}>
+            {item.title}
+          </span>
+        </button>
+        {item.background && <span class="badge">background</span>}
+        {item.subagent && (
+          <span class="badge subagent" title={item.subagent.agentId}>
+            <Icon name="hubot" /> {subagentSummary(item.subagent)}
+          </span>
+        )}
+        <span class={`tool-status ${item.status}`}>
+          <Icon name={status.icon} spin={'spin' in status && status.spin} />
+          <span class="tool-status-label">{status.label}</span>
+        </span>
+      </div>
+      {item.locations.length > 0 && (
+        <div class="tool-locations">
+          {item.locations.map((l, i) => (
+            <button key={i} type="button" class="link-button location" title={l.path} onClick={() => actions.openLocation(l.path, l.line ?? undefined)}>
+              <Icon name="go-to-file" /> {baseName(l.path)}
+              {l.line ? `:${l.line}` : ''}
+            </button>
+          ))}
+        </div>
+      )}
+      {hasBody && open && (
+        <div class="card-body">
+          {item.content.map((c, i) => (c.type === 'diff' ? <DiffView key={i} toolCallId={item.toolCallId} diff={c} /> : null))}
+          {item.terminal && <TerminalOutput id={item.id} terminal={item.terminal} running={running} />}
+          {!item.terminal &&
+            texts.map((c, i) =>
+              c.type === 'text' ? (
+                <pre key={`t${i}`} class={isShell ? 'terminal-output' : 'tool-text'}>
+                  {isShell ? <AnsiText text={c.text} /> : c.text}
+                </pre>
+              ) : null,
+            )}
+          {item.content.map((c, i) =>
+            c.type === 'resource' ? (
+              <button key={`r${i}`} type="button" class="link-button" onClick={() => actions.openLocation(c.uri)}>
+                <Icon name="file" /> {c.name}
+              </button>
+            ) : c.type === 'image' ? (
+              <span key={`i${i}`} class="badge">
+                image ({c.mimeType})
+              </span>
+            ) : null,
+          )}
+        </div>
+      )}
+      {(item.input || item.output) && (
+        <div class="tool-raw">
+          {item.input && <Section id={item.id} name="input" label="Input" text={item.input} />}
+          {item.output && <Section id={item.id} name="output" label="Output" text={item.output} />}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,432 @@
+/**
+ * The one message contract between the chat webview (webview-ui/) and the extension host
+ * (extension/chat/). Both sides import this file and nothing else of each other (design.md rule 7).
+ *
+ * Shape (GitLens style): typed descriptors for
+ *   - commands      webview → host, fire and forget            (`IpcCommand<Params>`)
+ *   - requests      webview → host, answered by a completion   (`IpcRequest<Params, Result>`)
+ *   - notifications host → webview                             (`IpcNotification<Params>`)
+ * each with an `is()` guard. Handshake: the webview sends `ReadyCommand` whenever it (re)starts;
+ * the host answers with a full `DidChangeSnapshotNotification`, then streams numbered
+ * `DidPatchNotification`s. A patch whose `seq` is not `snapshot.seq + 1` means the webview missed
+ * something: it sends `ReadyCommand` again and gets a fresh snapshot.
+ *
+ * The host owns all state (transcript, session, pending forms); the webview keeps only view state
+ * (draft text, expanded cards, scroll). This file must stay free of DOM and Node APIs: types and
+ * tiny pure helpers only. ACP types come from the SDK, type-only (no SDK runtime in the bundle).
+ */
+import type {
+  AvailableCommand,
+  CreateElicitationResponse,
+  ElicitationSchema,
+  PermissionOption,
+  PlanEntry,
+  SessionConfigOption,
+  ToolCallStatus,
+  ToolKind,
+} from '@agentclientprotocol/sdk';
+
+// ---------------------------------------------------------------------------------------------
+// Wire envelope and descriptors
+// ---------------------------------------------------------------------------------------------
+
+/** Every message either side posts. `completionId` is set on request completions (= request id). */
+export interface IpcMessage<Params = unknown> {
+  id: string;
+  method: string;
+  params: Params;
+  completionId?: string;
+}
+
+/** Parses anything received through `postMessage` into an `IpcMessage`, or undefined. */
+export function toIpcMessage(data: unknown): IpcMessage | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const m = data as Record<string, unknown>;
+  if (typeof m.id !== 'string' || typeof m.method !== 'string' || !m.method.startsWith(SCOPE)) return undefined;
+  if (m.completionId !== undefined && typeof m.completionId !== 'string') return undefined;
+  return { id: m.id, method: m.method, params: m.params, ...(m.completionId !== undefined ? { completionId: m.completionId as string } : {}) };
+}
+
+const SCOPE = 'chat/';
+
+abstract class IpcCall<Params> {
+  readonly method: string;
+  /** Phantom field carrying the params type; never set. */
+  declare readonly _params: Params;
+  constructor(name: string) {
+    this.method = SCOPE + name;
+  }
+  /** True when `msg` is this call (its params are then typed; their content is still the sender's). */
+  is(msg: IpcMessage): msg is IpcMessage<Params> {
+    return msg.method === this.method && msg.completionId === undefined;
+  }
+}
+
+/** Webview → host, no answer. */
+export class IpcCommand<Params = Record<string, never>> extends IpcCall<Params> {
+  readonly kind = 'command';
+}
+
+/** Host → webview. */
+export class IpcNotification<Params> extends IpcCall<Params> {
+  readonly kind = 'notification';
+}
+
+/** What a request completes with. */
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** Webview → host; the host answers with `response` (same `completionId` as the request's id). */
+export class IpcRequest<Params, Result> extends IpcCall<Params> {
+  readonly kind = 'request';
+  readonly response: IpcNotification<IpcResult<Result>>;
+  constructor(name: string) {
+    super(name);
+    this.response = new IpcNotification<IpcResult<Result>>(`${name}/completion`);
+  }
+  /** True when `msg` completes a request of this kind. */
+  isCompletion(msg: IpcMessage): msg is IpcMessage<IpcResult<Result>> {
+    return msg.method === this.response.method && msg.completionId !== undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The view model the host sends (snapshots + patches)
+// ---------------------------------------------------------------------------------------------
+
+/** Something attached to a prompt: a file, a selection, or a pasted image. */
+export type Attachment =
+  | { kind: 'file'; id: string; name: string; uri: string }
+  | { kind: 'selection'; id: string; name: string; uri: string; startLine: number; endLine: number; text: string; languageId?: string }
+  | { kind: 'image'; id: string; name: string; mimeType: string; data: string };
+
+/** How an attachment is shown in the transcript (no file contents, no image bytes). */
+export interface AttachmentSummary {
+  kind: Attachment['kind'];
+  name: string;
+}
+
+export interface UserItem {
+  type: 'user';
+  id: string;
+  text: string;
+  attachments: AttachmentSummary[];
+}
+
+export interface AgentItem {
+  type: 'agent';
+  id: string;
+  text: string;
+}
+
+export interface ThoughtItem {
+  type: 'thought';
+  id: string;
+  text: string;
+}
+
+/** One line of a compact diff: context, added, removed, or a hunk separator. */
+export interface DiffLine {
+  t: ' ' | '+' | '-' | '@';
+  text: string;
+}
+
+/** A tool call's content, reduced for display (full diff texts stay in the host for Open Diff). */
+export type ToolContentView =
+  | { type: 'text'; text: string }
+  | { type: 'diff'; index: number; path: string; isNew: boolean; added: number; removed: number; lines: DiffLine[]; truncated: boolean }
+  | { type: 'terminal'; terminalId: string }
+  | { type: 'resource'; uri: string; name: string }
+  | { type: 'image'; mimeType: string };
+
+/** Shell output streamed through `_meta.terminal_output` (or a `terminal` content block). */
+export interface TerminalView {
+  terminalId: string;
+  cwd?: string;
+  /** The last `TERMINAL_TAIL_LIMIT` characters; `truncated` says there was more. */
+  output: string;
+  truncated: boolean;
+  exitCode?: number | null;
+  signal?: string | null;
+  exited: boolean;
+}
+
+/** `_meta.subagent` of an Agent/Task card. */
+export interface SubagentView {
+  agentId?: string;
+  tokens?: number;
+  toolUses?: number;
+  durationMs?: number;
+}
+
+export interface ToolItem {
+  type: 'tool';
+  id: string;
+  toolCallId: string;
+  title: string;
+  kind: ToolKind;
+  status: ToolCallStatus;
+  /** Pretty JSON of `rawInput` (truncated), if any. */
+  input?: string;
+  /** Pretty JSON / text of `rawOutput` (truncated), if any. */
+  output?: string;
+  content: ToolContentView[];
+  locations: { path: string; line?: number | null }[];
+  terminal?: TerminalView;
+  subagent?: SubagentView;
+  /** Background task card (`[background] …` or `_meta.backgroundTask`). */
+  background?: { cancelled: boolean };
+}
+
+export interface PlanItem {
+  type: 'plan';
+  id: string;
+  entries: PlanEntry[];
+}
+
+export type InteractionState = 'pending' | 'answered' | 'withdrawn';
+
+/** `session/request_permission`, answered with one of `options`. */
+export interface PermissionItem {
+  type: 'permission';
+  id: string;
+  title: string;
+  kind?: ToolKind;
+  input?: string;
+  /** Text content of the tool call (e.g. a plan for the no-forms fallback). */
+  detail?: string;
+  options: PermissionOption[];
+  state: InteractionState;
+  /** Name of the chosen option once answered. */
+  answer?: string;
+}
+
+/** Which native form an elicitation gets. */
+export type ElicitationFormKind = 'questions' | 'planFeedback' | 'form' | 'unsupported';
+
+/** `elicitation/create` in form mode. */
+export interface ElicitationItem {
+  type: 'elicitation';
+  id: string;
+  formKind: ElicitationFormKind;
+  message: string;
+  schema: ElicitationSchema;
+  state: InteractionState;
+  /** One-line description of the answer once answered ("Approved", "Rejected: …", answers). */
+  answer?: string;
+}
+
+export interface ErrorItem {
+  type: 'error';
+  id: string;
+  message: string;
+  /** Offer "Retry" (re-sends the last prompt). */
+  retryable: boolean;
+}
+
+export interface NoticeItem {
+  type: 'notice';
+  id: string;
+  severity: 'info' | 'warning' | 'error';
+  title: string;
+  description?: string;
+}
+
+export type TranscriptItem = UserItem | AgentItem | ThoughtItem | ToolItem | PlanItem | PermissionItem | ElicitationItem | ErrorItem | NoticeItem;
+
+/** Terminal output kept per card (the tail; the webview shows fewer lines until expanded). */
+export const TERMINAL_TAIL_LIMIT = 64 * 1024;
+
+/** A background task as `_zcode/session/backgroundTasks` reports it. */
+export interface BackgroundTaskView {
+  id: string;
+  kind: 'agent' | 'bash' | string;
+  description: string;
+  status: string;
+  startedAt?: string;
+  outputPath?: string;
+}
+
+/** A prompt waiting for the running turn to end. */
+export interface QueuedPrompt {
+  id: string;
+  text: string;
+  attachments: AttachmentSummary[];
+}
+
+/** zcode/bridge state as the chat shows it. */
+export type ConnectionState = 'notStarted' | 'starting' | 'ready' | 'crashed' | 'error';
+
+/** Everything about the active session that is not a transcript item. */
+export interface SessionView {
+  sessionId?: string;
+  title?: string;
+  connection: ConnectionState;
+  /** Plain-words reason when `connection` is `error`/`crashed`. */
+  connectionMessage?: string;
+  /** A prompt of this window is running on the session. */
+  running: boolean;
+  /** Steer chip: sent → queued (zcode holds it) → drained (zcode consumed it). */
+  steer?: 'sent' | 'queued' | 'drained';
+  usage?: { used: number; size: number; cost?: { amount: number; currency: string } | null };
+  configOptions: SessionConfigOption[];
+  commands: AvailableCommand[];
+  currentModeId?: string;
+  promptCapabilities: { image: boolean; embeddedContext: boolean };
+  backgroundTasks: BackgroundTaskView[];
+  queue: QueuedPrompt[];
+}
+
+export interface ChatSnapshot {
+  seq: number;
+  session: SessionView;
+  items: TranscriptItem[];
+}
+
+/** One change to the transcript. `append` adds streamed text without resending the item. */
+export type TranscriptOp =
+  | { op: 'upsert'; item: TranscriptItem }
+  | { op: 'append'; id: string; field: 'text' | 'terminal'; text: string }
+  | { op: 'remove'; id: string }
+  | { op: 'clear' };
+
+export interface ChatPatch {
+  seq: number;
+  ops: TranscriptOp[];
+  /** Replaced session fields (each present field replaces the old value). */
+  session?: Partial<SessionView>;
+}
+
+export function emptySessionView(): SessionView {
+  return {
+    connection: 'notStarted',
+    running: false,
+    configOptions: [],
+    commands: [],
+    promptCapabilities: { image: false, embeddedContext: false },
+    backgroundTasks: [],
+    queue: [],
+  };
+}
+
+/** A transcript with an id index, shared by host and webview so both apply ops identically. */
+export interface ItemList {
+  items: TranscriptItem[];
+  index: Map<string, number>;
+}
+
+export function itemList(items: TranscriptItem[] = []): ItemList {
+  return { items, index: new Map(items.map((item, i) => [item.id, i])) };
+}
+
+/**
+ * Applies ops to `list` in place: the array is replaced (`list.items` gets a new array) and every
+ * changed item is a new object, so views can compare by identity. Unknown ids in `append`/`remove`
+ * are ignored (a late delta for an item the user cleared must not throw).
+ */
+export function applyTranscriptOps(list: ItemList, ops: readonly TranscriptOp[]): void {
+  if (ops.length === 0) return;
+  let items = list.items.slice();
+  let reindex = false;
+  for (const op of ops) {
+    switch (op.op) {
+      case 'clear':
+        items = [];
+        reindex = true;
+        list.index = new Map();
+        break;
+      case 'upsert': {
+        const at = reindex ? items.findIndex((i) => i.id === op.item.id) : (list.index.get(op.item.id) ?? -1);
+        if (at >= 0) items[at] = op.item;
+        else {
+          items.push(op.item);
+          if (!reindex) list.index.set(op.item.id, items.length - 1);
+        }
+        break;
+      }
+      case 'append': {
+        const at = reindex ? items.findIndex((i) => i.id === op.id) : (list.index.get(op.id) ?? -1);
+        const item = items[at];
+        if (!item) break;
+        if (op.field === 'text' && (item.type === 'agent' || item.type === 'thought' || item.type === 'user')) {
+          items[at] = { ...item, text: item.text + op.text };
+        } else if (op.field === 'terminal' && item.type === 'tool' && item.terminal) {
+          items[at] = { ...item, terminal: appendTerminal(item.terminal, op.text) };
+        }
+        break;
+      }
+      case 'remove': {
+        const at = reindex ? items.findIndex((i) => i.id === op.id) : (list.index.get(op.id) ?? -1);
+        if (at >= 0) {
+          items.splice(at, 1);
+          reindex = true;
+        }
+        break;
+      }
+    }
+  }
+  list.items = items;
+  if (reindex) list.index = new Map(items.map((item, i) => [item.id, i]));
+}
+
+/** Appends shell output, keeping only the last `TERMINAL_TAIL_LIMIT` characters. */
+export function appendTerminal(terminal: TerminalView, data: string): TerminalView {
+  const output = terminal.output + data;
+  if (output.length <= TERMINAL_TAIL_LIMIT) return { ...terminal, output };
+  return { ...terminal, output: output.slice(output.length - TERMINAL_TAIL_LIMIT), truncated: true };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The calls
+// ---------------------------------------------------------------------------------------------
+
+/** The webview (re)started or lost a patch: send a full snapshot. */
+export const ReadyCommand = new IpcCommand<{ reason?: 'start' | 'resync' }>('ready');
+
+/** Send a prompt now (or queue it, if a turn is running and `whenBusy` is `queue`). */
+export const SendPromptCommand = new IpcCommand<{ text: string; attachments: Attachment[]; whenBusy?: 'queue' }>('prompt/send');
+/** Append instructions to the running turn (`_zcode/session/steer`). */
+export const SteerCommand = new IpcCommand<{ text: string }>('prompt/steer');
+/** Drop a queued prompt. */
+export const RemoveQueuedCommand = new IpcCommand<{ id: string }>('prompt/removeQueued');
+/** Stop the running turn (`session/cancel`). */
+export const CancelTurnCommand = new IpcCommand('turn/cancel');
+/** Re-send the prompt that failed. */
+export const RetryCommand = new IpcCommand<{ itemId: string }>('turn/retry');
+
+/** Answer a permission card (`optionId`), or dismiss it (`cancelled`). */
+export const AnswerPermissionCommand = new IpcCommand<{ id: string; optionId?: string; cancelled?: boolean }>('permission/answer');
+/** Answer an elicitation form with the raw ACP response (content keyed by field name). */
+export const AnswerElicitationCommand = new IpcCommand<{ id: string; response: CreateElicitationResponse }>('elicitation/answer');
+
+/** Open VS Code's diff editor for a tool call's diff content. */
+export const OpenDiffCommand = new IpcCommand<{ toolCallId: string; index: number }>('diff/open');
+/** Open a file (absolute path or URI) at an optional 1-based line. */
+export const OpenLocationCommand = new IpcCommand<{ path: string; line?: number }>('location/open');
+/** Put text on the clipboard. */
+export const CopyTextCommand = new IpcCommand<{ text: string }>('clipboard/copy');
+
+/** `session/set_config_option` on the active session. */
+export const SetConfigOptionCommand = new IpcCommand<{ configId: string; value: string | boolean }>('config/set');
+export const NewSessionCommand = new IpcCommand('session/new');
+export const LoadSessionCommand = new IpcCommand<{ sessionId: string }>('session/load');
+export const ForkSessionCommand = new IpcCommand('session/fork');
+/** `_zcode/session/cancelBackgroundTask`. */
+export const CancelBackgroundTaskCommand = new IpcCommand<{ taskId: string }>('background/cancel');
+
+/** A session as the switcher lists it. */
+export interface SessionSummary {
+  sessionId: string;
+  title?: string;
+  updatedAt?: string;
+}
+export const ListSessionsRequest = new IpcRequest<Record<string, never>, { sessions: SessionSummary[] }>('session/list');
+
+/** Attach the active editor's selection, the active file, or files picked in a dialog. */
+export const AttachContextRequest = new IpcRequest<{ source: 'selection' | 'activeFile' | 'pickFiles' }, { attachments: Attachment[] }>('context/attach');
+
+/** Full state: after `ReadyCommand`, after a session switch, after a resync. */
+export const DidChangeSnapshotNotification = new IpcNotification<ChatSnapshot>('snapshot');
+/** Incremental change; `seq` is the previous seq + 1. */
+export const DidPatchNotification = new IpcNotification<ChatPatch>('patch');
+/** Put text into the composer (e.g. "ZCode: Attach Selection" ran in the editor). */
+export const DidAttachNotification = new IpcNotification<{ attachments: Attachment[] }>('context/didAttach');

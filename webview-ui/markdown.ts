@@ -1,0 +1,119 @@
+/**
+ * Model output → safe HTML. markdown-it with raw HTML disabled (so `<script>` in model text is
+ * shown as text), then DOMPurify over the result as a second line of defence (it also owns the URL
+ * allow-list: no `javascript:`/`data:` links, no event-handler attributes, no inline styles).
+ *
+ * Streaming: `StreamingMarkdown` splits a growing message into stable blocks (finished at a blank
+ * line followed by an unindented line, outside code fences) that are rendered once, plus the open
+ * tail, which is the only part re-rendered per chunk.
+ */
+import MarkdownIt from 'markdown-it';
+import createDOMPurify from 'dompurify';
+import type { Config, DOMPurify } from 'dompurify';
+
+const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
+
+const escapeHtml = md.utils.escapeHtml;
+
+// Code blocks get a copy button (wired by delegation in the view: no inline handlers, CSP).
+md.renderer.rules.fence = (tokens, idx) => {
+  const token = tokens[idx];
+  const lang = token.info.trim().split(/\s+/)[0] ?? '';
+  const langClass = lang ? ` class="language-${escapeHtml(lang)}"` : '';
+  const label = lang ? `<span class="code-lang">${escapeHtml(lang)}</span>` : '';
+  return (
+    `<div class="code-block">${label}<button type="button" class="icon-button copy-code" data-action="copy-code" title="Copy code" aria-label="Copy code">` +
+    `<span class="codicon codicon-copy" aria-hidden="true"></span></button>` +
+    `<pre><code${langClass}>${escapeHtml(token.content)}</code></pre></div>\n`
+  );
+};
+
+const PURIFY_CONFIG: Config = {
+  USE_PROFILES: { html: true },
+  FORBID_TAGS: ['style', 'form', 'input', 'textarea', 'select', 'iframe', 'object', 'embed', 'link', 'meta', 'base'],
+  FORBID_ATTR: ['style', 'srcset'],
+  ALLOW_DATA_ATTR: true,
+};
+
+let purifier: DOMPurify | undefined;
+
+function purify(): DOMPurify {
+  // Created lazily: DOMPurify binds to the window that exists when it is created.
+  if (!purifier) {
+    purifier = createDOMPurify(window as unknown as Window & typeof globalThis);
+    // Links open through the host (it decides what is safe to open); never a new browsing context.
+    purifier.addHook('afterSanitizeAttributes', (node) => {
+      if (node.tagName === 'A') node.removeAttribute('target');
+    });
+  }
+  return purifier;
+}
+
+/** Removes anything executable or style-injecting from an HTML string. */
+export function sanitizeHtml(html: string): string {
+  return purify().sanitize(html, PURIFY_CONFIG) as unknown as string;
+}
+
+/** Markdown → sanitised HTML. */
+export function renderMarkdown(text: string): string {
+  return sanitizeHtml(md.render(text));
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * Incremental block splitter + renderer for one growing message. Feed it the whole text each time
+ * (append-only); it scans only the new complete lines.
+ */
+export class StreamingMarkdown {
+  /** Rendered stable blocks. */
+  readonly blocks: string[] = [];
+  private stableEnd = 0;
+  private scanned = 0;
+  private fence: { char: string; len: number } | undefined;
+  private afterBlank = false;
+  private length = 0;
+
+  /** Updates with the message's current text; returns the tail's HTML (stable blocks in `blocks`). */
+  update(text: string): string {
+    if (text.length < this.length) this.reset();
+    this.length = text.length;
+    let lineStart = this.scanned;
+    for (;;) {
+      const nl = text.indexOf('\n', lineStart);
+      if (nl < 0) break;
+      this.scanLine(text, lineStart, nl);
+      lineStart = nl + 1;
+    }
+    this.scanned = lineStart;
+    return renderMarkdown(text.slice(this.stableEnd));
+  }
+
+  private scanLine(text: string, start: number, end: number): void {
+    const line = text.slice(start, end);
+    const fence = FENCE.exec(line);
+    if (this.fence) {
+      if (fence && fence[1][0] === this.fence.char && fence[1].length >= this.fence.len && line.slice(fence[0].length).trim() === '') this.fence = undefined;
+      return;
+    }
+    if (line.trim() === '') {
+      this.afterBlank = true;
+      return;
+    }
+    // A new top-level block after a blank line: everything before it is final.
+    if (this.afterBlank && !/^\s/.test(line) && start > this.stableEnd) {
+      this.blocks.push(renderMarkdown(text.slice(this.stableEnd, start)));
+      this.stableEnd = start;
+    }
+    this.afterBlank = false;
+    if (fence) this.fence = { char: fence[1][0], len: fence[1].length };
+  }
+
+  private reset(): void {
+    this.blocks.length = 0;
+    this.stableEnd = 0;
+    this.scanned = 0;
+    this.fence = undefined;
+    this.afterBlank = false;
+  }
+}
