@@ -21,8 +21,8 @@ import type {
   RequestPermissionResponse,
   SessionNotification,
 } from '@agentclientprotocol/sdk';
-import type { BackendState, ExitInfo, LocateOptions, Logger } from '../bridge/zcode/backend.ts';
-import type { RemoteHost } from '../bridge/remote/server.ts';
+import type { Bridge, BridgeOptions } from '../bridge/acp/bridge.ts';
+import type { ExitInfo, LocateOptions, Logger } from '../bridge/zcode/backend.ts';
 import { Disposable } from './disposable.ts';
 
 /** zcode's state as the user sees it (status bar, context keys). */
@@ -44,34 +44,12 @@ export interface InteractiveUi {
   createElicitation(params: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse>;
 }
 
-/** What the host needs of the bridge's zcode backend (a subset of `ZcodeBackend`). */
-export interface HostedBackend {
-  readonly state: BackendState;
-  onDidChangeState(listener: (state: BackendState) => void): { dispose(): void };
-  onDidExit(listener: (info: ExitInfo) => void): { dispose(): void };
-  start(): Promise<void>;
-  restart(): Promise<void>;
-}
-
-/** What the host needs of the bridge (`bridge/acp/bridge.ts`); `RemoteHost` for the WebSocket endpoint. */
-export interface HostedBridge extends RemoteHost {
-  readonly backend: HostedBackend;
-  /** Connects an in-process client app; returns the client side of the link. */
-  connectClient(clientApp: ClientApp, info: { kind: 'local' }): ClientConnection;
-  dispose(): Promise<void>;
-}
-
-/** Options for the bridge factory (the shape of `createBridge`'s options). */
-export interface HostedBridgeOptions {
-  locate: LocateOptions;
-  logger: Logger;
-  storageDir: string;
-  defaultMode?: string;
-}
+/** The bridge as the host uses it (bridge/acp/bridge.ts). */
+export type HostedBridge = Bridge;
 
 export interface ZcodeClientHostOptions {
   /** `createBridge` from bridge/acp/bridge.ts (injected: design.md rule 6). */
-  createBridge: (options: HostedBridgeOptions) => HostedBridge;
+  createBridge: (options: BridgeOptions) => Bridge;
   /** VS Code's LogOutputChannel (it satisfies the bridge's Logger port). */
   logger: Logger;
   /** Session store directory: the extension's global storage. */
@@ -136,6 +114,10 @@ export class ZcodeClientHost extends Disposable {
   /** Fires when a `session/prompt` of this client starts or ends. */
   readonly onDidChangeRunningSessions = this._onDidChangeRunningSessions.event;
 
+  private readonly _onDidResetBridge = this.register(new vscode.EventEmitter<void>());
+  /** The bridge was dropped by `resetBridge()` (the remote endpoint re-attaches to the next one). */
+  readonly onDidResetBridge = this._onDidResetBridge.event;
+
   private readonly _onDidCreateBridge = this.register(new vscode.EventEmitter<HostedBridge>());
   /** Fires once the bridge exists (the remote endpoint attaches to it). */
   readonly onDidCreateBridge = this._onDidCreateBridge.event;
@@ -151,6 +133,7 @@ export class ZcodeClientHost extends Disposable {
   /** Aborted on dispose: rejects every pending call. */
   private readonly lifetime = new AbortController();
   private shutdownPromise: Promise<void> | undefined;
+  private bridgeSubscriptions: { dispose(): void } | undefined;
 
   constructor(private readonly options: ZcodeClientHostOptions) {
     super();
@@ -257,6 +240,37 @@ export class ZcodeClientHost extends Disposable {
     });
   }
 
+  /**
+   * Drops the bridge (stopping zcode and closing every client link) so that the next use creates
+   * a fresh one with the current settings. The bridge reads `zcode.path` / `zcode.nodePath` only
+   * when it is created, so this is how a changed location takes effect. Fires `onDidResetBridge`;
+   * open sessions resume on the new bridge (the session store maps their ids).
+   */
+  async resetBridge(): Promise<void> {
+    const bridge = this._bridge;
+    if (!bridge || this.isDisposed) return;
+    const connection = this.connection;
+    this._bridge = undefined;
+    this.connection = undefined;
+    this.readyPromise = undefined;
+    this._initializeResult = undefined;
+    this.bridgeSubscriptions?.dispose();
+    this.bridgeSubscriptions = undefined;
+    this.running.clear();
+    try {
+      connection?.close();
+    } catch {
+      // already closed
+    }
+    try {
+      await bridge.dispose();
+    } catch (error) {
+      this.options.logger.error(`disposing the bridge failed: ${String(error)}`);
+    }
+    this.updateState();
+    this._onDidResetBridge.fire();
+  }
+
   /** Disposes the bridge and waits until zcode is gone. Safe to call more than once. */
   shutdown(): Promise<void> {
     this.shutdownPromise ??= this.doShutdown();
@@ -273,6 +287,7 @@ export class ZcodeClientHost extends Disposable {
     const connection = this.connection;
     this._bridge = undefined;
     this.connection = undefined;
+    this.bridgeSubscriptions?.dispose();
     for (const wake of [...this.uiWaiters]) wake();
     super.dispose();
     try {
@@ -292,21 +307,27 @@ export class ZcodeClientHost extends Disposable {
   private async connect(): Promise<void> {
     let bridge = this._bridge;
     if (!bridge) {
+      const logger = this.options.logger;
       bridge = this.options.createBridge({
         locate: this.options.locate(),
-        logger: this.options.logger,
+        logger,
         storageDir: this.options.storageDir,
         defaultMode: this.options.defaultMode(),
+        // The in-process link's protocol trace, at trace level ("Developer: Set Log Level…").
+        tap: (direction, message) => logger.trace(`${direction === 'in' ? '→ bridge' : '← bridge'} ${JSON.stringify(message)}`),
       });
       this._bridge = bridge;
-      this.register(bridge.backend.onDidChangeState(() => this.updateState()));
-      this.register(
+      const current = bridge;
+      const subscriptions = [
+        bridge.backend.onDidChangeState(() => this.updateState()),
         bridge.backend.onDidExit((info) => {
+          if (this._bridge !== current) return;
           this.running.clear();
           this.updateState();
           if (!info.expected) this._onDidCrash.fire(info);
         }),
-      );
+      ];
+      this.bridgeSubscriptions = { dispose: () => subscriptions.forEach((d) => d.dispose()) };
       this._onDidCreateBridge.fire(bridge);
     }
     const connection = bridge.connectClient(this.createClientApp(), { kind: 'local' });

@@ -11,6 +11,7 @@ import type { LocateOptions } from '../bridge/zcode/backend.ts';
 import { ZcodeClientHost } from './acpClient.ts';
 import type { HostState } from './acpClient.ts';
 import { BackgroundTasksTree } from './backgroundTasks/treeProvider.ts';
+import { registerChatView } from './chat/chatViewProvider.ts';
 import { registerAppCommands } from './commands/appCommands.ts';
 import { CommandRunner } from './commands/runner.ts';
 import { registerSessionCommands } from './commands/sessionCommands.ts';
@@ -27,6 +28,8 @@ export interface ZcodeExtensionApi {
   readonly backgroundTasks: BackgroundTasksTree;
   readonly remote: RemoteAccess;
   readonly statusBar: StatusBar;
+  readonly locate: LocateUi;
+  readonly commands: CommandRunner;
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -51,6 +54,8 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
   const statusBar = new StatusBar(host, remote);
   const locate = new LocateUi(host, [tree, statusBar]);
   context.subscriptions.push(host, sessions, remote, tree, statusBar, locate);
+
+  context.subscriptions.push(registerChatView(context, host, sessions, log));
 
   const runner = new CommandRunner(log, locate, context.subscriptions);
   registerSessionCommands(runner, host, sessions);
@@ -88,6 +93,13 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
     }),
   );
 
+  // The bridge reads the zcode location when it is created: a new location needs a new bridge.
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('zcode.path') || event.affectsConfiguration('zcode.nodePath')) void host.resetBridge();
+    }),
+  );
+
   // Remote access follows its settings from now on; if it is on, the endpoint opens now.
   void remote.reconcile();
 
@@ -96,7 +108,7 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
     await host.shutdown();
   };
 
-  return { host, sessions, backgroundTasks: tree, remote, statusBar };
+  return { host, sessions, backgroundTasks: tree, remote, statusBar, locate, commands: runner };
 }
 
 /** Closes the remote endpoint and disposes the bridge (killing zcode). VS Code awaits it. */

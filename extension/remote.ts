@@ -69,6 +69,13 @@ export class RemoteAccess extends Disposable {
         if (event.affectsConfiguration('zcode.remote')) void this.reconcile();
       }),
     );
+    // A new bridge (zcode location changed): the endpoint closed with the old one; re-attach.
+    this.register(
+      host.onDidResetBridge(() => {
+        this.settings = undefined;
+        void this.reconcile();
+      }),
+    );
     // Another window of this profile rotated the token: follow it.
     this.register(
       secrets.onDidChange(async (event) => {
@@ -148,7 +155,7 @@ export class RemoteAccess extends Disposable {
     if (this.closed) return;
     const previous = this.settings;
     this.settings = settings;
-    const same = previous && previous.host === settings.host && previous.port === settings.port && previous.allowNonLoopback === settings.allowNonLoopback;
+    const same = previous !== undefined && previous.host === settings.host && previous.port === settings.port && previous.allowNonLoopback === settings.allowNonLoopback;
     if (!settings.enabled) {
       await this.stop();
       this.setState({ enabled: false, clientCount: 0 });

@@ -77,6 +77,7 @@ export class SessionManager extends Disposable {
       }
     }));
     this.register(host.onDidRestart(() => void this.resumeOpenSessions()));
+    this.register(host.onDidResetBridge(() => void this.resumeOpenSessions()));
   }
 
   /**
@@ -99,11 +100,12 @@ export class SessionManager extends Disposable {
 
   /**
    * The session's config options; when none are known yet (e.g. after a reload, before the chat
-   * loaded it), `session/resume` (no replay) fetches them.
+   * loaded it) or `refresh` is set, `session/resume` (no replay) fetches the current ones. (A lazy
+   * `session/new` knows no model yet: the model option appears once zcode created the session.)
    */
-  async fetchConfigOptions(sessionId: string): Promise<readonly SessionConfigOption[]> {
+  async fetchConfigOptions(sessionId: string, refresh = false): Promise<readonly SessionConfigOption[]> {
     const known = this.options.get(sessionId);
-    if (known) return known;
+    if (known && !refresh) return known;
     const result = await this.host.request<LoadSessionResponse | null>('session/resume', { sessionId, cwd: this.cwd(), mcpServers: [] });
     this.open.add(sessionId);
     if (result?.configOptions) this.setOptions(sessionId, result.configOptions);

@@ -410,6 +410,8 @@ export const SetConfigOptionCommand = new IpcCommand<{ configId: string; value: 
 export const NewSessionCommand = new IpcCommand('session/new');
 export const LoadSessionCommand = new IpcCommand<{ sessionId: string }>('session/load');
 export const ForkSessionCommand = new IpcCommand('session/fork');
+/** Something the host should log (e.g. a CSP violation or an uncaught error in the webview). */
+export const WebviewLogCommand = new IpcCommand<{ level: 'info' | 'warn' | 'error'; message: string }>('log');
 /** `_zcode/session/cancelBackgroundTask`. */
 export const CancelBackgroundTaskCommand = new IpcCommand<{ taskId: string }>('background/cancel');
 

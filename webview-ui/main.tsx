@@ -1,3 +1,9 @@
-import { render } from 'preact';
+/** Entry of dist/webview.js (browser only). Styles are bundled into dist/webview.css. */
+import '@vscode/codicons/dist/codicon.css';
+import './styles/chat.css';
+import { startChat } from './boot.ts';
+import type { VsCodeApi } from './ipc.ts';
 
-render(<p>ZCode</p>, document.getElementById('root') ?? document.body);
+declare function acquireVsCodeApi(): VsCodeApi;
+
+startChat(acquireVsCodeApi(), window, document.getElementById('root') ?? document.body);

@@ -86,6 +86,13 @@ export class StreamingMarkdown {
       lineStart = nl + 1;
     }
     this.scanned = lineStart;
+    // The next block has started (an unindented character after a blank line): close the previous
+    // one now rather than when that line is complete.
+    if (!this.fence && this.afterBlank && lineStart < text.length && !/\s/.test(text[lineStart]) && lineStart > this.stableEnd) {
+      this.blocks.push(renderMarkdown(text.slice(this.stableEnd, lineStart)));
+      this.stableEnd = lineStart;
+      this.afterBlank = false;
+    }
     return renderMarkdown(text.slice(this.stableEnd));
   }
 

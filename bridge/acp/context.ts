@@ -25,12 +25,9 @@ export interface SessionHandle {
   readonly running: boolean;
 }
 
-/** Config changes the core knows how to apply (and announce with config_option_update). */
-export interface ConfigPatch {
-  mode?: string;
-  modelId?: string;
-  thoughtLevel?: string;
-}
+/** Config changes the core knows how to apply (and announce with config_option_update); `model` is a model id. */
+export type { ConfigPatch } from '../translate/config.ts';
+import type { ConfigPatch } from '../translate/config.ts';
 
 export interface BridgeContext {
   readonly backend: ZcodeBackend;

@@ -15,7 +15,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { RequestError } from '@agentclientprotocol/sdk';
-import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
+import { buildConfigOptions } from '../translate/config.ts';
 import type { Disposable, Logger, ZcodeBackend } from '../zcode/backend.ts';
 import { Emitter } from '../zcode/emitter.ts';
 import type { ReadSessionResult, SessionSettings, Todo, ZcodeEvent } from '../zcode/protocol.ts';
@@ -40,6 +41,8 @@ export class SessionRuntime {
   subscribedIn = -1;
   opening: Promise<void> | undefined;
   settings: SessionSettings | undefined;
+  /** The ACP config options (mode, model, thought level) as last announced. */
+  configOptions: SessionConfigOption[];
   todos: Todo[] | undefined;
   title: string | undefined;
   /** Opaque per-session slot for the turn engine (queue, running turn). */
@@ -49,7 +52,10 @@ export class SessionRuntime {
     readonly zcodeId: string,
     readonly cwd: string,
     readonly translator: TranslatorState,
-  ) {}
+    configOptions: SessionConfigOption[],
+  ) {
+    this.configOptions = configOptions;
+  }
 }
 
 interface AcpEntry {
@@ -128,6 +134,11 @@ export class SessionManager implements Disposable {
     return this.entries.get(acpId)?.runtime;
   }
 
+  /** The runtime of a zcode session, if some ACP session has it open. */
+  byZcodeId(zcodeId: string): SessionRuntime | undefined {
+    return this.runtimes.get(zcodeId);
+  }
+
   /** Every runtime (for summaries and shutdown). */
   get allRuntimes(): SessionRuntime[] {
     return [...this.runtimes.values()];
@@ -192,14 +203,6 @@ export class SessionManager implements Disposable {
     }
     // A real zcode id this bridge has not seen yet.
     const real: AcpEntry = { id: acpId, cwd, runtime: undefined, materializing: undefined };
-    const existing = this.runtimes.get(acpId);
-    if (existing) {
-      this.entries.set(acpId, real);
-      real.runtime = existing;
-      existing.aliases.add(acpId);
-      await this.ensureOpen(existing);
-      return existing;
-    }
     try {
       const runtime = await this.attach(real, acpId, cwd, { resume: true });
       this.entries.set(acpId, real);
@@ -213,18 +216,25 @@ export class SessionManager implements Disposable {
   /** Bind an entry to a zcode session: runtime, subscription, settings. */
   private async attach(entry: AcpEntry, zcodeId: string, cwd: string, how: { resume: boolean; settings?: SessionSettings; title?: string }): Promise<SessionRuntime> {
     let runtime = this.runtimes.get(zcodeId);
+    const fresh = !runtime;
     if (!runtime) {
-      runtime = new SessionRuntime(zcodeId, cwd, newTranslator(cwd, this.terminalOutput));
-      runtime.settings = how.settings;
+      runtime = new SessionRuntime(zcodeId, cwd, newTranslator(cwd, this.terminalOutput), this.placeholderConfig());
+      if (how.settings) this.setSettings(runtime, how.settings);
       runtime.title = how.title;
       this.runtimes.set(zcodeId, runtime);
       // Fresh create: already active in this process; only a resume needs `session/resume`.
       if (!how.resume) runtime.activeIn = this.generation;
     }
+    try {
+      await this.ensureOpen(runtime);
+      if (!runtime.settings || how.resume) await this.refresh(runtime);
+    } catch (error) {
+      // Do not leave a runtime behind for a session zcode could not open.
+      if (fresh) this.runtimes.delete(zcodeId);
+      throw error;
+    }
     runtime.aliases.add(entry.id);
     entry.runtime = runtime;
-    await this.ensureOpen(runtime);
-    if (!runtime.settings || how.resume) await this.refresh(runtime);
     return runtime;
   }
 
@@ -269,10 +279,21 @@ export class SessionManager implements Disposable {
       runtime.activeIn = this.generation;
       read = await this.options.backend.read({ sessionId: runtime.zcodeId });
     }
-    if (read.settings) runtime.settings = read.settings;
+    if (read.settings) this.setSettings(runtime, read.settings);
     if (read.todos) runtime.todos = read.todos;
     if (read.projection?.title) runtime.title = read.projection.title;
     return read;
+  }
+
+  /** The config options of a session whose settings are not known yet (lazy placeholder). */
+  placeholderConfig(): SessionConfigOption[] {
+    return buildConfigOptions(undefined, { mode: this.options.defaultMode });
+  }
+
+  /** New settings from zcode: the config options are rebuilt from them. */
+  private setSettings(runtime: SessionRuntime, settings: SessionSettings): void {
+    runtime.settings = settings;
+    runtime.configOptions = buildConfigOptions(settings, { mode: this.options.defaultMode });
   }
 
   /** After a crash: bring every open session back (events of background tasks keep flowing). */

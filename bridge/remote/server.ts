@@ -30,6 +30,7 @@ import {
   tokenMatches,
 } from './auth.ts';
 import type { FailedAuthLimiterOptions } from './auth.ts';
+import { isAddressInUse, listenOnce, pathOf, rejectUpgrade } from './http.ts';
 import { webSocketStream } from './wsStream.ts';
 
 export const DEFAULT_REMOTE_HOST = '127.0.0.1';
@@ -134,6 +135,8 @@ class RemoteEndpoint implements RemoteServer {
   private readonly wss: WebSocketServer;
   private readonly limiter: FailedAuthLimiter;
   private readonly clients = new Set<RemoteClient>();
+  /** Addresses whose rate-limit refusal was logged (once per lockout, so a flood cannot flood the log). */
+  private readonly limitedLogged = new Set<string>();
   private readonly listeners = new Set<(count: number) => void>();
   private readonly disposeSubscription?: Disposable;
   private token: string;
@@ -281,9 +284,14 @@ class RemoteEndpoint implements RemoteServer {
     const address = req.socket.remoteAddress ?? 'unknown';
     const retryMs = this.limiter.retryAfterMs(address);
     if (retryMs > 0) {
-      this.logger.warn(`remote access: refused ${address}: too many failed authentications`);
+      if (!this.limitedLogged.has(address)) {
+        if (this.limitedLogged.size >= 1024) this.limitedLogged.clear();
+        this.limitedLogged.add(address);
+        this.logger.warn(`remote access: refusing ${address} for ${Math.ceil(retryMs / 1000)} s: too many failed authentications`);
+      }
       return { status: 429, body: 'Too many failed authentications', headers: { 'Retry-After': String(Math.ceil(retryMs / 1000)) } };
     }
+    this.limitedLogged.delete(address);
     const presented = extractToken(req);
     if (presented && tokenMatches(presented.token, this.token)) return undefined;
     this.limiter.recordFailure(address);
@@ -312,7 +320,7 @@ class RemoteEndpoint implements RemoteServer {
     });
     const stream = webSocketStream(ws, { logger: this.logger, label });
     try {
-      const connection = this.bridge.connect(stream, { kind: 'remote', label: `remote ${label}` });
+      const connection = this.bridge.connect(stream, { kind: 'remote', label });
       client.connection = connection;
       // The bridge may end the connection itself (dispose, protocol failure): close the socket too.
       void connection.closed.then(
@@ -358,58 +366,6 @@ interface Refusal {
   headers: Record<string, string>;
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  404: 'Not Found',
-  429: 'Too Many Requests',
-  503: 'Service Unavailable',
-};
-
-/** Answer an upgrade request with a plain HTTP error and drop the socket (no WebSocket is made). */
-function rejectUpgrade(socket: Duplex, status: number, body: string, headers: Record<string, string> = {}): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const text = `${body}\n`;
-  const lines = [
-    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}`,
-    'Connection: close',
-    'Content-Type: text/plain; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(text)}`,
-    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
-  ];
-  socket.once('finish', () => socket.destroy());
-  socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`);
-}
-
-/** The request path without its query (the query may hold a token and must not travel further). */
-function pathOf(req: IncomingMessage): string {
-  try {
-    return new URL(req.url ?? '/', 'http://localhost').pathname;
-  } catch {
-    return '';
-  }
-}
-
-function listenOnce(server: Server, host: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: Error): void => {
-      server.off('listening', onListening);
-      reject(error);
-    };
-    const onListening = (): void => {
-      server.off('error', onError);
-      const address = server.address();
-      resolve(typeof address === 'object' && address !== null ? address.port : port);
-    };
-    server.once('error', onError);
-    server.once('listening', onListening);
-    server.listen({ host, port, exclusive: true });
-  });
-}
-
 /** Close one client gracefully, terminating it if the peer does not finish the close handshake. */
 function closeClient(client: RemoteClient, code: number, reason: string): Promise<void> {
   const { ws } = client;
@@ -423,10 +379,6 @@ function closeClient(client: RemoteClient, code: number, reason: string): Promis
     });
     ws.close(code, reason);
   });
-}
-
-function isAddressInUse(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && error.code === 'EADDRINUSE';
 }
 
 function describe(error: unknown): string {

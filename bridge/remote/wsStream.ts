@@ -38,7 +38,6 @@ export function webSocketStream(socket: WebSocket, options: WebSocketStreamOptio
   const maxBufferedBytes = options.maxBufferedBytes ?? 64 * 1024 * 1024;
   let controller: ReadableStreamDefaultController<AnyMessage> | undefined;
   let readableClosed = false;
-
   const closeReadable = (): void => {
     if (readableClosed) return;
     readableClosed = true;
@@ -106,6 +105,8 @@ export function webSocketStream(socket: WebSocket, options: WebSocketStreamOptio
       if (socket.bufferedAmount > maxBufferedBytes) {
         logger.warn(`remote ${label}: client is not reading (${socket.bufferedAmount} bytes unsent); disconnecting`);
         socket.close(CLOSE_SLOW_CONSUMER, 'client too slow');
+        // The close frame waits behind everything unsent; do not hold that memory for ws's 30 s close timeout.
+        setTimeout(() => socket.terminate(), 1000).unref();
         return;
       }
       const text = JSON.stringify(message);

@@ -4,10 +4,10 @@
  *
  * Lifecycle (design.md rule 9), observable through `state` / `onDidChangeState`:
  *
- *   stopped ──first call / start()──▶ starting ──spawned──▶ ready
- *      ▲                                 │ locate/spawn failed (NotFound): back to stopped
- *      └──── restart() / dispose() ◀─────┤
- *   crashed ◀── process died on its own ─┘      crashed ──next call──▶ starting (fresh process)
+ *   stopped ──first call / start()──▶ starting ──spawned──▶ ready ──died on its own──▶ crashed
+ *     ▲ ▲                                 │                    │                            │
+ *     │ └──── locate/spawn failed ────────┘                    │            next call: a fresh
+ *     └──────────── restart() / dispose() ─────────────────────┘            process (starting)
  *
  * One running process is an "incarnation" (process + connection + interaction broker). When it
  * ends, everything that was waiting on it is rejected promptly (ProcessExited, or Disposed after
@@ -67,9 +67,9 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
   private handler: InteractionHandler | undefined;
   private disposed = false;
 
-  readonly onDidChangeState;
-  readonly onDidExit;
-  readonly onEvent;
+  readonly onDidChangeState: ZcodeBackend['onDidChangeState'];
+  readonly onDidExit: ZcodeBackend['onDidExit'];
+  readonly onEvent: ZcodeBackend['onEvent'];
 
   constructor(
     private readonly options: BackendOptions,

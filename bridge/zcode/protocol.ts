@@ -331,8 +331,8 @@ export type StateUpdatedPayload = z.infer<typeof StateUpdatedPayload>;
 const envelope = { sessionId: z.string(), seq: z.number().optional() };
 
 /**
- * A parsed `session/event`. Unknown `type`s parse as `{type:'unknown'}` so callers can log and
- * skip them (design.md: unknown variants are logged, never fatal).
+ * A parsed `session/event`. An unknown `type` does not parse: `parseZcodeEvent()` (events.ts)
+ * logs it at debug and skips it (design.md: unknown variants are logged, never fatal).
  */
 export const ZcodeEvent = z.discriminatedUnion('type', [
   z.object({ ...envelope, type: z.literal('turn.started'), payload: TurnStartedPayload }),

@@ -14,6 +14,9 @@ export interface NotFoundReporter {
 }
 
 export class CommandRunner {
+  /** The last failure shown to the user (what and the message), for diagnostics and tests. */
+  lastError: { what: string; message: string } | undefined;
+
   constructor(
     private readonly logger: Logger,
     private readonly notFound: NotFoundReporter,
@@ -43,10 +46,12 @@ export class CommandRunner {
     const kind = classifyError(error);
     if (kind === 'cancelled') return;
     if (kind === 'notFound') {
+      this.lastError = { what, message: errorMessage(error) };
       this.notFound.reportNotFound(error);
       return;
     }
     const message = describeError(what, error);
+    this.lastError = { what, message };
     const showLogs = vscode.l10n.t('Show Logs');
     void vscode.window.showErrorMessage(message, showLogs).then((choice) => {
       if (choice === showLogs) void vscode.commands.executeCommand('zcode.showLogs');

@@ -113,20 +113,20 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
     return host.request('_zcode/session/steer', { sessionId, content: text });
   });
 
-  const configCommand = (id: string, category: string, what: () => string, placeHolder: () => string): void => {
+  const configCommand = (id: string, category: string, what: () => string, placeHolder: () => string, none: () => string): void => {
     runner.register(id, what, async (value?: string) => {
       const sessionId = sessions.requireActive();
-      const options = await sessions.fetchConfigOptions(sessionId);
-      const option = options.find((o) => o.category === category && o.type === 'select');
-      if (!option || option.type !== 'select') throw new Error(t('This session offers no {0} choice.', category.replace('_', ' ')));
+      const find = (options: readonly SessionConfigOption[]) => options.find((o) => o.category === category && o.type === 'select');
+      const option = find(await sessions.fetchConfigOptions(sessionId)) ?? find(await sessions.fetchConfigOptions(sessionId, true));
+      if (!option || option.type !== 'select') throw new Error(none());
       const chosen = value ?? (await pickConfigValue(option, placeHolder()));
       if (chosen === undefined) return undefined;
       return sessions.setConfigOption(sessionId, option.id, chosen);
     });
   };
-  configCommand('zcode.setMode', 'mode', () => t('Set Mode'), () => t('Pick the mode for this session'));
-  configCommand('zcode.setThoughtLevel', 'thought_level', () => t('Set Thought Level'), () => t('Pick how much the model thinks'));
-  configCommand('zcode.setModel', 'model', () => t('Set Model'), () => t('Pick the model for this session'));
+  configCommand('zcode.setMode', 'mode', () => t('Set Mode'), () => t('Pick the mode for this session'), () => t('This session offers no choice of mode.'));
+  configCommand('zcode.setThoughtLevel', 'thought_level', () => t('Set Thought Level'), () => t('Pick how much the model thinks'), () => t('This session offers no choice of thought level.'));
+  configCommand('zcode.setModel', 'model', () => t('Set Model'), () => t('Pick the model for this session'), () => t('This session offers no choice of model.'));
 
   runner.register('zcode.cancelTurn', () => t('Cancel Turn'), async () => {
     await host.cancelTurn(sessions.requireActive());

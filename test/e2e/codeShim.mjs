@@ -9,6 +9,7 @@
 //   ZCODE_TEST_VSIX       install this .vsix into the private extensions dir first (prove the packaged artifact)
 //   ZCODE_TEST_SETTINGS   JSON object merged into the user settings
 //   VSCODE_SHIM_TIMEOUT_MS  overall limit (default 10 min)     ZCODE_E2E_KEEP  keep the temp state dir
+//   ZCODE_E2E_VERBOSE     also print the workbench's expected offline noise (gallery DNS errors, cancellations)
 //   ARTIFACTS             where logs of a failed run are copied (default <repo>/ci-artifacts)
 //   + the toolchain variables of lib/codeServer.mjs (CS_NODE, CS_ENTRY, CHROME, VSCODE_CI_CACHE)
 // --user-data-dir / --extensions-dir are ignored on purpose: every run gets fresh private ones, so an
@@ -19,7 +20,11 @@ import { REPO_ROOT, launchChromium, startCodeServer, workbenchUrl } from './lib/
 
 const TIMEOUT = Number(process.env.VSCODE_SHIM_TIMEOUT_MS || 10 * 60_000);
 const ARTIFACTS = resolve(process.env.ARTIFACTS || join(REPO_ROOT, 'ci-artifacts'));
+const VERBOSE = !!process.env.ZCODE_E2E_VERBOSE;
 const t0 = Date.now();
+/** Workbench chatter that is expected offline (gallery lookups, cancelled account queries); ZCODE_E2E_VERBOSE=1 shows it. */
+const NOISE = [/ENOTFOUND (open-vsx\.org|[\w.-]+\.(vscode-cdn\.net|visualstudio\.com))/, /^Canceled: Canceled/];
+const isNoise = (args) => args?.length > 0 && typeof args[0] === 'string' && NOISE.some((re) => re.test(args[0]));
 const say = (...a) => console.log(`[code-shim ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
 
 const dev = [];
@@ -38,6 +43,8 @@ for (let i = 0; i < argv.length; i++) {
   // everything else (--no-sandbox, --disable-gpu-sandbox, --skip-welcome, ...) is desktop-only: ignored
 }
 if (!tests) { console.error('code-shim: --extensionTestsPath is required'); process.exit(2); }
+// the web workbench's payload keeps only the LAST extensionDevelopmentPath (checked on code-server 4.139.1)
+if (dev.length > 1) { console.error(`code-shim: only one --extensionDevelopmentPath is supported by the web workbench, got ${dev.length}`); process.exit(2); }
 
 let cs;
 let browser;
@@ -73,7 +80,10 @@ try {
   let done;
   const finished = new Promise((r) => (done = r));
   // the hooks @vscode/test-web uses: the workbench forwards extension-host console output and the exit code here
-  await page.exposeFunction('codeAutomationLog', (type, args) => { (console[type] || console.log)(...(args || [])); });
+  await page.exposeFunction('codeAutomationLog', (type, args) => {
+    if (!VERBOSE && isNoise(args)) return;
+    (console[type] || console.log)(...(args || []));
+  });
   await page.exposeFunction('codeAutomationExit', (code) => done(code));
   page.on('pageerror', (e) => console.error('[workbench pageerror]', String(e).slice(0, 300)));
   await page.goto(workbenchUrl(cs.origin, { folder, extensionDevelopmentPath: dev, extensionTestsPath: tests }));

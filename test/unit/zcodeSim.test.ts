@@ -252,6 +252,15 @@ test('the text scenario streams markdown and completes with per-turn usage and t
   assert.deepEqual(messages.map((m: Msg) => m.info.role), ['user', 'assistant']);
   assert.equal(messages[1].parts[0].text, text);
   assert.equal((await sim.result('session/checkpoints', { sessionId })).checkpoints.length, 1);
+
+  // A resubscribe with afterSeq replays the missed events, in order, right after the reply.
+  const from = sim.messages.length;
+  const last = events.at(-1).seq;
+  const again = await sim.result('session/subscribe', { sessionId, deliveryKind: 'desktop-continuous', includeSnapshot: true, afterSeq: last - 3 });
+  assert.equal(again.eventSeq, last);
+  assert.equal(again.snapshot.projection.status, 'idle');
+  await sim.next((m) => isEvent(m, sessionId) && m.params.seq === last, from);
+  assert.deepEqual(sim.events(sessionId, from), events.slice(-3));
   await sim.close();
 });
 
@@ -488,7 +497,7 @@ test('compact, goal, setMode/setModel/setThoughtLevel and cancelBackgroundTask',
 
   let from = sim.messages.length;
   assert.deepEqual(await sim.result('session/compact', { sessionId }), { accepted: true });
-  const empty = await sim.next((m) => isEvent(m, sessionId) && m.params.type === 'state.updated' && m.params.reason !== 'goal' && m.params.payload.reason === 'compaction', from);
+  const empty = await sim.next((m) => isEvent(m, sessionId) && m.params.type === 'state.updated' && m.params.payload.reason === 'compaction', from);
   assert.equal(empty.params.payload.patch.compaction.status, 'failed');
   await sim.turn(sessionId, '[scenario:text]');
   from = sim.messages.length;

@@ -74,6 +74,31 @@ export class Interactions {
   }
 
   /**
+   * Plan approval / questions asked by a started ExitPlanMode / AskUserQuestion tool. Returns the tool's
+   * outcome and the scenario branch to run (`accept` / `decline`); sets `{{answers}}`, `{{answer}}`, `{{reason}}`.
+   */
+  async duringTool(turn, kind, toolCallId, input) {
+    if (kind === 'plan') {
+      const a = await this.plan(turn, { toolCallId, plan: input.plan });
+      if (a.approved) return { branch: 'accept', outcome: { result: { success: true, content: 'User has approved your plan. You can now start coding.' } } };
+      turn.vars.reason = a.reason;
+      return { branch: 'decline', outcome: { error: `The user doesn't want to proceed with this plan. Feedback: ${a.reason}` } };
+    }
+    const questions = input.questions ?? [];
+    const a = await this.questions(turn, { toolCallId, questions, underInput: kind === 'questions-input' });
+    if (a.declined) {
+      turn.vars.reason = 'cancelled';
+      return { branch: 'decline', outcome: { error: 'User declined to answer the questions' } };
+    }
+    // Skipped questions are simply absent from `answers`.
+    turn.vars.answers = questions.map((q) => a.answers[q.question] ?? '(skipped)').join('; ');
+    turn.vars.answer = a.answers[questions[0]?.question] ?? '(skipped)';
+    const summary = Object.entries(a.answers).map(([q, v]) => `"${q}"="${v}"`).join(', ');
+    const content = `User has answered your questions: ${summary}. You can now continue with the user's answers in mind.`;
+    return { branch: 'accept', outcome: { result: { success: true, content, metadata: { answers: a.answers } } } };
+  }
+
+  /**
    * Send the request, and (quirk `resend-interactions`) re-send it with the same params (same requestId)
    * under a new id until any id is answered. Every reply is checked, also late ones for other ids.
    * Rejects with Cancelled when the turn is stopped, TurnFailure on a wrong reply shape.
@@ -98,20 +123,23 @@ export class Interactions {
         sentIds.push(id);
         response.then((msg) => onReply(id, msg));
       };
+      // "every id gets the answer": ids still unanswered 2 s after the outcome are violations.
+      const checkAllAnswered = () =>
+        setTimeout(() => {
+          for (const id of this.conn.unanswered(sentIds)) this.conn.violation(`${method} ${id} (requestId ${params.requestId}) was never answered`);
+        }, 2000).unref();
       const settle = () => {
         settled = true;
         clearInterval(timer);
         turn.signal.removeEventListener('abort', onAbort);
-        // "every id gets the answer": ids still unanswered a while later are violations.
-        setTimeout(() => {
-          for (const id of this.conn.unanswered(sentIds)) this.conn.violation(`${method} ${id} (requestId ${params.requestId}) was never answered`);
-        }, 2000).unref();
+        checkAllAnswered();
       };
       const onAbort = () => {
         if (settled) return;
-        // Stop re-sending; the client still has to answer (declined/denied), and that reply is still checked.
+        // Stop re-sending; the client still has to answer every id (declined/denied); those replies are still checked.
         settled = true;
         clearInterval(timer);
+        checkAllAnswered();
         reject(new Cancelled());
       };
       turn.signal.addEventListener('abort', onAbort, { once: true });

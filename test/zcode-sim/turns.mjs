@@ -1,5 +1,6 @@
 // The scenario runner: one Turn plays a list of steps (scenarios/*.json) as `session/event`s, records the
 // history, answers to stop/steer, and ends with turn.terminal (0.15.2+) + turn.completed / turn.failed.
+import { join } from 'node:path';
 import { Cancelled, TurnFailure, fill, log } from './util.mjs';
 import { runTool } from './tools.mjs';
 import { scheduleBackground } from './background.mjs';
@@ -9,6 +10,8 @@ const DELTA_MS = 15;
 /** How long a queued steer waits before it is drained into the turn (speed-scaled). */
 const STEER_DRAIN_MS = 250;
 const TAIL_MAX = 8000;
+/** Every model request starts with the system prompt: the floor of the context. */
+const SYSTEM_PROMPT_TOKENS = 1800;
 /** Nested step lists are filled with variables only when they run (their vars are set by then). */
 const NESTED = new Set(['then', 'inner', 'steps', 'background']);
 
@@ -75,9 +78,11 @@ export class Turn {
 
   finish(outcome, startedAt, contextBefore) {
     const { session, sv } = this;
+    // Tools still in flight end with an error: the user interrupted them, or the turn failed under them.
+    const why = outcome.status === 'cancelled' ? 'Interrupted by user' : `Turn failed: ${outcome.error?.message}`;
     for (const [toolCallId, { toolName, part }] of this.inflight) {
-      session.emit('tool.updated', { kind: 'error', toolCallId, toolName, error: 'Interrupted by user' });
-      part.state = { ...part.state, status: 'error', error: 'Interrupted by user' };
+      session.emit('tool.updated', { kind: 'error', toolCallId, toolName, error: why });
+      part.state = { ...part.state, status: 'error', error: why };
     }
     this.inflight.clear();
     const usage = this.usage(contextBefore);
@@ -104,14 +109,14 @@ export class Turn {
   /** Context used so far: system prompt + history before the turn + everything this turn added. */
   contextNow(contextBefore = this.contextBefore) {
     const added = this.spec.prompt.length + this.stats.outChars + this.stats.reasoningChars + this.stats.toolChars;
-    return Math.min(this.session.contextWindow, 1800 + contextBefore + Math.ceil(added / 4));
+    return Math.min(this.session.contextWindow, Math.max(SYSTEM_PROMPT_TOKENS, contextBefore) + Math.ceil(added / 4));
   }
 
   /** Per-turn usage (not cumulative), with every field of zcode-protocol.md; a `usage` step overrides. */
   usage(contextBefore) {
     const s = this.stats;
     const reasoningTokens = Math.ceil(s.reasoningChars / 4);
-    const inputTokens = (1800 + contextBefore) * s.requests + Math.ceil(s.toolChars / 4) + Math.ceil(this.spec.prompt.length / 4);
+    const inputTokens = Math.max(SYSTEM_PROMPT_TOKENS, contextBefore) * s.requests + Math.ceil(s.toolChars / 4) + Math.ceil(this.spec.prompt.length / 4);
     const outputTokens = Math.ceil(s.outChars / 4) + reasoningTokens;
     const cacheReadTokens = contextBefore > 0 ? Math.floor(inputTokens * 0.6) : 0;
     const base = {
@@ -246,15 +251,19 @@ export class Turn {
   async deltas(n) {
     const payload = { kind: 'text_delta', delta: 'x', messageId: this.assistant.info.id };
     const BATCH = 512;
-    for (let done = 0; done < n; ) {
-      this.check();
-      const k = Math.min(BATCH, n - done);
-      this.session.emitMany('model.streaming', new Array(k).fill(payload));
-      done += k;
-      await this.sv.writer.ready();
-      await new Promise((r) => setImmediate(r)); // stay cancellable
+    let done = 0;
+    try {
+      while (done < n) {
+        this.check();
+        const k = Math.min(BATCH, n - done);
+        this.session.emitMany('model.streaming', new Array(k).fill(payload));
+        done += k;
+        await this.sv.writer.ready();
+        await new Promise((r) => setImmediate(r)); // stay cancellable
+      }
+    } finally {
+      this.record('text', 'x'.repeat(done)); // what was streamed, also when cancelled
     }
-    this.record('text', 'x'.repeat(n));
   }
 
   /** Announce a tool (quirk `toolcall-before-scheduled`: tool_call first, scheduled without input). */
@@ -310,7 +319,7 @@ export class Turn {
     if (raw.tool === 'Agent' || raw.tool === 'Task') this.vars.agentId = `agent_${sv.ids.uuid()}`;
     if (raw.background) {
       this.vars.taskId = raw.background.kind === 'bash' ? `exec_${sv.ids.uuid()}` : this.vars.agentId;
-      this.vars.outputPath = `${sv.config.taskDir}/${this.vars.taskId}.output`;
+      this.vars.outputPath = join(sv.config.taskDir, `${this.vars.taskId}.output`);
     }
     const s = this.fillStep(raw);
     const toolName = s.tool;
@@ -330,7 +339,7 @@ export class Turn {
     session.emit('tool.updated', { kind: 'started', toolCallId, toolName });
     let outcome = null;
     if (s.interaction === 'plan' || s.interaction === 'questions' || s.interaction === 'questions-input') {
-      ({ outcome, branch } = await this.ask(s.interaction, toolCallId, input));
+      ({ outcome, branch } = await sv.interactions.duringTool(this, s.interaction, toolCallId, input));
     }
     const tails = { stdoutTail: '', stderrTail: '' };
     for (const p of s.progress ?? []) {
@@ -349,30 +358,12 @@ export class Turn {
     }
     outcome ??= runTool(toolName, input, s, { workspace: this.vars.workspace, session, applyEdits: sv.config.applyEdits });
     this.conclude(toolCallId, toolName, part, outcome, s.error && s.exitCode !== undefined ? { exitCode: s.exitCode, ...tails } : {});
-    if (raw.background) this.pendingBackground.push(() => scheduleBackground(sv, session, { ...raw.background, taskId: this.vars.taskId, toolCallId, toolName, description: input.description, outputPath: this.vars.outputPath }));
+    if (raw.background) {
+      // The task starts reporting once this turn has ended (seed: "the main turn then completes, but…").
+      const spec = { ...raw.background, taskId: this.vars.taskId, toolCallId, toolName, description: input.description, outputPath: this.vars.outputPath };
+      this.pendingBackground.push(() => scheduleBackground(sv, session, spec));
+    }
     if (branch) await this.steps(s.then?.[branch]);
-  }
-
-  /** Plan approval / questions during a started tool. Returns the tool outcome and which branch to run. */
-  async ask(kind, toolCallId, input) {
-    const { sv, session } = this;
-    if (kind === 'plan') {
-      const a = await sv.interactions.plan(this, { toolCallId, plan: input.plan });
-      if (a.approved) return { branch: 'accept', outcome: { result: { success: true, content: 'User has approved your plan. You can now start coding.' } } };
-      this.vars.reason = a.reason;
-      return { branch: 'decline', outcome: { error: `The user doesn't want to proceed with this plan. Feedback: ${a.reason}` } };
-    }
-    const questions = input.questions ?? [];
-    const a = await sv.interactions.questions(this, { toolCallId, questions, underInput: kind === 'questions-input' });
-    if (a.declined) {
-      this.vars.reason = 'cancelled';
-      return { branch: 'decline', outcome: { error: 'User declined to answer the questions' } };
-    }
-    this.vars.answers = questions.map((q) => a.answers[q.question] ?? '(skipped)').join('; ');
-    this.vars.answer = a.answers[questions[0]?.question] ?? '(skipped)';
-    const summary = Object.entries(a.answers).map(([q, v]) => `"${q}"="${v}"`).join(', ');
-    session.touch();
-    return { branch: 'accept', outcome: { result: { success: true, content: `User has answered your questions: ${summary}. You can now continue with the user's answers in mind.`, metadata: { answers: a.answers } } } };
   }
 
   /** Several tools at once: all scheduled, all started, all results, then one `batch` event. */

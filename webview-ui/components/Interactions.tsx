@@ -5,7 +5,6 @@
  * withdrawn by the bridge, a form collapses into a one-line record.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
-import type { JSX } from 'preact';
 import type { ElicitationItem, PermissionItem } from '../contract.ts';
 import { useActions } from '../actions.ts';
 import { formContent, formFields, initialValues, otherEffect, toggleChoice, validateForm, type Field, type FormValues } from '../elicitation.ts';
@@ -254,7 +253,7 @@ function FieldView({ field, values, errors, set, formId }: { field: Field; value
       );
     }
     case 'text': {
-      const type = field.format === 'email' ? 'email' : field.format === 'uri' ? 'url' : field.format === 'date' ? 'date' : field.format === 'date-time' ? 'datetime-local' : 'text';
+      const type = (field.format === 'email' ? 'email' : field.format === 'uri' ? 'url' : field.format === 'date' ? 'date' : 'text') as 'text';
       return (
         <div class="field">
           <label for={id} class="field-label">
@@ -342,7 +341,7 @@ export function SchemaForm({ item }: { item: ElicitationItem }) {
     actions.answerElicitation(item.id, { action: 'accept', content: formContent(fields, values) });
   };
   const cancel = (): void => actions.answerElicitation(item.id, { action: 'cancel' });
-  const onKeyDown = (e: JSX.TargetedKeyboardEvent<HTMLFormElement>): void => {
+  const onKeyDown = (e: KeyboardEvent): void => {
     if (e.key === 'Escape') {
       e.preventDefault();
       cancel();

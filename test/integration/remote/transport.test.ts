@@ -152,6 +152,19 @@ test('the bridge disposing closes the endpoint (onDidDispose)', async () => {
   await assertPortFree(server.port);
 });
 
+test('a client that stops answering pings is dropped by the heartbeat', async () => {
+  await withServer({ heartbeatMs: 50 }, async ({ url, token, server }) => {
+    const healthy = rawSocket(url, token);
+    const silent = new WebSocket(url, { headers: { Authorization: `Bearer ${token}` }, autoPong: false });
+    await Promise.all([opened(healthy), opened(silent)]);
+    const code = closed(silent);
+    assert.equal(await code, 1006, 'terminated without a close handshake');
+    await waitFor(() => server.clientCount === 1);
+    assert.equal(healthy.readyState, WebSocket.OPEN, 'a client that answers pings stays');
+    healthy.close();
+  });
+});
+
 test('onDidChangeClients fires on connect and disconnect', async () => {
   await withServer({}, async ({ url, token, server }) => {
     const counts: number[] = [];

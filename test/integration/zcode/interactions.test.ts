@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Interaction } from '../../../bridge/zcode/protocol.ts';
-import { openSession, runTurn, simBackend } from './setup.ts';
+import { openSession, runTurn, simBackend, waitUntil } from './setup.ts';
 
 /** The bridge's replies to the simulator's own requests of one method, from the record. */
 function repliesTo(received: Record<string, unknown>[], shape: (r: Record<string, unknown>) => boolean) {
@@ -27,6 +27,9 @@ test('resend-interactions: the handler runs once, every id zcode used gets the o
   assert.deepEqual(aborted, [false]);
   const copies = 1 + h.logger.find('debug', /interaction perm_\w+ re-sent/).length;
   assert.ok(copies >= 3, `expected several re-sends, saw ${copies}`);
+  // The copies' answers leave together, but the simulator may finish the turn before it has read
+  // them all from the pipe: wait until the record has caught up.
+  await waitUntil(() => repliesTo(h.record().received, (r) => 'decision' in r).length >= copies, 'every answer is recorded', 3000).catch(() => undefined);
   const { received, violations } = h.record();
   const answers = repliesTo(received, (r) => 'decision' in r);
   assert.equal(answers.length, copies, 'every id got an answer');

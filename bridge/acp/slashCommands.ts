@@ -1,0 +1,174 @@
+/**
+ * The bridge's slash commands in the prompt path (issue 4): `/compact`, `/goal <action> [objective]`,
+ * `/fork [checkpoint]`, `/rewind [checkpoint] [--cascade]`, `/steer <text>`, `/mode <mode>`,
+ * `/thought <level>`.
+ *
+ * They do exactly what the `_zcode/session/*` methods do (the shared `SessionOperations`) and
+ * report the result as agent text (`agent_message_chunk`), then end the prompt with `end_turn`
+ * and the structured result under `_meta.zcode.command` for clients that want it. Bad usage and
+ * refusals (nothing to steer, no checkpoint yet, a zcode build without the method …) are agent text
+ * too, never a protocol error: the user typed a command and reads the answer in the chat. Only an
+ * unknown session is a protocol error (-32002). Any other text — including unknown `/words` —
+ * returns undefined and goes to zcode unchanged.
+ */
+import { randomUUID } from 'node:crypto';
+import { RequestError } from '@agentclientprotocol/sdk';
+import type { ContentBlock, PromptResponse } from '@agentclientprotocol/sdk';
+import { buildConfigOptions, CONFIG_ID, selectOptionValues } from '../translate/config.ts';
+import { parseGoalArgs, parseSlashCommand } from '../translate/prompt.ts';
+import type { SlashCommand } from '../translate/prompt.ts';
+import type { BridgeContext, SlashCommandRunner } from './context.ts';
+import { assertNever } from './errors.ts';
+import { SessionOperations } from './extensionMethods.ts';
+import type { CompactResponse, GoalResponse, RewindResponse } from './extensionSchemas.ts';
+
+/** Usage lines shown when a command is used wrongly. */
+export const SLASH_USAGE: Record<SlashCommand['name'], string> = {
+  compact: '`/compact` — compact the conversation history (no arguments)',
+  goal: '`/goal [show]` · `/goal set <objective>` · `/goal replace <objective>` · `/goal clear` · `/goal pause` · `/goal resume`',
+  fork: '`/fork [checkpoint]` — fork this session (the latest checkpoint when none is given)',
+  rewind: '`/rewind [checkpoint] [--cascade]` — rewind to a checkpoint (the latest when none is given); `--cascade` also deletes forks made from the removed checkpoints',
+  steer: '`/steer <instructions>` — add instructions to the running turn',
+  mode: '`/mode <mode>` — switch the session mode',
+  thought: '`/thought <level>` — set the thinking level',
+};
+
+/** Outcome of one command: the text to show and the structured result for `_meta`. */
+interface Reply {
+  text: string;
+  ok: boolean;
+  result?: unknown;
+}
+
+/** Handle the prompt if it is one of the bridge's slash commands; undefined passes it to zcode. */
+export const runSlashCommand: SlashCommandRunner = async (ctx, call) => {
+  const text = promptText(call.prompt);
+  if (text === undefined) return undefined;
+  const command = parseSlashCommand(text);
+  if (!command) return undefined;
+  ctx.logger.debug(`slash command /${command.name} on ${call.sessionId}`);
+  let reply: Reply;
+  try {
+    reply = await runCommand(ctx, call.sessionId, command, call.signal);
+  } catch (error) {
+    if (error instanceof RequestError && error.code === -32002) throw error;
+    if (error instanceof RequestError && error.code === -32800) return { stopReason: 'cancelled' };
+    reply = { ok: false, text: `⚠️ /${command.name} failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  ctx.sendUpdates(call.sessionId, [{ sessionUpdate: 'agent_message_chunk', messageId: randomUUID(), content: { type: 'text', text: reply.text } }]);
+  const meta: Record<string, unknown> = { name: command.name, ok: reply.ok };
+  if (reply.result !== undefined) meta.result = reply.result;
+  return { stopReason: 'end_turn', _meta: { zcode: { command: meta } } } satisfies PromptResponse;
+};
+
+/** The prompt as plain text when it is text only (a command with an attachment is not a command). */
+function promptText(prompt: readonly ContentBlock[]): string | undefined {
+  if (prompt.length === 0 || prompt.some((b) => b.type !== 'text')) return undefined;
+  return prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
+}
+
+function usage(name: SlashCommand['name'], problem?: string): Reply {
+  return { ok: false, text: `${problem ? `${problem}\n\n` : ''}Usage: ${SLASH_USAGE[name]}` };
+}
+
+async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashCommand, signal: AbortSignal): Promise<Reply> {
+  const ops = new SessionOperations(ctx);
+  const args = command.args;
+  switch (command.name) {
+    case 'compact': {
+      if (args !== '') return usage('compact', '/compact takes no arguments.');
+      const result = await ops.compact({ sessionId }, signal);
+      return { ok: result.outcome === 'compacted', text: compactText(result), result };
+    }
+    case 'goal': {
+      const parsed = parseGoalArgs(args);
+      if ('error' in parsed) return usage('goal', parsed.error);
+      const result = await ops.goal({ sessionId, ...parsed });
+      return { ok: true, text: goalText(parsed.action, result), result };
+    }
+    case 'fork': {
+      const words = splitArgs(args);
+      if (words.length > 1 || words.some((w) => w.startsWith('--'))) return usage('fork');
+      const result = await ops.fork({ sessionId, checkpointId: words[0] });
+      const from = words[0] && words[0].toLowerCase() !== 'latest' ? `checkpoint \`${words[0]}\`` : 'the latest checkpoint';
+      return { ok: true, text: `Forked this session from ${from} into a new session: \`${result.sessionId}\`. Open it from the session list to continue there.`, result };
+    }
+    case 'rewind': {
+      const words = splitArgs(args);
+      const cascade = words.includes('--cascade');
+      const rest = words.filter((w) => w !== '--cascade');
+      if (rest.length > 1 || rest.some((w) => w.startsWith('--'))) return usage('rewind');
+      const result = await ops.rewind({ sessionId, checkpointId: rest[0], ...(cascade ? { cascade } : {}) }, signal);
+      return { ok: true, text: rewindText(result, rest[0]), result };
+    }
+    case 'steer': {
+      if (args === '') return usage('steer', '/steer needs the instructions to add.');
+      const handle = ctx.peek(sessionId);
+      if (!handle?.running) {
+        return { ok: false, text: 'Nothing to steer: no prompt is running on this session. Send the instructions as a normal prompt instead.' };
+      }
+      const result = await ops.steer({ sessionId, content: args });
+      return { ok: true, text: 'Steer sent: zcode will take your instructions into account in the running turn.', result };
+    }
+    case 'mode':
+    case 'thought': {
+      const configId = command.name === 'mode' ? CONFIG_ID.mode : CONFIG_ID.thoughtLevel;
+      const words = splitArgs(args);
+      const handle = await ctx.materialize(sessionId);
+      const option = buildConfigOptions(handle.settings).find((o) => o.id === configId);
+      const offered = option ? selectOptionValues(option).map((o) => o.value) : [];
+      const choices = offered.length > 0 ? ` Choose one of: ${offered.map((v) => `\`${v}\``).join(', ')}.` : '';
+      if (words.length !== 1) return usage(command.name, `/${command.name} needs exactly one value.${choices}`);
+      const value = words[0];
+      if (offered.length > 0 && !offered.includes(value)) return usage(command.name, `Unknown ${command.name === 'mode' ? 'mode' : 'thinking level'} \`${value}\`.${choices}`);
+      if (command.name === 'mode') {
+        const result = await ops.setMode({ sessionId, mode: value });
+        return { ok: true, text: `Mode set to \`${value}\`.`, result };
+      }
+      const result = await ops.setThoughtLevel({ sessionId, thoughtLevel: value });
+      return { ok: true, text: `Thinking level set to \`${value}\`.`, result };
+    }
+    default:
+      return assertNever(command.name, 'slash command');
+  }
+}
+
+function splitArgs(args: string): string[] {
+  return args.split(/\s+/).filter((w) => w !== '');
+}
+
+function compactText(result: CompactResponse): string {
+  return result.message ?? `Compaction ${result.outcome}.`;
+}
+
+function goalText(action: string, result: GoalResponse): string {
+  const goal = result.goal;
+  const describe = goal?.objective ? `**${goal.objective}**${goal.status ? ` (${goal.status})` : ''}` : undefined;
+  switch (action) {
+    case 'show':
+      return describe ? `Goal: ${describe}` : 'No goal is set. Set one with `/goal set <objective>`.';
+    case 'clear':
+      return 'Goal cleared.';
+    case 'set':
+      return `Goal set: ${describe ?? '(none)'}`;
+    case 'replace':
+      return `Goal replaced: ${describe ?? '(none)'}`;
+    case 'pause':
+      return `Goal paused: ${describe ?? '(none)'}`;
+    case 'resume':
+      return `Goal resumed: ${describe ?? '(none)'}`;
+    default:
+      return describe ? `Goal: ${describe}` : 'No goal is set.';
+  }
+}
+
+function rewindText(result: RewindResponse, requested: string | undefined): string {
+  const target = result.checkpointId ?? (requested && requested.toLowerCase() !== 'latest' ? requested : undefined);
+  let text = `Rewound the session to ${target ? `checkpoint \`${target}\`` : 'the latest checkpoint'}`;
+  if (result.removedMessages !== undefined) text += ` (${result.removedMessages} message${result.removedMessages === 1 ? '' : 's'} removed)`;
+  text += '.';
+  if (result.removedSessions && result.removedSessions.length > 0) {
+    text += ` Also deleted ${result.removedSessions.length} fork${result.removedSessions.length === 1 ? '' : 's'} made from the removed checkpoints.`;
+  }
+  return text;
+}

@@ -1,0 +1,435 @@
+/**
+ * The turn engine: ACP `session/prompt` → zcode `session/send` + the event stream → one stop reason.
+ *
+ * Rules (issue 3, acp-notes.md conformance 4–6):
+ * - Prompts on one zcode session run one at a time, FIFO (a second prompt while one runs waits
+ *   behind it; advertised in `initialize` `_meta.zcode.promptQueue`). `session/cancel` cancels the
+ *   running prompt AND every queued one of that session: each gets `cancelled`.
+ * - `$/cancel_request` cancels just that prompt the same way. A client that merely disconnects does
+ *   not cancel the shared turn (other clients may be watching it).
+ * - The subscription is made current before `session/send` (sessions.ensureOpen).
+ * - busy (1308 / -32010): bounded retry with backoff, then a clear error. -32004 (evicted): resume
+ *   and retry once. A retryable `turn.failed` is re-sent a bounded number of times.
+ * - Cancel: `session/stop`, open dialogs withdrawn (declined to zcode), then wait (bounded) for
+ *   zcode's own end of the turn so that everything it sent is flushed before `cancelled` goes out.
+ * - A backend exit ends the running turn with an error at once (never hangs).
+ * - Signals of backend-started background turns never end a user prompt.
+ */
+import { RequestError } from '@agentclientprotocol/sdk';
+import type { ContentBlock, PromptResponse, StopReason } from '@agentclientprotocol/sdk';
+import { promptToZcode } from '../translate/prompt.ts';
+import type { ZcodePrompt } from '../translate/prompt.ts';
+import { BackendErrorCode } from '../zcode/backend.ts';
+import type { Disposable, Logger, ZcodeBackend } from '../zcode/backend.ts';
+import type { Usage } from '../zcode/protocol.ts';
+import { assertNever, fromZcodeError, isBusy, isNotActive, toRequestError } from './errors.ts';
+import type { SessionManager, SessionRuntime } from './sessions.ts';
+import type { TurnSignal } from './translation.ts';
+
+export interface TurnTuning {
+  /** Attempts after a busy answer before giving up (default 8, about 10 s in total). */
+  busyRetries: number;
+  /** First busy backoff; doubles per attempt up to `maxBackoffMs` (default 150 ms). */
+  busyBackoffMs: number;
+  /** Re-sends after a retryable `turn.failed` (default 2). */
+  transientRetries: number;
+  /** First transient-failure backoff; doubles (default 500 ms). */
+  transientBackoffMs: number;
+  maxBackoffMs: number;
+  /** How long a cancelled turn may take to end in zcode before `cancelled` is sent anyway (default 5 s). */
+  cancelGraceMs: number;
+}
+
+export const DEFAULT_TURN_TUNING: TurnTuning = {
+  busyRetries: 8,
+  busyBackoffMs: 150,
+  transientRetries: 2,
+  transientBackoffMs: 500,
+  maxBackoffMs: 2000,
+  cancelGraceMs: 5000,
+};
+
+/** The unstable ACP `Usage` of a prompt response (the stable SDK has no type for it). */
+export interface TurnUsage {
+  totalTokens: number;
+  inputTokens: number;
+  outputTokens: number;
+  thoughtTokens?: number;
+  cachedReadTokens?: number;
+  cachedWriteTokens?: number;
+}
+
+/** Hooks the engine calls out to (interaction withdrawal lives in interactionRouter.ts). */
+export interface TurnHooks {
+  /** Withdraw the session's open dialogs and decline them to zcode. */
+  withdrawInteractions(runtime: SessionRuntime): void;
+}
+
+type Outcome =
+  | { kind: 'completed'; stopReason: StopReason; usage?: Usage }
+  | { kind: 'failed'; code?: number | string; message: string; retryable: boolean }
+  | { kind: 'exited'; error: RequestError }
+  | { kind: 'cancel_timeout' };
+
+type Terminal = Omit<Extract<TurnSignal, { type: 'turn_terminal' }>, 'type' | 'background'>;
+
+/** One `session/prompt` request, from arrival to its response. */
+class PromptJob {
+  cancelled = false;
+  /** Set while the job is the running turn: called on cancel. */
+  onCancel: (() => void) | undefined;
+  /** Resolves the job's wait in the queue. */
+  wake: (() => void) | undefined;
+  constructor(readonly acpId: string) {}
+}
+
+/** The turn zcode is running for a job. */
+class RunningTurn {
+  /** `session/send` went out for the current attempt. */
+  sent = false;
+  /** A non-background `turn.started` was seen for the current attempt. */
+  started = false;
+  terminal: Terminal | undefined;
+  private resolveOutcome!: (outcome: Outcome) => void;
+  outcome!: Promise<Outcome>;
+  private graceTimer: NodeJS.Timeout | undefined;
+
+  constructor(readonly job: PromptJob) {
+    this.reset();
+  }
+
+  /** A new attempt (transient retry): forget the previous one's state. */
+  reset(): void {
+    this.sent = false;
+    this.started = false;
+    this.terminal = undefined;
+    this.outcome = new Promise<Outcome>((resolve) => (this.resolveOutcome = resolve));
+  }
+
+  settle(outcome: Outcome): void {
+    if (this.graceTimer) clearTimeout(this.graceTimer);
+    this.graceTimer = undefined;
+    this.resolveOutcome(outcome);
+  }
+
+  startGrace(ms: number): void {
+    this.graceTimer ??= setTimeout(() => this.settle({ kind: 'cancel_timeout' }), ms);
+  }
+
+  onSignal(signal: TurnSignal, logger: Logger): void {
+    switch (signal.type) {
+      case 'turn_started':
+        if (!signal.background) this.started = true;
+        return;
+      case 'turn_terminal':
+        if (!signal.background) {
+          const { type: _t, background: _b, ...figures } = signal;
+          this.terminal = figures;
+        }
+        return;
+      case 'turn_completed':
+        if (signal.background) return;
+        if (!this.started && !this.sent) return void logger.debug('ignoring the end of an earlier turn');
+        this.settle({ kind: 'completed', stopReason: signal.stopReason, usage: signal.usage });
+        return;
+      case 'turn_failed':
+        if (signal.background) return;
+        if (!this.started && !this.sent) return void logger.debug('ignoring the failure of an earlier turn');
+        this.settle({ kind: 'failed', code: signal.code, message: signal.message, retryable: signal.retryable });
+        return;
+      case 'steer':
+      case 'background_tasks':
+      case 'config':
+      case 'compaction':
+      case 'title':
+        return;
+      default:
+        assertNever(signal, 'turn signal');
+    }
+  }
+}
+
+interface SessionTurns {
+  queue: PromptJob[];
+  running: RunningTurn | undefined;
+  idleWaiters: Array<() => void>;
+}
+
+export class TurnEngine implements Disposable {
+  private readonly state = new WeakMap<SessionRuntime, SessionTurns>();
+  /** Jobs per ACP id (for `session/cancel`, including prompts still materializing). */
+  private readonly jobs = new Map<string, Set<PromptJob>>();
+  private readonly subscriptions: Disposable[];
+
+  constructor(
+    private readonly sessions: SessionManager,
+    private readonly backend: ZcodeBackend,
+    private readonly hooks: TurnHooks,
+    private readonly logger: Logger,
+    private readonly tuning: TurnTuning = DEFAULT_TURN_TUNING,
+  ) {
+    this.subscriptions = [
+      sessions.onSignal(({ runtime, signal }) => this.turnsOf(runtime).running?.onSignal(signal, logger)),
+      backend.onDidExit((info) => {
+        const error = new RequestError(
+          BackendErrorCode.ProcessExited,
+          info.expected ? 'zcode was stopped while the prompt was running' : `zcode exited unexpectedly while the prompt was running${info.stderrTail ? `: ${info.stderrTail.trim().split('\n').pop()}` : ''}`,
+          { zcode: { code: info.code, signal: info.signal } },
+        );
+        for (const runtime of sessions.allRuntimes) this.turnsOf(runtime).running?.settle({ kind: 'exited', error });
+      }),
+    ];
+  }
+
+  /** Is a prompt running (or queued) on this runtime? */
+  isBusy(runtime: SessionRuntime): boolean {
+    const turns = this.turnsOf(runtime);
+    return turns.running !== undefined || turns.queue.length > 0;
+  }
+
+  isRunning(runtime: SessionRuntime): boolean {
+    return this.turnsOf(runtime).running !== undefined;
+  }
+
+  /** Resolves when nothing runs or waits on the runtime. */
+  whenIdle(runtime: SessionRuntime): Promise<void> {
+    if (!this.isBusy(runtime)) return Promise.resolve();
+    return new Promise((resolve) => this.turnsOf(runtime).idleWaiters.push(resolve));
+  }
+
+  /**
+   * Run one prompt to its stop reason. `signal` is the request's: it aborts on `$/cancel_request`
+   * (cancel this prompt) and on connection close (ignored: the turn is shared).
+   */
+  async prompt(acpId: string, blocks: readonly ContentBlock[], signal: AbortSignal): Promise<PromptResponse> {
+    const job = new PromptJob(acpId);
+    const jobs = this.jobs.get(acpId) ?? new Set<PromptJob>();
+    this.jobs.set(acpId, jobs);
+    jobs.add(job);
+    const onAbort = (): void => {
+      if (isCancelRequest(signal.reason)) this.cancelJob(job);
+    };
+    signal.addEventListener('abort', onAbort);
+    try {
+      const runtime = await this.sessions.materialize(acpId);
+      if (job.cancelled) return { stopReason: 'cancelled' };
+      const turns = this.turnsOf(runtime);
+      await this.acquire(turns, job);
+      if (job.cancelled) return { stopReason: 'cancelled' };
+      return await this.run(runtime, turns, job, promptToZcode(blocks));
+    } catch (error) {
+      if (job.cancelled) return { stopReason: 'cancelled' };
+      throw toRequestError(error);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      jobs.delete(job);
+      if (jobs.size === 0) this.jobs.delete(acpId);
+    }
+  }
+
+  /** `session/cancel`: cancel the running prompt and every queued one of the session. */
+  cancelSession(acpId: string): void {
+    const runtime = this.sessions.peek(acpId);
+    const jobs = new Set(this.jobs.get(acpId) ?? []);
+    // Other aliases of the same zcode session share its queue: their prompts are cancelled too.
+    if (runtime) {
+      const turns = this.turnsOf(runtime);
+      for (const job of turns.queue) jobs.add(job);
+      if (turns.running) jobs.add(turns.running.job);
+    }
+    for (const job of jobs) this.cancelJob(job);
+  }
+
+  /** Cancel only the running prompt of a runtime (a permission dialog answered `cancelled`). */
+  cancelRunning(runtime: SessionRuntime): void {
+    const running = this.turnsOf(runtime).running;
+    if (running) this.cancelJob(running.job);
+  }
+
+  private cancelJob(job: PromptJob): void {
+    if (job.cancelled) return;
+    job.cancelled = true;
+    job.wake?.();
+    job.onCancel?.();
+  }
+
+  /** Wait until the job is first in line and nothing runs (or it is cancelled). */
+  private acquire(turns: SessionTurns, job: PromptJob): Promise<void> {
+    turns.queue.push(job);
+    if (!turns.running && turns.queue[0] === job) {
+      turns.queue.shift();
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => {
+      job.wake = () => {
+        job.wake = undefined;
+        const index = turns.queue.indexOf(job);
+        if (index !== -1) turns.queue.splice(index, 1);
+        resolve();
+      };
+    });
+  }
+
+  /** The running turn ended: start the next queued job, or tell idle waiters. */
+  private release(turns: SessionTurns): void {
+    turns.running = undefined;
+    const next = turns.queue[0];
+    if (next) {
+      next.wake?.();
+      return;
+    }
+    for (const resolve of turns.idleWaiters.splice(0)) resolve();
+  }
+
+  private async run(runtime: SessionRuntime, turns: SessionTurns, job: PromptJob, prompt: ZcodePrompt): Promise<PromptResponse> {
+    const turn = new RunningTurn(job);
+    turns.running = turn;
+    job.onCancel = () => {
+      // Stop whatever zcode runs for us (harmless if nothing is running yet), close dialogs, and
+      // wait a bounded time for zcode's own end of the turn (its events are flushed meanwhile).
+      if (turn.sent || turn.started) this.backend.stop({ sessionId: runtime.zcodeId });
+      this.hooks.withdrawInteractions(runtime);
+      turn.startGrace(this.tuning.cancelGraceMs);
+    };
+    try {
+      for (let transient = 0; ; transient++) {
+        await this.sessions.ensureOpen(runtime);
+        if (job.cancelled) return { stopReason: 'cancelled' };
+        await this.send(runtime, prompt, job);
+        turn.sent = true;
+        if (job.cancelled) {
+          // The stop may have raced ahead of the send: say it again now that zcode has the turn.
+          this.backend.stop({ sessionId: runtime.zcodeId });
+          turn.startGrace(this.tuning.cancelGraceMs);
+        }
+        const outcome = await turn.outcome;
+        switch (outcome.kind) {
+          case 'completed':
+            return this.response(job.cancelled ? 'cancelled' : outcome.stopReason, outcome.usage, turn.terminal);
+          case 'cancel_timeout':
+            this.logger.warn(`zcode did not end the cancelled turn of ${runtime.zcodeId} within ${this.tuning.cancelGraceMs} ms`);
+            return { stopReason: 'cancelled' };
+          case 'exited':
+            if (job.cancelled) return { stopReason: 'cancelled' };
+            throw outcome.error;
+          case 'failed': {
+            if (job.cancelled) return { stopReason: 'cancelled' };
+            if (outcome.retryable && transient < this.tuning.transientRetries) {
+              this.logger.warn(`turn failed with a transient error (${outcome.code ?? '?'}: ${outcome.message}); retrying (${transient + 1}/${this.tuning.transientRetries})`);
+              await this.pause(backoff(this.tuning.transientBackoffMs, transient, this.tuning.maxBackoffMs), job);
+              if (job.cancelled) return { stopReason: 'cancelled' };
+              turn.reset();
+              continue;
+            }
+            throw turnFailedError(outcome, transient);
+          }
+          default:
+            return assertNever(outcome, 'turn outcome');
+        }
+      }
+    } finally {
+      job.onCancel = undefined;
+      this.release(turns);
+    }
+  }
+
+  /** `session/send` with the busy and eviction rules. */
+  private async send(runtime: SessionRuntime, prompt: ZcodePrompt, job: PromptJob): Promise<void> {
+    let resumed = false;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.backend.send({ sessionId: runtime.zcodeId, content: prompt.content, ...(prompt.attachments.length > 0 ? { attachments: prompt.attachments } : {}) });
+        return;
+      } catch (error) {
+        if (isNotActive(error) && !resumed) {
+          // Evicted after idling: resume (and re-subscribe) once, then retry.
+          resumed = true;
+          this.sessions.markInactive(runtime);
+          await this.sessions.ensureOpen(runtime);
+          continue;
+        }
+        if (isBusy(error) && attempt < this.tuning.busyRetries && !job.cancelled) {
+          await this.pause(backoff(this.tuning.busyBackoffMs, attempt, this.tuning.maxBackoffMs), job);
+          if (job.cancelled) throw RequestError.requestCancelled();
+          continue;
+        }
+        if (isBusy(error)) {
+          const base = fromZcodeError(error as Parameters<typeof fromZcodeError>[0]);
+          throw new RequestError(base.code, `zcode is still busy with another prompt on this session (tried ${attempt + 1} times); try again when it has finished`, base.data);
+        }
+        throw error;
+      }
+    }
+  }
+
+  /** A cancellable delay: a cancel of the job ends it early. */
+  private pause(ms: number, job: PromptJob): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const previous = job.onCancel;
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      job.onCancel = () => {
+        previous?.();
+        done();
+      };
+    });
+  }
+
+  private response(stopReason: StopReason, usage: Usage | undefined, terminal: Terminal | undefined): PromptResponse {
+    const zcode: Record<string, unknown> = {};
+    if (usage) zcode.usage = usage;
+    if (terminal) zcode.terminal = terminal;
+    const response: PromptResponse & { usage?: TurnUsage } = { stopReason };
+    const acpUsage = usage ? toAcpUsage(usage) : undefined;
+    if (acpUsage) response.usage = acpUsage;
+    if (Object.keys(zcode).length > 0) response._meta = { zcode };
+    return response;
+  }
+
+  private turnsOf(runtime: SessionRuntime): SessionTurns {
+    let turns = this.state.get(runtime);
+    if (!turns) {
+      turns = { queue: [], running: undefined, idleWaiters: [] };
+      this.state.set(runtime, turns);
+    }
+    return turns;
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+  }
+}
+
+/** zcode's per-turn usage as ACP's (unstable) `usage`; undefined when the required totals are missing. */
+export function toAcpUsage(usage: Usage): TurnUsage | undefined {
+  const { inputTokens, outputTokens } = usage;
+  if (inputTokens === undefined || outputTokens === undefined) return undefined;
+  const out: TurnUsage = { totalTokens: usage.totalTokens ?? inputTokens + outputTokens, inputTokens, outputTokens };
+  if (usage.reasoningTokens !== undefined) out.thoughtTokens = usage.reasoningTokens;
+  if (usage.cacheReadTokens !== undefined) out.cachedReadTokens = usage.cacheReadTokens;
+  if (usage.cacheWriteTokens !== undefined) out.cachedWriteTokens = usage.cacheWriteTokens;
+  for (const key of Object.keys(out) as Array<keyof TurnUsage>) {
+    const value = out[key];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 0)) delete out[key];
+  }
+  return out.totalTokens !== undefined && out.inputTokens !== undefined && out.outputTokens !== undefined ? out : undefined;
+}
+
+/** A failed turn as the prompt's JSON-RPC error: zcode's code (when numeric) and message. */
+function turnFailedError(outcome: Extract<Outcome, { kind: 'failed' }>, retries: number): RequestError {
+  const numeric = typeof outcome.code === 'number' && Number.isInteger(outcome.code) ? outcome.code : undefined;
+  // A string code cannot be a JSON-RPC code: -32000 ("server error") and zcode's code in data.
+  return new RequestError(numeric ?? -32000, outcome.message, { zcode: { code: outcome.code, retryable: outcome.retryable, retries } });
+}
+
+function backoff(base: number, attempt: number, max: number): number {
+  return Math.min(max, base * 2 ** attempt);
+}
+
+/** The SDK aborts a request's signal with -32800 on `$/cancel_request` and with the close error on disconnect. */
+function isCancelRequest(reason: unknown): boolean {
+  return reason instanceof RequestError && reason.code === -32800;
+}

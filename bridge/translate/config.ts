@@ -1,0 +1,202 @@
+/**
+ * zcode session settings (mode, model, thought level) as ACP session config options
+ * (`session/new` / `session/load` results, `session/set_config_option`, `config_option_update`)
+ * and as the legacy ACP mode state (`modes`, `session/set_mode`, `current_mode_update`).
+ */
+import type { SessionConfigOption, SessionConfigSelectOption, SessionModeState } from '@agentclientprotocol/sdk';
+import type { ModelInfo, SessionSettings } from '../zcode/protocol.ts';
+
+/** ACP config option ids (also their categories). */
+export const CONFIG_ID = { mode: 'mode', model: 'model', thoughtLevel: 'thought_level' } as const;
+export type ConfigId = (typeof CONFIG_ID)[keyof typeof CONFIG_ID];
+
+/** Modes offered when zcode does not list its own (zcode-protocol.md: plan, build, edit, yolo). */
+export const DEFAULT_MODES: readonly SessionConfigSelectOption[] = [
+  { value: 'plan', name: 'Plan', description: 'Explore read-only and propose a plan for your approval before changing anything' },
+  { value: 'build', name: 'Build', description: 'Edit files and run commands, asking before risky actions' },
+  { value: 'edit', name: 'Edit', description: 'Apply file edits without asking; still asks before running commands' },
+  { value: 'yolo', name: 'YOLO', description: 'Run every tool without asking for permission' },
+];
+
+/** Descriptions of modes some builds add. */
+const EXTRA_MODES: Record<string, SessionConfigSelectOption> = {
+  guarded: { value: 'guarded', name: 'Guarded', description: 'Ask before every tool call' },
+  auto: { value: 'auto', name: 'Auto', description: 'Let zcode decide when to ask' },
+};
+
+/** Thought levels offered when zcode does not list its own. */
+export const DEFAULT_THOUGHT_LEVELS: readonly SessionConfigSelectOption[] = [
+  { value: 'low', name: 'Low', description: 'Fast answers with little reasoning' },
+  { value: 'medium', name: 'Medium', description: 'Balanced reasoning' },
+  { value: 'high', name: 'High', description: 'Deeper reasoning for harder tasks' },
+  { value: 'max', name: 'Max', description: 'The most reasoning the model allows' },
+];
+
+/** Used when neither zcode nor the caller names a current thought level (zcode's own default). */
+export const DEFAULT_THOUGHT_LEVEL = 'high';
+
+/** Values to use where zcode's settings are silent (e.g. the mode the session was created with). */
+export interface ConfigFallbacks {
+  mode?: string;
+  /** Current model id. */
+  model?: string;
+  /** Models to offer when the settings list none. */
+  models?: readonly ModelInfo[];
+  thoughtLevel?: string;
+}
+
+function titleCase(id: string): string {
+  return id.length > 0 ? id[0].toUpperCase() + id.slice(1) : id;
+}
+
+function known(defaults: readonly SessionConfigSelectOption[], value: string): SessionConfigSelectOption {
+  return defaults.find((o) => o.value === value) ?? EXTRA_MODES[value] ?? { value, name: titleCase(value) };
+}
+
+/** The select values of `ids` (described when known), with `current` added if zcode did not list it. */
+function selectValues(ids: readonly string[] | undefined, defaults: readonly SessionConfigSelectOption[], current: string): SessionConfigSelectOption[] {
+  const values = ids && ids.length > 0 ? [...new Set(ids)].map((id) => ({ ...known(defaults, id) })) : defaults.map((o) => ({ ...o }));
+  if (!values.some((o) => o.value === current)) values.push({ ...known(defaults, current) });
+  return values;
+}
+
+function modelOption(model: ModelInfo): SessionConfigSelectOption {
+  return { value: model.modelId, name: model.displayName ?? model.name ?? model.modelId };
+}
+
+/**
+ * The session's config options, in order mode, model, thought level (ids and categories `mode`,
+ * `model`, `thought_level`). Each is a select whose values come from zcode's settings (`available`)
+ * or the defaults (modes plan/build/edit/yolo, levels low/medium/high/max); the current value comes
+ * from the settings, then `fallbacks`, then the first mode / `DEFAULT_THOUGHT_LEVEL`. The model
+ * option is left out when no model is known at all.
+ */
+export function buildConfigOptions(settings: SessionSettings | undefined, fallbacks: ConfigFallbacks = {}): SessionConfigOption[] {
+  const options: SessionConfigOption[] = [];
+
+  const modeIds = settings?.mode?.available;
+  const mode = settings?.mode?.current ?? fallbacks.mode ?? modeIds?.[0] ?? DEFAULT_MODES[0].value;
+  options.push({
+    id: CONFIG_ID.mode,
+    name: 'Mode',
+    description: 'How much zcode may do without asking',
+    category: 'mode',
+    type: 'select',
+    currentValue: mode,
+    options: selectValues(modeIds, DEFAULT_MODES, mode),
+  });
+
+  const models = settings?.model?.available ?? fallbacks.models ?? [];
+  const model = settings?.model?.current?.modelId ?? fallbacks.model ?? models[0]?.modelId;
+  if (model !== undefined) {
+    const values = models.map(modelOption);
+    if (!values.some((o) => o.value === model)) values.push(settings?.model?.current ? modelOption(settings.model.current) : { value: model, name: model });
+    options.push({ id: CONFIG_ID.model, name: 'Model', category: 'model', type: 'select', currentValue: model, options: dedupe(values) });
+  }
+
+  const levelIds = settings?.thoughtLevel?.available;
+  const level = settings?.thoughtLevel?.current ?? fallbacks.thoughtLevel ?? DEFAULT_THOUGHT_LEVEL;
+  options.push({
+    id: CONFIG_ID.thoughtLevel,
+    name: 'Thought level',
+    description: 'How much the model reasons before answering',
+    category: 'thought_level',
+    type: 'select',
+    currentValue: level,
+    options: selectValues(levelIds, DEFAULT_THOUGHT_LEVELS, level),
+  });
+  return options;
+}
+
+function dedupe(values: SessionConfigSelectOption[]): SessionConfigSelectOption[] {
+  const seen = new Set<string>();
+  return values.filter((o) => (seen.has(o.value) ? false : (seen.add(o.value), true)));
+}
+
+/** Every value of a select option (flattening groups). */
+export function selectOptionValues(option: SessionConfigOption): SessionConfigSelectOption[] {
+  if (option.type !== 'select') return [];
+  return option.options.flatMap((o) => ('group' in o ? o.options : [o]));
+}
+
+/** The legacy ACP mode state, derived from the `mode` config option (undefined if there is none). */
+export function buildModeState(options: readonly SessionConfigOption[]): SessionModeState | undefined {
+  const mode = options.find((o) => o.id === CONFIG_ID.mode);
+  if (!mode || mode.type !== 'select') return undefined;
+  return {
+    currentModeId: mode.currentValue,
+    availableModes: selectOptionValues(mode).map((o) => ({ id: o.value, name: o.name, ...(o.description ? { description: o.description } : {}) })),
+  };
+}
+
+/**
+ * Why `value` is not acceptable for `configId` (an unknown option, a wrong type, or a value the
+ * option does not offer), or undefined when it is. The ACP layer turns a message into -32602.
+ */
+export function validateConfigValue(options: readonly SessionConfigOption[], configId: string, value: unknown): string | undefined {
+  const option = options.find((o) => o.id === configId);
+  if (!option) return `Unknown config option '${configId}'. Known options: ${options.map((o) => o.id).join(', ')}`;
+  if (option.type === 'boolean') return typeof value === 'boolean' ? undefined : `Config option '${configId}' takes true or false`;
+  if (typeof value !== 'string') return `Config option '${configId}' takes a string value`;
+  const values = selectOptionValues(option).map((o) => o.value);
+  return values.includes(value) ? undefined : `Invalid value '${value}' for '${configId}'. Expected one of: ${values.join(', ')}`;
+}
+
+/**
+ * `options` with `configId` set to `value`. A select value zcode reports but did not list is added
+ * (so the client can show it). Returns the same array when nothing changes, so callers can skip
+ * announcing a no-op (`next !== prev`). Unknown ids are ignored.
+ */
+export function withConfigValue(options: SessionConfigOption[], configId: string, value: string | boolean): SessionConfigOption[] {
+  const index = options.findIndex((o) => o.id === configId);
+  if (index < 0) return options;
+  const option = options[index];
+  if (option.currentValue === value) return options;
+  let next: SessionConfigOption;
+  if (option.type === 'boolean') {
+    if (typeof value !== 'boolean') return options;
+    next = { ...option, currentValue: value };
+  } else {
+    if (typeof value !== 'string') return options;
+    const listed = selectOptionValues(option).some((o) => o.value === value);
+    const defaults = configId === CONFIG_ID.thoughtLevel ? DEFAULT_THOUGHT_LEVELS : configId === CONFIG_ID.mode ? DEFAULT_MODES : [];
+    const values = listed || option.options.some((o) => 'group' in o) ? option.options : [...(option.options as SessionConfigSelectOption[]), known(defaults, value)];
+    next = { ...option, currentValue: value, options: values } as SessionConfigOption;
+  }
+  const copy = [...options];
+  copy[index] = next;
+  return copy;
+}
+
+/** A backend-side settings change (`state.updated` patch, the translator's `config` signal). */
+export interface ConfigPatch {
+  mode?: string;
+  model?: string;
+  thoughtLevel?: string;
+}
+
+/**
+ * Apply a backend-side change. A model reported while the options have no model option adds one.
+ * Same array back when nothing changed.
+ */
+export function applyConfigPatch(options: SessionConfigOption[], patch: ConfigPatch): SessionConfigOption[] {
+  let next = options;
+  if (patch.mode !== undefined) next = withConfigValue(next, CONFIG_ID.mode, patch.mode);
+  if (patch.model !== undefined) {
+    if (next.some((o) => o.id === CONFIG_ID.model)) next = withConfigValue(next, CONFIG_ID.model, patch.model);
+    else {
+      const modeIndex = next.findIndex((o) => o.id === CONFIG_ID.mode);
+      const model: SessionConfigOption = {
+        id: CONFIG_ID.model,
+        name: 'Model',
+        category: 'model',
+        type: 'select',
+        currentValue: patch.model,
+        options: [{ value: patch.model, name: patch.model }],
+      };
+      next = [...next.slice(0, modeIndex + 1), model, ...next.slice(modeIndex + 1)];
+    }
+  }
+  if (patch.thoughtLevel !== undefined) next = withConfigValue(next, CONFIG_ID.thoughtLevel, patch.thoughtLevel);
+  return next;
+}

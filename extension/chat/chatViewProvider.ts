@@ -1,0 +1,124 @@
+/**
+ * The `zcode.chat` webview view. Serves the HTML (strict CSP, resources only from dist/ and
+ * media/), connects the webview to the `ChatController`, and registers the chat as the host's
+ * interactive UI while the view exists (permission cards and native forms answer the bridge).
+ *
+ * The controller outlives the webview: hiding, moving or reloading the view loses nothing; the
+ * new webview sends `ready` and receives a snapshot. `retainContextWhenHidden` is therefore off
+ * (a 2k-item transcript snapshot renders fast enough: see test/bench/webviewRender.ts).
+ */
+import * as vscode from 'vscode';
+import type { InteractiveUi, ZcodeClientHost } from '../acpClient.ts';
+import { errorMessage } from '../disposable.ts';
+import type { SessionManager } from '../sessions.ts';
+import { toIpcMessage } from '../../webview-ui/contract.ts';
+import { ChatController, type ChatEnvironment } from './chatController.ts';
+import { attachContext, selectionAttachment } from './contextAttachments.ts';
+import { DiffDocuments } from './diffDocuments.ts';
+import { chatHtml } from './webviewHtml.ts';
+
+export const CHAT_VIEW_ID = 'zcode.chat';
+/** Editor command: put the selection into the chat composer. */
+export const ATTACH_SELECTION_COMMAND = 'zcode.chat.attachSelection';
+
+type Logger = Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
+
+class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private uiRegistration: vscode.Disposable | undefined;
+  private readonly viewSubscriptions: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly host: ZcodeClientHost,
+    readonly controller: ChatController,
+  ) {}
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.disposeView();
+    this.view = view;
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
+    view.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [dist, media] };
+    view.webview.html = chatHtml({
+      cspSource: view.webview.cspSource,
+      scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
+      styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
+      lang: vscode.env.language,
+    });
+    this.controller.attach((msg) => void view.webview.postMessage(msg));
+    const ui: InteractiveUi = {
+      requestPermission: (params, signal) => this.controller.requestPermission(params, signal),
+      createElicitation: (params, signal) => this.controller.createElicitation(params, signal),
+    };
+    this.uiRegistration = this.host.setInteractiveUi(ui);
+    this.viewSubscriptions.push(
+      view.webview.onDidReceiveMessage((data: unknown) => {
+        const msg = toIpcMessage(data);
+        if (msg) this.controller.receive(msg);
+      }),
+      // Without retained context a hidden webview is torn down; it says `ready` when shown again.
+      view.onDidChangeVisibility(() => {
+        if (!view.visible) this.controller.detach();
+        else this.controller.attach((msg) => void view.webview.postMessage(msg));
+      }),
+      view.onDidDispose(() => {
+        if (this.view === view) this.disposeView();
+      }),
+    );
+  }
+
+  /** Shows the view (and so creates it if needed). */
+  reveal(): void {
+    if (this.view) this.view.show(true);
+    else void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+  }
+
+  private disposeView(): void {
+    this.controller.detach();
+    this.uiRegistration?.dispose();
+    this.uiRegistration = undefined;
+    for (const d of this.viewSubscriptions.splice(0)) d.dispose();
+    this.view = undefined;
+  }
+
+  dispose(): void {
+    this.disposeView();
+    this.controller.dispose();
+  }
+}
+
+/**
+ * Registers the chat view (`zcode.chat`, contributed as a webview view in the ZCode container),
+ * the Open Diff document provider and the "attach selection" editor command.
+ */
+export function registerChatView(context: vscode.ExtensionContext, host: ZcodeClientHost, sessions: SessionManager, log?: Logger): vscode.Disposable {
+  const diffs = new DiffDocuments();
+  // The environment reveals the view through the provider, created right after it.
+  const view: { provider?: ChatViewProvider } = {};
+  const env: ChatEnvironment = {
+    openDiff: (source) => diffs.open(source),
+    openLocation: async (path, line) => {
+      const uri = /^[a-z][a-z0-9+.-]+:/i.test(path) && !/^[a-z]:[\\/]/i.test(path) ? vscode.Uri.parse(path) : vscode.Uri.file(path);
+      const position = line && line > 0 ? new vscode.Position(line - 1, 0) : undefined;
+      await vscode.window.showTextDocument(uri, { preview: true, ...(position ? { selection: new vscode.Range(position, position) } : {}) });
+    },
+    copy: async (text) => vscode.env.clipboard.writeText(text),
+    attachContext,
+    reveal: () => view.provider?.reveal(),
+    log: (level, message) => log?.[level](message),
+    errorMessage,
+  };
+  const controller = new ChatController(host, sessions, env);
+  const provider = new ChatViewProvider(context.extensionUri, host, controller);
+  view.provider = provider;
+  return vscode.Disposable.from(
+    diffs.register(),
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
+    vscode.commands.registerCommand(ATTACH_SELECTION_COMMAND, () => {
+      provider.reveal();
+      controller.pushAttachments(selectionAttachment(vscode.window.activeTextEditor));
+    }),
+    provider,
+  );
+}

@@ -1,0 +1,62 @@
+/** Small helpers shared by the ACP integration tests. */
+import type { PromptResponse, RequestPermissionResponse, SessionUpdate } from '@agentclientprotocol/sdk';
+import { RequestError } from '@agentclientprotocol/sdk';
+import { AcpHarness } from './harness.ts';
+import type { HarnessOptions, Mode } from './harness.ts';
+
+/** Run `fn` with a started harness; always dispose; the traffic and the simulator must be clean. */
+export async function withHarness<T>(mode: Mode, options: HarnessOptions, fn: (h: AcpHarness) => Promise<T>): Promise<T> {
+  const h = await AcpHarness.start(mode, options);
+  try {
+    const result = await fn(h);
+    h.assertClean();
+    return result;
+  } catch (error) {
+    if (process.env.ZCODE_TEST_DEBUG) process.stderr.write(`bridge log:\n${h.logger.lines.join('\n')}\n${h.stderr}\n`);
+    throw error;
+  } finally {
+    await h.dispose();
+  }
+}
+
+export async function newSession(h: AcpHarness, cwd = '/tmp/zcode-acp-ws'): Promise<string> {
+  const { sessionId } = await h.agent.request('session/new', { cwd, mcpServers: [] });
+  return sessionId;
+}
+
+export function prompt(h: AcpHarness, sessionId: string, text: string, signal?: AbortSignal): Promise<PromptResponse> {
+  return h.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }, signal ? { cancellationSignal: signal } : undefined);
+}
+
+/** The JSON-RPC error of a rejected request (fails when it did not reject with a RequestError). */
+export async function errorOf(promise: Promise<unknown>): Promise<RequestError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof RequestError) return error;
+    throw new Error(`expected a RequestError, got ${String(error)}`);
+  }
+  throw new Error('expected the request to fail');
+}
+
+/** Text of every agent_message_chunk of a list of updates. */
+export function agentText(updates: readonly SessionUpdate[]): string {
+  return updates
+    .filter((u) => u.sessionUpdate === 'agent_message_chunk')
+    .map((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? u.content.text : ''))
+    .join('');
+}
+
+/** A permission answerer that waits until the dialog is withdrawn, then answers `cancelled`. */
+export function neverAnswer(): (params: unknown, signal: AbortSignal) => Promise<RequestPermissionResponse> {
+  return (_params, signal) =>
+    new Promise((resolve) => {
+      const done = (): void => resolve({ outcome: { outcome: 'cancelled' } });
+      if (signal.aborted) done();
+      else signal.addEventListener('abort', done, { once: true });
+    });
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

@@ -1,0 +1,126 @@
+/**
+ * The prompt turn against the simulator (issue 3 "session/prompt"): stop reasons, usage,
+ * turn.failed → JSON-RPC error, bounded retries (busy, transient, eviction), background turns that
+ * must not end a prompt, and a backend crash in the middle of a turn. Run in-process and over stdio.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { before, describe, test } from 'node:test';
+import { buildCli, MODES } from './harness.ts';
+import { agentText, errorOf, newSession, prompt, withHarness } from './helpers.ts';
+
+const T = { timeout: 60_000 };
+
+before(async () => {
+  await buildCli();
+});
+
+for (const mode of MODES) {
+  describe(`prompt turns (${mode})`, () => {
+    test('text and reasoning stream as chunks with message ids; end_turn with usage, _meta.zcode.usage and turn.terminal figures', T, async () => {
+      await withHarness(mode, {}, async (h) => {
+        const sessionId = await newSession(h);
+        const response = await prompt(h, sessionId, '[scenario:usage]');
+        assert.equal(response.stopReason, 'end_turn');
+        const withUsage = response as typeof response & { usage?: Record<string, number> };
+        assert.deepEqual(withUsage.usage, { totalTokens: 13023, inputTokens: 12345, outputTokens: 678, thoughtTokens: 256, cachedReadTokens: 8000, cachedWriteTokens: 1024 });
+        const zcode = (response._meta as { zcode: { usage: Record<string, number>; terminal: Record<string, unknown> } }).zcode;
+        assert.equal(zcode.usage.webSearchRequests, 2);
+        assert.equal(zcode.terminal.totalTokens, 13023);
+        assert.equal(typeof zcode.terminal.durationMs, 'number');
+        await prompt(h, sessionId, '[scenario:reasoning]');
+        const updates = h.updatesOf(sessionId);
+        assert.ok(updates.some((u) => u.sessionUpdate === 'agent_thought_chunk' && typeof u.messageId === 'string'));
+        assert.ok(updates.some((u) => u.sessionUpdate === 'usage_update' && u.size > 0));
+      });
+    });
+
+    test('turn.failed becomes a JSON-RPC error with zcode\'s code and message', T, async () => {
+      await withHarness(mode, {}, async (h) => {
+        const sessionId = await newSession(h);
+        const error = await errorOf(prompt(h, sessionId, '[scenario:fail]'));
+        assert.equal(error.code, 500);
+        assert.equal(error.message, 'upstream model error');
+        // 500 is retryable: the bridge tried again (bounded) before giving up.
+        assert.equal(h.simRecord().received.filter((m) => m.method === 'session/send').length, 3);
+        assert.equal((await prompt(h, sessionId, '[scenario:text]')).stopReason, 'end_turn');
+      });
+    });
+
+    test('a transient turn.failed is retried and the prompt succeeds', T, async () => {
+      await withHarness(mode, {}, async (h) => {
+        const sessionId = await newSession(h);
+        const response = await prompt(h, sessionId, '[scenario:fail-transient]');
+        assert.equal(response.stopReason, 'end_turn');
+        assert.match(agentText(h.updatesOf(sessionId)), /Recovered after a transient error/);
+        assert.equal(h.simRecord().received.filter((m) => m.method === 'session/send').length, 2);
+      });
+    });
+
+    for (const quirk of ['busy-once', 'busy-once,busy-32010']) {
+      test(`busy (${quirk}) is retried with backoff`, T, async () => {
+        await withHarness(mode, { sim: { quirks: quirk.split(',') } }, async (h) => {
+          const sessionId = await newSession(h);
+          assert.equal((await prompt(h, sessionId, '[scenario:text]')).stopReason, 'end_turn');
+          assert.equal(h.simRecord().received.filter((m) => m.method === 'session/send').length, 2);
+        });
+      });
+    }
+
+    test('-32004 (session evicted) → resume and retry once', T, async () => {
+      await withHarness(mode, { sim: { quirks: ['evict-once'] } }, async (h) => {
+        const sessionId = await newSession(h);
+        assert.equal((await prompt(h, sessionId, '[scenario:text]')).stopReason, 'end_turn');
+        const methods = h.simRecord().received.map((m) => m.method).filter(Boolean);
+        assert.ok(methods.includes('session/resume'), 'the evicted session was resumed');
+      });
+    });
+
+    test('a backend-started background turn neither ends the prompt early nor is forwarded twice', T, async () => {
+      await withHarness(mode, { sim: { speed: 0.2 } }, async (h) => {
+        const sessionId = await newSession(h);
+        const response = await prompt(h, sessionId, '[scenario:subagent-bg]');
+        assert.equal(response.stopReason, 'end_turn');
+        assert.match(agentText(h.updatesOf(sessionId)), /running in the background; I'll report back/);
+        await h.waitFor('the background result', () => /The background agent finished/.test(agentText(h.updatesOf(sessionId))));
+        const text = agentText(h.updatesOf(sessionId));
+        assert.equal(text.split('The background agent finished').length, 2, 'forwarded once');
+        const tasks = h.notifications.filter((n) => n.method === '_zcode/session/backgroundTasks');
+        assert.ok(tasks.length >= 2);
+        const last = tasks.at(-1)!.params as { sessionId: string; tasks: Array<{ kind: string; status: string }> };
+        assert.equal(last.sessionId, sessionId);
+        assert.deepEqual(last.tasks.map((t) => [t.kind, t.status]), [['agent', 'completed']]);
+        // The next prompt works (it may have to wait for the background turn: busy is retried).
+        assert.equal((await prompt(h, sessionId, '[scenario:text]')).stopReason, 'end_turn');
+      });
+    });
+
+    test('a backend crash ends the running prompt with an error; the next prompt restarts zcode and resumes the session', T, async () => {
+      const stateDir = mkdtempSync(path.join(tmpdir(), 'zcode-sim-state-'));
+      try {
+        await withHarness(mode, { sim: { stateDir } }, async (h) => {
+          const sessionId = await newSession(h);
+          const other = await newSession(h);
+          assert.equal((await prompt(h, sessionId, '[scenario:text]')).stopReason, 'end_turn');
+          assert.equal((await prompt(h, other, '[scenario:text]')).stopReason, 'end_turn');
+          const started = Date.now();
+          const error = await errorOf(prompt(h, sessionId, '[scenario:crash]'));
+          assert.equal(error.code, -33002);
+          assert.match(error.message, /exited/);
+          assert.ok(Date.now() - started < 5000, 'promptly');
+          const after = await prompt(h, sessionId, '[scenario:text] after the crash');
+          assert.equal(after.stopReason, 'end_turn');
+          await h.waitFor('the other session to be resumed too', () =>
+            h.simRecord().received.some((m) => m.method === 'session/resume' && (m.params as { sessionId?: string }).sessionId !== undefined && (m.params as { sessionId: string }).sessionId !== sessionId),
+          );
+          const subscribes = h.simRecord().received.filter((m) => m.method === 'session/subscribe').map((m) => m.params as { afterSeq?: number });
+          assert.ok(subscribes.some((p) => typeof p.afterSeq === 'number' && p.afterSeq > 0), 're-subscribed with afterSeq');
+        });
+      } finally {
+        rmSync(stateDir, { recursive: true, force: true });
+      }
+    });
+  });
+}

@@ -1,0 +1,310 @@
+/**
+ * The chat's host side with an in-memory host and session manager (fakes that behave like the
+ * real ones: events, an active session, prompts that resolve when the test's "agent" says so).
+ */
+import { test, describe, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import type { PromptResponse, SessionConfigOption, SessionInfo, SessionNotification } from '@agentclientprotocol/sdk';
+import {
+  AnswerElicitationCommand,
+  AnswerPermissionCommand,
+  DidChangeSnapshotNotification,
+  DidPatchNotification,
+  ListSessionsRequest,
+  OpenDiffCommand,
+  ReadyCommand,
+  SendPromptCommand,
+  SteerCommand,
+  applyTranscriptOps,
+  itemList,
+  type ChatPatch,
+  type ChatSnapshot,
+  type IpcCommand,
+  type IpcMessage,
+  type IpcRequest,
+} from '../../../webview-ui/contract.ts';
+import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../extension/chat/chatController.ts';
+import type { DiffSource } from '../../../extension/chat/toolView.ts';
+
+class Emitter<T> {
+  private readonly listeners = new Set<(e: T) => unknown>();
+  readonly event = (listener: (e: T) => unknown) => {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  };
+  fire(e: T): void {
+    for (const l of [...this.listeners]) l(e);
+  }
+}
+
+type Deferred<T> = { promise: Promise<T>; resolve(v: T): void; reject(e: unknown): void };
+function deferred<T>(): Deferred<T> {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+}
+
+class FakeHost implements ChatHost {
+  state = 'ready';
+  initializeResult = { agentCapabilities: { promptCapabilities: { image: true, embeddedContext: false } } };
+  readonly updates = new Emitter<SessionNotification>();
+  readonly ext = new Emitter<{ method: string; params: unknown }>();
+  readonly stateEvents = new Emitter<string>();
+  onSessionUpdate = this.updates.event;
+  onExtNotification = this.ext.event;
+  onDidChangeState = this.stateEvents.event;
+  readonly requests: { method: string; params: unknown }[] = [];
+  readonly prompts: Deferred<PromptResponse>[] = [];
+  readonly cancelled: string[] = [];
+  async ready(): Promise<void> {}
+  async request<T>(method: string, params: unknown): Promise<T> {
+    this.requests.push({ method, params });
+    if (method === 'session/prompt') {
+      const d = deferred<PromptResponse>();
+      this.prompts.push(d);
+      return d.promise as Promise<T>;
+    }
+    return {} as T;
+  }
+  async cancelTurn(sessionId: string): Promise<void> {
+    this.cancelled.push(sessionId);
+  }
+  update(sessionId: string, update: SessionNotification['update']): void {
+    this.updates.fire({ sessionId, update });
+  }
+}
+
+class FakeSessions implements ChatSessions {
+  activeSessionId: string | undefined;
+  private readonly active = new Emitter<string | undefined>();
+  private readonly options = new Emitter<{ sessionId: string; configOptions: readonly SessionConfigOption[] }>();
+  onDidChangeActiveSession = this.active.event;
+  onDidChangeConfigOptions = this.options.event;
+  private n = 0;
+  readonly list: SessionInfo[] = [{ sessionId: 'old', cwd: '/w', title: 'Earlier work', updatedAt: '2026-01-01T00:00:00Z' }];
+  constructor(private readonly host: FakeHost) {}
+  configOptions(): readonly SessionConfigOption[] | undefined {
+    return undefined;
+  }
+  title(): string | undefined {
+    return undefined;
+  }
+  private setActive(id: string): void {
+    if (id === this.activeSessionId) return;
+    this.activeSessionId = id;
+    this.active.fire(id);
+  }
+  async newSession(): Promise<string> {
+    const id = `s${++this.n}`;
+    this.setActive(id);
+    return id;
+  }
+  async loadSession(id: string): Promise<void> {
+    this.setActive(id);
+    this.host.update(id, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'history' } });
+  }
+  async listSessions(): Promise<SessionInfo[]> {
+    return this.list;
+  }
+  async setConfigOption(): Promise<readonly SessionConfigOption[]> {
+    return [];
+  }
+  async fork(): Promise<string> {
+    return this.newSession();
+  }
+  async restore(): Promise<string | undefined> {
+    return undefined;
+  }
+}
+
+function setup() {
+  const host = new FakeHost();
+  const sessions = new FakeSessions(host);
+  const opened: DiffSource[] = [];
+  const env: ChatEnvironment = {
+    openDiff: async (s) => void opened.push(s),
+    openLocation: async () => {},
+    copy: async () => {},
+    attachContext: async () => [],
+    reveal: () => {},
+    log: () => {},
+    errorMessage: (e) => (e instanceof Error ? e.message : String(e)),
+  };
+  const controller = new ChatController(host, sessions, env);
+  const posted: IpcMessage[] = [];
+  controller.attach((m) => posted.push(m));
+  // The webview side: applies snapshots and patches exactly like webview-ui/store.ts.
+  const view = { seq: 0, list: itemList(), session: undefined as ChatSnapshot['session'] | undefined, gaps: 0 };
+  const sync = () => {
+    controller.flush();
+    for (const m of posted.splice(0)) {
+      if (DidChangeSnapshotNotification.is(m)) {
+        const s = m.params as ChatSnapshot;
+        Object.assign(view, { seq: s.seq, list: itemList(s.items.slice()), session: s.session });
+      } else if (DidPatchNotification.is(m)) {
+        const p = m.params as ChatPatch;
+        if (p.seq !== view.seq + 1) view.gaps++;
+        view.seq = p.seq;
+        applyTranscriptOps(view.list, p.ops);
+        view.session = { ...view.session!, ...p.session };
+      } else replies.push(m);
+    }
+  };
+  const replies: IpcMessage[] = [];
+  let id = 0;
+  const send = <P>(cmd: IpcCommand<P> | IpcRequest<P, unknown>, params: P) => controller.receive({ id: `w${++id}`, method: cmd.method, params });
+  return { host, sessions, controller, posted, view, sync, send, opened, replies };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+const disposers: (() => void)[] = [];
+afterEach(() => {
+  for (const d of disposers.splice(0)) d();
+});
+
+describe('chat controller', () => {
+  test('ready → snapshot; a prompt streams as patches; the turn ends on the stop reason', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    t.send(ReadyCommand, { reason: 'start' });
+    await tick();
+    t.sync();
+    assert.equal(t.view.session?.sessionId, undefined);
+    t.send(SendPromptCommand, { text: 'Explain a.ts', attachments: [{ kind: 'file', id: 'f', name: 'a.ts', uri: 'file:///w/a.ts' }] });
+    await tick();
+    assert.deepEqual(t.host.requests.at(-1), {
+      method: 'session/prompt',
+      params: { sessionId: 's1', prompt: [{ type: 'text', text: 'Explain a.ts' }, { type: 'resource_link', uri: 'file:///w/a.ts', name: 'a.ts' }] },
+    });
+    for (const chunk of ['It ', 'exports ', 'a function.']) t.host.update('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: chunk } });
+    t.host.update('other-session', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'not ours' } });
+    t.sync();
+    assert.equal(t.view.session?.running, true);
+    assert.deepEqual(t.view.list.items.map((i) => [i.type, 'text' in i ? i.text : '']), [
+      ['user', 'Explain a.ts'],
+      ['agent', 'It exports a function.'],
+    ]);
+    t.host.prompts[0].resolve({ stopReason: 'end_turn' });
+    await tick();
+    t.sync();
+    assert.equal(t.view.session?.running, false);
+    assert.equal(t.view.gaps, 0, 'patch numbers are contiguous');
+    assert.deepEqual(t.view.list.items, t.controller.items, 'the webview state equals the host state');
+  });
+
+  test('nothing is posted before ready; ready delivers everything as one snapshot', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    await t.sessions.newSession();
+    t.host.update('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'early' } });
+    t.controller.flush();
+    assert.equal(t.posted.length, 0);
+    t.send(ReadyCommand, {});
+    assert.equal(t.posted.length, 1);
+    assert.ok(DidChangeSnapshotNotification.is(t.posted[0]));
+    assert.equal((t.posted[0].params as ChatSnapshot).items[0].type, 'agent');
+  });
+
+  test('permission: the webview answers with an option; unknown options are ignored', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    await t.sessions.newSession();
+    t.send(ReadyCommand, {});
+    const answer = t.controller.requestPermission(
+      { sessionId: 's1', toolCall: { toolCallId: 'c1', title: 'Run npm test' }, options: [{ optionId: 'allow', name: 'Allow once', kind: 'allow_once' }] },
+      new AbortController().signal,
+    );
+    t.sync();
+    const card = t.view.list.items.find((i) => i.type === 'permission')!;
+    t.send(AnswerPermissionCommand, { id: card.id, optionId: 'made-up' });
+    t.send(AnswerPermissionCommand, { id: card.id, optionId: 'allow' });
+    assert.deepEqual(await answer, { outcome: { outcome: 'selected', optionId: 'allow' } });
+    t.sync();
+    assert.deepEqual([(t.view.list.items[0] as { state: string }).state, (t.view.list.items[0] as { answer: string }).answer], ['answered', 'Allow once']);
+  });
+
+  test('elicitation: the raw content goes to the bridge untouched; a withdrawn form disappears', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    await t.sessions.newSession();
+    t.send(ReadyCommand, {});
+    const form = {
+      mode: 'form' as const,
+      sessionId: 's1',
+      message: 'Please answer 2 question(s).',
+      requestedSchema: { type: 'object' as const, properties: { q_0: { type: 'string' as const, oneOf: [{ const: 'a', title: 'a' }] }, q_0_other: { type: 'string' as const } }, required: [] },
+    };
+    const answered = t.controller.createElicitation(form, new AbortController().signal);
+    const withdrawn = new AbortController();
+    const second = t.controller.createElicitation(form, withdrawn.signal);
+    t.sync();
+    const [first, other] = t.view.list.items;
+    const content = { q_0: 'a', q_0_other: '', q_1: ['x'], q_1_other: 'custom' };
+    t.send(AnswerElicitationCommand, { id: first.id, response: { action: 'accept', content } });
+    assert.deepEqual(await answered, { action: 'accept', content });
+    withdrawn.abort();
+    assert.deepEqual(await second, { action: 'cancel' });
+    t.sync();
+    assert.equal((t.view.list.items.find((i) => i.id === other.id) as { state: string }).state, 'withdrawn');
+    // A late answer to the withdrawn form is ignored.
+    t.send(AnswerElicitationCommand, { id: other.id, response: { action: 'accept', content: {} } });
+  });
+
+  test('busy: queue runs after the turn; steer goes to _zcode/session/steer and shows the chip', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    t.send(ReadyCommand, {});
+    t.send(SendPromptCommand, { text: 'first', attachments: [] });
+    await tick();
+    t.send(SendPromptCommand, { text: 'second', attachments: [], whenBusy: 'queue' });
+    t.sync();
+    assert.deepEqual(t.view.session?.queue.map((q) => q.text), ['second']);
+    t.send(SteerCommand, { text: 'use vitest' });
+    await tick();
+    assert.deepEqual(t.host.requests.at(-1), { method: '_zcode/session/steer', params: { sessionId: 's1', content: 'use vitest' } });
+    t.host.ext.fire({ method: '_zcode/session/steerState', params: { sessionId: 's1', state: 'queued' } });
+    t.sync();
+    assert.equal(t.view.session?.steer, 'queued');
+    t.host.prompts[0].resolve({ stopReason: 'end_turn' });
+    await tick();
+    await tick();
+    t.sync();
+    assert.equal(t.host.requests.filter((r) => r.method === 'session/prompt').length, 2);
+    assert.deepEqual(t.view.session?.queue, []);
+    assert.equal(t.view.session?.steer, undefined);
+  });
+
+  test('Open Diff hands the full texts to the editor; list sessions answers the request', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    await t.sessions.newSession();
+    t.send(ReadyCommand, {});
+    t.host.update('s1', { sessionUpdate: 'tool_call', toolCallId: 'e1', title: 'Edit', kind: 'edit', status: 'completed', content: [{ type: 'diff', path: '/w/a.ts', oldText: 'a\n', newText: 'b\n' }] });
+    t.send(OpenDiffCommand, { toolCallId: 'e1', index: 0 });
+    await tick();
+    assert.deepEqual(t.opened, [{ path: '/w/a.ts', oldText: 'a\n', newText: 'b\n' }]);
+    t.send(ListSessionsRequest, {});
+    await tick();
+    t.sync();
+    const reply = t.replies.find((m) => m.completionId !== undefined)!;
+    assert.equal(reply.method, ListSessionsRequest.response.method);
+    assert.deepEqual(reply.params, { ok: true, value: { sessions: [{ sessionId: 'old', title: 'Earlier work', updatedAt: '2026-01-01T00:00:00Z' }] } });
+  });
+
+  test('switching sessions sends a fresh snapshot (then the replay); pending forms stay answerable', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    await t.sessions.newSession();
+    t.send(ReadyCommand, {});
+    t.host.update('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'in s1' } });
+    const pending = t.controller.requestPermission({ sessionId: 's1', toolCall: { toolCallId: 'c' }, options: [{ optionId: 'ok', name: 'OK', kind: 'allow_once' }] }, new AbortController().signal);
+    await t.sessions.loadSession('old');
+    t.sync();
+    assert.equal(t.view.session?.sessionId, 'old');
+    assert.deepEqual(t.view.list.items.map((i) => i.type), ['permission', 'user']);
+    t.send(AnswerPermissionCommand, { id: t.view.list.items[0].id, optionId: 'ok' });
+    assert.deepEqual(await pending, { outcome: { outcome: 'selected', optionId: 'ok' } });
+  });
+});

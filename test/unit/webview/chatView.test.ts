@@ -1,0 +1,219 @@
+/**
+ * The whole webview in happy-dom, driven through the contract like the host does: snapshot and
+ * patches in, commands out. Covers the composer, slash completion, busy controls, tool cards.
+ */
+import { document, setValue, key, click, button } from './dom.ts';
+import { test, describe, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { act } from 'preact/test-utils';
+import {
+  DidChangeSnapshotNotification,
+  DidPatchNotification,
+  emptySessionView,
+  type ChatPatch,
+  type ChatSnapshot,
+  type IpcMessage,
+  type SessionView,
+  type TranscriptItem,
+} from '../../../webview-ui/contract.ts';
+import { startChat } from '../../../webview-ui/boot.ts';
+import type { MessageSource } from '../../../webview-ui/ipc.ts';
+
+function harness() {
+  const posted: IpcMessage[] = [];
+  const listeners = new Set<(e: { data: unknown }) => void>();
+  const source: MessageSource = { addEventListener: (_t, l) => listeners.add(l), removeEventListener: (_t, l) => listeners.delete(l) };
+  let saved: unknown;
+  const root = document.createElement('div');
+  document.body.appendChild(root);
+  let stop: () => void = () => {};
+  act(() => {
+    stop = startChat({ postMessage: (m) => posted.push(m as IpcMessage), getState: () => saved, setState: (s) => (saved = s) }, source, root, (cb) => cb());
+  });
+  let n = 0;
+  const deliver = (method: string, params: unknown) => act(() => listeners.forEach((l) => l({ data: { id: `h${++n}`, method, params } })));
+  const snapshot = (session: Partial<SessionView>, items: TranscriptItem[] = [], seq = 1) =>
+    deliver(DidChangeSnapshotNotification.method, { seq, session: { ...emptySessionView(), connection: 'ready', sessionId: 's1', ...session }, items } satisfies ChatSnapshot);
+  const patch = (p: ChatPatch) => deliver(DidPatchNotification.method, p);
+  const deliverCompletion = (requestId: string, value: unknown) =>
+    listeners.forEach((l) => l({ data: { id: `h${++n}`, method: 'chat/session/list/completion', completionId: requestId, params: { ok: true, value } } }));
+  const commands = (method?: string) => posted.filter((m) => !method || m.method === `chat/${method}`);
+  return { root, posted, snapshot, patch, commands, deliver, deliverCompletion, stop: () => (act(() => stop()), root.remove()) };
+}
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+function open() {
+  const h = harness();
+  cleanups.push(h.stop);
+  return h;
+}
+
+describe('chat webview', () => {
+  test('says ready on start and after a missed patch; renders snapshot and streamed patches', () => {
+    const h = open();
+    assert.deepEqual(h.commands('ready').map((m) => m.params), [{ reason: 'start' }]);
+    h.snapshot({ title: 'Fix login' }, [{ type: 'user', id: 'u1', text: 'hi', attachments: [] }]);
+    assert.equal(h.root.querySelector('h1')?.textContent, 'Fix login');
+    h.patch({ seq: 2, ops: [{ op: 'upsert', item: { type: 'agent', id: 'a1', text: '**Hel' } }], session: { running: true } });
+    h.patch({ seq: 3, ops: [{ op: 'append', id: 'a1', field: 'text', text: 'lo**' }] });
+    assert.equal(h.root.querySelector('.message.agent strong')?.textContent, 'Hello');
+    h.patch({ seq: 5, ops: [] });
+    assert.deepEqual(h.commands('ready').map((m) => m.params), [{ reason: 'start' }, { reason: 'resync' }]);
+  });
+
+  test('Enter sends, Shift+Enter does not; the draft clears', () => {
+    const h = open();
+    h.snapshot({});
+    const input = h.root.querySelector('textarea.prompt-input')!;
+    setValue(input, 'line one');
+    const shift = key(input, 'Enter', { shiftKey: true });
+    assert.equal(shift.defaultPrevented, false, 'Shift+Enter keeps the newline');
+    assert.equal(h.commands('prompt/send').length, 0);
+    setValue(input, 'Explain this');
+    key(input, 'Enter');
+    assert.deepEqual(h.commands('prompt/send').map((m) => m.params), [{ text: 'Explain this', attachments: [] }]);
+    assert.equal((h.root.querySelector('textarea.prompt-input') as HTMLTextAreaElement).value, '');
+  });
+
+  test('slash completion from available commands: filter, arrow, Tab accepts', () => {
+    const h = open();
+    h.snapshot({ commands: [{ name: 'compact', description: 'Compact the conversation' }, { name: 'goal', description: 'Set a goal' }, { name: 'fork', description: 'Fork' }] });
+    const input = h.root.querySelector('textarea.prompt-input')!;
+    setValue(input, '/');
+    assert.equal(h.root.querySelectorAll('[role="option"]').length, 3);
+    setValue(input, '/go');
+    const options = [...h.root.querySelectorAll('[role="option"]')];
+    assert.deepEqual(options.map((o) => o.querySelector('.command-name')?.textContent), ['/goal']);
+    assert.equal(input.getAttribute('aria-activedescendant'), options[0].id);
+    key(input, 'Tab');
+    assert.equal((h.root.querySelector('textarea.prompt-input') as HTMLTextAreaElement).value, '/goal ');
+    assert.equal(h.root.querySelectorAll('[role="option"]').length, 0);
+    assert.equal(h.commands('prompt/send').length, 0, 'accepting a completion does not send');
+  });
+
+  test('while a turn runs: Stop cancels, Enter steers, Alt+Enter queues; chips show queue and steer state', () => {
+    const h = open();
+    h.snapshot({ running: true, queue: [{ id: 'q1', text: 'later', attachments: [] }], steer: 'queued' });
+    click(button(h.root, 'Stop'));
+    assert.equal(h.commands('turn/cancel').length, 1);
+    const input = h.root.querySelector('textarea.prompt-input')!;
+    setValue(input, 'use vitest');
+    assert.ok(button(h.root, 'Steer') && button(h.root, 'Queue'));
+    key(input, 'Enter');
+    assert.deepEqual(h.commands('prompt/steer').map((m) => m.params), [{ text: 'use vitest' }]);
+    setValue(input, 'then deploy');
+    key(input, 'Enter', { altKey: true });
+    assert.deepEqual(h.commands('prompt/send').map((m) => m.params), [{ text: 'then deploy', attachments: [], whenBusy: 'queue' }]);
+    assert.match(h.root.querySelector('.queue')!.textContent!, /later/);
+    assert.match(h.root.querySelector('.steer-chip')!.textContent!, /Steer queued/);
+    click(h.root.querySelector('[aria-label="Remove queued prompt: later"]'));
+    assert.deepEqual(h.commands('prompt/removeQueued').map((m) => m.params), [{ id: 'q1' }]);
+  });
+
+  test('edit card: compact diff and Open Diff; terminal tail with expand; status shown', () => {
+    const h = open();
+    const lines = Array.from({ length: 30 }, (_, i) => `\x1b[32mline ${i + 1}\x1b[0m`).join('\n');
+    h.snapshot({}, [
+      {
+        type: 'tool',
+        id: 'tool:e1',
+        toolCallId: 'e1',
+        title: 'Edit src/a.ts',
+        kind: 'edit',
+        status: 'completed',
+        content: [{ type: 'diff', index: 0, path: '/w/src/a.ts', isNew: false, added: 1, removed: 1, truncated: false, lines: [{ t: '-', text: 'old' }, { t: '+', text: 'new' }] }],
+        locations: [],
+      },
+      {
+        type: 'tool',
+        id: 'tool:b1',
+        toolCallId: 'b1',
+        title: 'npm test',
+        kind: 'execute',
+        status: 'in_progress',
+        content: [{ type: 'terminal', terminalId: 'b1' }],
+        locations: [],
+        terminal: { terminalId: 'b1', output: lines, truncated: false, exited: false },
+      },
+    ]);
+    const [edit, shell] = [...h.root.querySelectorAll('section.tool')];
+    assert.match(edit.getAttribute('aria-label')!, /Edit src\/a\.ts: Done/);
+    assert.deepEqual([...edit.querySelectorAll('.diff-line')].map((l) => l.className), ['diff-line del', 'diff-line add']);
+    click(button(edit, 'Open Diff'));
+    assert.deepEqual(h.commands('diff/open').map((m) => m.params), [{ toolCallId: 'e1', index: 0 }]);
+    const out = () => shell.querySelector('.terminal-output')!.textContent!;
+    assert.equal(out().split('\n').length, 12, 'tail only');
+    assert.ok(out().endsWith('line 30'));
+    assert.ok(!out().includes('\x1b'), 'escape codes never reach the DOM');
+    assert.equal(shell.querySelector('.ansi-fg-2')?.textContent, 'line 19');
+    click(button(shell, /Show all 30 lines/));
+    assert.equal(out().split('\n').length, 30);
+  });
+
+  test('thoughts are collapsed by default and expand on click', () => {
+    const h = open();
+    h.snapshot({}, [{ type: 'thought', id: 'th', text: 'secret reasoning' }]);
+    assert.ok(!h.root.textContent!.includes('secret reasoning'));
+    const toggle = h.root.querySelector('.thought .section-toggle')!;
+    assert.equal(toggle.getAttribute('aria-expanded'), 'false');
+    click(toggle);
+    assert.ok(h.root.textContent!.includes('secret reasoning'));
+  });
+
+  test('errors offer Retry; the code block copy button copies through the host', () => {
+    const h = open();
+    h.snapshot({}, [
+      { type: 'agent', id: 'a', text: '```sh\nnpm test\n```' },
+      { type: 'error', id: 'e', message: 'zcode is not running.', retryable: true },
+    ]);
+    click(button(h.root, 'Retry'));
+    assert.deepEqual(h.commands('turn/retry').map((m) => m.params), [{ itemId: 'e' }]);
+    click(h.root.querySelector('[data-action="copy-code"]'));
+    assert.deepEqual(h.commands('clipboard/copy').map((m) => m.params), [{ text: 'npm test\n' }]);
+  });
+
+  test('config pickers and the context meter', () => {
+    const h = open();
+    h.snapshot({
+      usage: { used: 150000, size: 200000 },
+      configOptions: [
+        { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'glm-5', options: [{ value: 'glm-5', name: 'GLM-5' }, { value: 'glm-5-air', name: 'GLM-5 Air' }] },
+        { id: 'mode', name: 'Mode', category: 'mode', type: 'select', currentValue: 'plan', options: [{ value: 'plan', name: 'Plan' }, { value: 'build', name: 'Build' }] },
+      ],
+    });
+    const pickers = [...h.root.querySelectorAll('select.picker')];
+    assert.deepEqual(pickers.map((p) => p.getAttribute('aria-label')), ['Mode', 'Model'], 'mode first, then model');
+    setValue(pickers[1], 'glm-5-air', 'change');
+    assert.deepEqual(h.commands('config/set').map((m) => m.params), [{ configId: 'model', value: 'glm-5-air' }]);
+    const meter = h.root.querySelector('[role="meter"]')!;
+    assert.equal(meter.getAttribute('aria-valuenow'), '150000');
+    assert.match(meter.textContent!, /150k \/ 200k/);
+  });
+
+  test('session menu: new, fork, and resume from the list the host returns', async () => {
+    const h = open();
+    h.snapshot({});
+    click(h.root.querySelector('[aria-haspopup="menu"]'));
+    const request = h.commands('session/list')[0];
+    assert.ok(request, 'the menu asks the host for the sessions');
+    await act(async () => {
+      h.deliverCompletion(request.id, { sessions: [{ sessionId: 'old-1', title: 'Earlier work', updatedAt: new Date(Date.now() - 7200_000).toISOString() }] });
+      await new Promise((r) => setTimeout(r, 0));
+    });
+    const entry = h.root.querySelector('.session-entry')!;
+    assert.match(entry.textContent!, /Earlier work/);
+    assert.match(entry.textContent!, /2 h ago/);
+    click(entry);
+    assert.deepEqual(h.commands('session/load').map((m) => m.params), [{ sessionId: 'old-1' }]);
+    assert.equal(h.root.querySelector('[role="menu"]'), null, 'the menu closes');
+    click(h.root.querySelector('[aria-haspopup="menu"]'));
+    click(button(h.root, 'Fork this session'));
+    click(h.root.querySelector('[aria-label="New session"]'));
+    assert.equal(h.commands('session/fork').length, 1);
+    assert.equal(h.commands('session/new').length, 1);
+  });
+});

@@ -1,0 +1,39 @@
+/** A `ChatActions` that records every call (a fake, not a mock: no canned answers). */
+import type { ChatActions } from '../../../webview-ui/actions.ts';
+
+export type Call = { name: keyof ChatActions; args: unknown[] };
+
+export function recordingActions(): ChatActions & { calls: Call[] } {
+  const calls: Call[] = [];
+  const rec =
+    (name: keyof ChatActions) =>
+    (...args: unknown[]): void => {
+      calls.push({ name, args });
+    };
+  return {
+    calls,
+    sendPrompt: rec('sendPrompt'),
+    steer: rec('steer'),
+    removeQueued: rec('removeQueued'),
+    cancelTurn: rec('cancelTurn'),
+    retry: rec('retry'),
+    answerPermission: rec('answerPermission'),
+    answerElicitation: rec('answerElicitation'),
+    openDiff: rec('openDiff'),
+    openLocation: rec('openLocation'),
+    copyText: rec('copyText'),
+    setConfigOption: rec('setConfigOption'),
+    newSession: rec('newSession'),
+    loadSession: rec('loadSession'),
+    forkSession: rec('forkSession'),
+    cancelBackgroundTask: rec('cancelBackgroundTask'),
+    listSessions: async () => {
+      calls.push({ name: 'listSessions', args: [] });
+      return [];
+    },
+    attachContext: async (source) => {
+      calls.push({ name: 'attachContext', args: [source] });
+      return [];
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Wires the webview: channel ⇄ store, the ready handshake (and resync when a patch is missing),
+ * view state persistence, and the host's attachment pushes. Returns a disposer.
+ */
+import { h, render } from 'preact';
+import { DidAttachNotification, DidChangeSnapshotNotification, DidPatchNotification, ReadyCommand, WebviewLogCommand, type Attachment } from './contract.ts';
+import { hostActions } from './actions.ts';
+import { App } from './components/App.tsx';
+import type { AttachBus } from './components/Composer.tsx';
+import { HostChannel, type MessageSource, type VsCodeApi } from './ipc.ts';
+import { ChatStore, type Scheduler } from './store.ts';
+import { ViewState } from './viewState.ts';
+
+export function startChat(api: VsCodeApi, source: MessageSource, root: Element, schedule?: Scheduler): () => void {
+  const channel = new HostChannel(api, source);
+  const store = new ChatStore(schedule);
+  const view = new ViewState(api.getState(), (state) => api.setState(state));
+  const attachListeners = new Set<(a: Attachment[]) => void>();
+  const bus: AttachBus = {
+    subscribe(listener) {
+      attachListeners.add(listener);
+      return () => attachListeners.delete(listener);
+    },
+  };
+  let resyncing = false;
+  const offSnapshot = channel.on(DidChangeSnapshotNotification, (snapshot) => {
+    resyncing = false;
+    store.applySnapshot(snapshot);
+  });
+  const offPatch = channel.on(DidPatchNotification, (patch) => {
+    if (store.applyPatch(patch) || resyncing) return;
+    resyncing = true;
+    channel.send(ReadyCommand, { reason: 'resync' });
+  });
+  const offAttach = channel.on(DidAttachNotification, ({ attachments }) => {
+    for (const listener of attachListeners) listener(attachments);
+  });
+  // CSP violations and uncaught errors go to the extension's log, where they can be diagnosed.
+  const onViolation = (e: Event): void => {
+    const v = e as SecurityPolicyViolationEvent;
+    channel.send(WebviewLogCommand, { level: 'warn', message: `CSP blocked ${v.blockedURI || 'inline'} (${v.violatedDirective})` });
+  };
+  const onError = (e: ErrorEvent): void => channel.send(WebviewLogCommand, { level: 'error', message: String(e.message) });
+  const doc = root.ownerDocument;
+  doc.addEventListener('securitypolicyviolation', onViolation);
+  doc.defaultView?.addEventListener('error', onError);
+  render(h(App, { store, actions: hostActions(channel), view, bus }), root);
+  channel.send(ReadyCommand, { reason: 'start' });
+  return () => {
+    offSnapshot();
+    offPatch();
+    offAttach();
+    doc.removeEventListener('securitypolicyviolation', onViolation);
+    doc.defaultView?.removeEventListener('error', onError);
+    render(null, root);
+    channel.dispose();
+  };
+}

@@ -1,0 +1,43 @@
+/** The chat: header, transcript, composer, pickers. State comes from the store (host snapshots). */
+import { useEffect, useState } from 'preact/hooks';
+import { ActionsContext, type ChatActions } from '../actions.ts';
+import type { ChatStore } from '../store.ts';
+import { ViewStateContext, type ViewState } from '../viewState.ts';
+import { Composer, type AttachBus } from './Composer.tsx';
+import { Header } from './Header.tsx';
+import { Icon } from './Icon.tsx';
+import { Toolbar } from './Toolbar.tsx';
+import { Transcript } from './Transcript.tsx';
+
+function Welcome() {
+  return (
+    <div class="welcome">
+      <Icon name="hubot" class="welcome-icon" />
+      <p>Ask zcode to explain, change or build something in this workspace.</p>
+      <p class="field-hint">Type / for commands. Attach the editor selection or files with the buttons below the input.</p>
+    </div>
+  );
+}
+
+export function App({ store, actions, view, bus }: { store: ChatStore; actions: ChatActions; view: ViewState; bus?: AttachBus }) {
+  const [state, setState] = useState(store.current);
+  useEffect(() => store.subscribe(setState), [store]);
+  return (
+    <ActionsContext.Provider value={actions}>
+      <ViewStateContext.Provider value={view}>
+        {state.ready ? (
+          <div class="chat">
+            <Header session={state.session} />
+            <Transcript items={state.items} running={state.session.running} empty={<Welcome />} />
+            <Composer session={state.session} view={view} bus={bus} />
+            <Toolbar session={state.session} />
+          </div>
+        ) : (
+          <div class="connecting" role="status">
+            <Icon name="loading" spin /> Connecting to ZCode…
+          </div>
+        )}
+      </ViewStateContext.Provider>
+    </ActionsContext.Provider>
+  );
+}
