@@ -2,6 +2,7 @@
 //
 //   npx vscode-test --label source   all test/e2e/extension-host/**/*.test.cjs against the source tree (dist/)
 //   npx vscode-test --label vsix     the *.smoke.test.cjs subset against the INSTALLED dist-vsix/zcode-vscode.vsix
+// Files run in alphabetical order of their path, all in ONE extension host (state carries over).
 //
 // By default "VS Code" is test/e2e/codeShim.mjs: a private code-server (VS Code 1.139 server, real Node
 // extension host) driven by headless Chromium, because these machines cannot download desktop VS Code.
@@ -11,7 +12,7 @@
 // received into), ZCODE_SIM_SPEED=0, ZCODE_E2E_REPO_ROOT, ZCODE_E2E_MODE ('source' | 'vsix'), and
 // ZCODE_TEST_VSIX in vsix mode. User settings: zcode.path = the simulator, zcode.nodePath = Node 24.
 import { defineConfig } from '@vscode/test-cli';
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { zcodeSimSettings } from './test/e2e/lib/codeServer.mjs';
@@ -20,6 +21,15 @@ const root = dirname(fileURLToPath(import.meta.url));
 const state = join(root, '.vscode-test');
 const desktop = process.env.ZCODE_E2E_DESKTOP === '1';
 const vsix = resolve(root, process.env.ZCODE_TEST_VSIX || 'dist-vsix/zcode-vscode.vsix');
+
+/**
+ * Test files as sorted absolute paths: test-cli passes absolute paths through in order, while its glob
+ * order is arbitrary (files run alphabetically, so e.g. zzLifecycle.test.cjs really runs last).
+ */
+function testFiles(re) {
+  const dir = join(root, 'test/e2e/extension-host');
+  return readdirSync(dir, { recursive: true }).map(String).filter((f) => re.test(f)).sort().map((f) => join(dir, f));
+}
 
 /** A fresh copy of the fixture workspace per label (tests may edit it). */
 function workspace(label) {
@@ -56,8 +66,8 @@ function testRun(label, files, extra) {
 }
 
 export default defineConfig([
-  testRun('source', 'test/e2e/extension-host/**/*.test.cjs'),
-  testRun('vsix', 'test/e2e/extension-host/**/*.smoke.test.cjs', {
+  testRun('source', testFiles(/\.test\.cjs$/)),
+  testRun('vsix', testFiles(/\.smoke\.test\.cjs$/), {
     env: { ZCODE_TEST_VSIX: vsix },
     // The web workbench runs extensionTestsPath only in extension-development mode, so an empty
     // test-only extension is the development path and the extension under test is the installed .vsix.

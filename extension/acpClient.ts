@@ -11,19 +11,14 @@
  */
 import * as vscode from 'vscode';
 import { client, RequestError } from '@agentclientprotocol/sdk';
-import type {
-  ClientApp,
-  ClientConnection,
-  CreateElicitationRequest,
-  CreateElicitationResponse,
-  InitializeResponse,
-  RequestPermissionRequest,
-  RequestPermissionResponse,
-  SessionNotification,
-} from '@agentclientprotocol/sdk';
+import type { ClientApp, ClientConnection, InitializeResponse, SessionNotification } from '@agentclientprotocol/sdk';
 import type { Bridge, BridgeOptions } from '../bridge/acp/bridge.ts';
 import type { ExitInfo, LocateOptions, Logger } from '../bridge/zcode/backend.ts';
 import { Disposable } from './disposable.ts';
+import { InteractiveUiSlot } from './interactiveUi.ts';
+import type { InteractiveUi } from './interactiveUi.ts';
+
+export type { InteractiveUi } from './interactiveUi.ts';
 
 /** zcode's state as the user sees it (status bar, context keys). */
 export type HostState = 'notStarted' | 'starting' | 'ready' | 'turnRunning' | 'crashed';
@@ -32,16 +27,6 @@ export type HostState = 'notStarted' | 'starting' | 'ready' | 'turnRunning' | 'c
 export interface ExtNotification {
   method: string;
   params: unknown;
-}
-
-/**
- * The UI that answers the bridge's interactive requests (the chat webview registers one).
- * Both calls must settle; `signal` aborts when the bridge withdraws the request (another client
- * answered first, or the turn was cancelled): close the dialog and resolve/reject as you like.
- */
-export interface InteractiveUi {
-  requestPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>;
-  createElicitation(params: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse>;
 }
 
 /** The bridge as the host uses it (bridge/acp/bridge.ts). */
@@ -128,8 +113,7 @@ export class ZcodeClientHost extends Disposable {
   private _initializeResult: InitializeResponse | undefined;
   private _state: HostState = 'notStarted';
   private readonly running = new Map<string, number>();
-  private ui: InteractiveUi | undefined;
-  private readonly uiWaiters = new Set<() => void>();
+  private readonly ui: InteractiveUiSlot;
   /** Aborted on dispose: rejects every pending call. */
   private readonly lifetime = new AbortController();
   private shutdownPromise: Promise<void> | undefined;
@@ -137,6 +121,7 @@ export class ZcodeClientHost extends Disposable {
 
   constructor(private readonly options: ZcodeClientHostOptions) {
     super();
+    this.ui = new InteractiveUiSlot({ fallback: options.fallbackUi, reveal: options.revealUi, waitMs: options.uiWaitMs, logger: options.logger });
   }
 
   /** zcode's state: not started / starting / ready / turn running / crashed. */
@@ -233,11 +218,7 @@ export class ZcodeClientHost extends Disposable {
    * QuickPicks / input boxes (`fallbackUi`).
    */
   setInteractiveUi(ui: InteractiveUi): vscode.Disposable {
-    this.ui = ui;
-    for (const wake of [...this.uiWaiters]) wake();
-    return new vscode.Disposable(() => {
-      if (this.ui === ui) this.ui = undefined;
-    });
+    return new vscode.Disposable(this.ui.set(ui));
   }
 
   /**
@@ -288,7 +269,7 @@ export class ZcodeClientHost extends Disposable {
     this._bridge = undefined;
     this.connection = undefined;
     this.bridgeSubscriptions?.dispose();
-    for (const wake of [...this.uiWaiters]) wake();
+    this.ui.dispose();
     super.dispose();
     try {
       connection?.close();
@@ -361,45 +342,18 @@ export class ZcodeClientHost extends Disposable {
         this._onSessionUpdate.fire(params);
       })
       .onRequest('session/request_permission', async ({ params, signal }) => {
-        const ui = await this.interactiveUi(signal);
+        const ui = await this.ui.resolve(signal);
         if (signal.aborted) return { outcome: { outcome: 'cancelled' } };
         return ui.requestPermission(params, signal);
       })
       .onRequest('elicitation/create', async ({ params, signal }) => {
-        const ui = await this.interactiveUi(signal);
+        const ui = await this.ui.resolve(signal);
         if (signal.aborted) return { action: 'cancel' };
         return ui.createElicitation(params, signal);
       })
       .onNotification('*', ({ method, params }) => {
         this._onExtNotification.fire({ method, params });
       });
-  }
-
-  /** The registered UI; else reveal the chat and wait for it a little; else the fallback. */
-  private async interactiveUi(signal: AbortSignal): Promise<InteractiveUi> {
-    if (this.ui) return this.ui;
-    if (this.options.revealUi) {
-      const waitMs = this.options.uiWaitMs ?? 5_000;
-      const registered = new Promise<void>((resolve) => {
-        const wake = (): void => {
-          this.uiWaiters.delete(wake);
-          clearTimeout(timer);
-          signal.removeEventListener('abort', wake);
-          resolve();
-        };
-        const timer = setTimeout(wake, waitMs);
-        signal.addEventListener('abort', wake);
-        this.uiWaiters.add(wake);
-      });
-      try {
-        await this.options.revealUi();
-      } catch (error) {
-        this.options.logger.warn(`could not reveal the chat view: ${String(error)}`);
-      }
-      if (!this.ui) await registered;
-      if (this.ui) return this.ui;
-    }
-    return this.options.fallbackUi;
   }
 
   private markRunning(sessionId: string, delta: number): void {

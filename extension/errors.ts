@@ -42,8 +42,11 @@ export function describeError(what: string, error: unknown): string {
   switch (classifyError(error)) {
     case 'incompatible':
       return vscode.l10n.t('{0} failed: this zcode is too old. ZCode for VS Code needs zcode 0.14.8 or newer (0.15 or newer for every feature). Update zcode and restart it.', what);
-    case 'unsupported':
-      return vscode.l10n.t('{0} is not supported by this zcode version.', what);
+    case 'unsupported': {
+      // The bridge says which builds have the method: "… (removed in zcode 0.16; use …)".
+      const detail = /\(([^()]+)\)\s*$/.exec(errorMessage(error))?.[1];
+      return detail ? vscode.l10n.t('{0} is not supported by this zcode version: {1}.', what, detail) : vscode.l10n.t('{0} is not supported by this zcode version.', what);
+    }
     default:
       return vscode.l10n.t('{0} failed: {1}', what, errorMessage(error));
   }

@@ -12,7 +12,7 @@ import type {
   RequestPermissionRequest,
   RequestPermissionResponse,
 } from '@agentclientprotocol/sdk';
-import type { InteractiveUi } from './acpClient.ts';
+import type { InteractiveUi } from './interactiveUi.ts';
 
 type ContentValue = string | number | boolean | string[];
 

@@ -132,9 +132,17 @@ export class SessionManager extends Disposable {
    * before calling if you render the replay.
    */
   async loadSession(sessionId: string): Promise<void> {
-    // Switch first so that a UI filtering updates by the active session shows the replay.
+    // Switch first so that a UI filtering updates by the active session shows the replay; switch
+    // back if the bridge cannot load it.
+    const previous = this._activeSessionId;
     await this.setActive(sessionId);
-    const result = await this.host.request<LoadSessionResponse | null>('session/load', { sessionId, cwd: this.cwd(), mcpServers: [] });
+    let result: LoadSessionResponse | null;
+    try {
+      result = await this.host.request<LoadSessionResponse | null>('session/load', { sessionId, cwd: this.cwd(), mcpServers: [] });
+    } catch (error) {
+      if (this._activeSessionId === sessionId && previous !== sessionId) await this.setActive(previous);
+      throw error;
+    }
     this.open.add(sessionId);
     if (result?.configOptions) this.setOptions(sessionId, result.configOptions);
   }

@@ -84,7 +84,7 @@ const cs = await startCodeServer({
   port,
   smokeTestDriver: false,
   settings: { ...zcodeSimSettings(), 'workbench.colorTheme': 'Default Dark Modern' },
-  env: { ZCODE_SIM_SPEED: process.env.ZCODE_SIM_SPEED ?? '1', ZCODE_SIM_RECORD: join(state, 'zcode-sim-record.jsonl') },
+  env: { ZCODE_SIM_SPEED: process.env.ZCODE_SIM_SPEED ?? '1' },
   prepare: ({ extensionsDir }) => linkExtension(join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`)),
   keep: true,
 });

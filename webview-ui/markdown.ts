@@ -3,9 +3,11 @@
  * shown as text), then DOMPurify over the result as a second line of defence (it also owns the URL
  * allow-list: no `javascript:`/`data:` links, no event-handler attributes, no inline styles).
  *
- * Streaming: `StreamingMarkdown` splits a growing message into stable blocks (finished at a blank
+ * Blocks: `StreamingMarkdown` splits a (growing) message into stable blocks (finished at a blank
  * line followed by an unindented line, outside code fences) that are rendered once, plus the open
- * tail, which is the only part re-rendered per chunk.
+ * tail, which is the only part re-rendered per chunk. Trade-off, accepted: constructs spanning a
+ * split render per block (a loose list becomes consecutive lists; a reference-style link definition
+ * only applies inside its block).
  */
 import MarkdownIt from 'markdown-it';
 import createDOMPurify from 'dompurify';
@@ -54,9 +56,25 @@ export function sanitizeHtml(html: string): string {
   return purify().sanitize(html, PURIFY_CONFIG) as unknown as string;
 }
 
+/** Recently rendered blocks: a reload or a session switch renders the same messages again. */
+const cache = new Map<string, string>();
+const CACHE_ENTRIES = 1000;
+const CACHE_MAX_SOURCE = 16 * 1024;
+
 /** Markdown → sanitised HTML. */
 export function renderMarkdown(text: string): string {
-  return sanitizeHtml(md.render(text));
+  const hit = cache.get(text);
+  if (hit !== undefined) {
+    cache.delete(text);
+    cache.set(text, hit);
+    return hit;
+  }
+  const html = sanitizeHtml(md.render(text));
+  if (text.length <= CACHE_MAX_SOURCE) {
+    cache.set(text, html);
+    if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  }
+  return html;
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -73,6 +91,9 @@ export class StreamingMarkdown {
   private fence: { char: string; len: number } | undefined;
   private afterBlank = false;
   private length = 0;
+
+  private tailSource: string | undefined;
+  private tailHtml = '';
 
   /** Updates with the message's current text; returns the tail's HTML (stable blocks in `blocks`). */
   update(text: string): string {
@@ -93,7 +114,13 @@ export class StreamingMarkdown {
       this.stableEnd = lineStart;
       this.afterBlank = false;
     }
-    return renderMarkdown(text.slice(this.stableEnd));
+    const tail = text.slice(this.stableEnd);
+    // Re-renders (e.g. the turn ending) with unchanged text cost nothing.
+    if (tail !== this.tailSource) {
+      this.tailSource = tail;
+      this.tailHtml = renderMarkdown(tail);
+    }
+    return this.tailHtml;
   }
 
   private scanLine(text: string, start: number, end: number): void {
@@ -117,6 +144,7 @@ export class StreamingMarkdown {
   }
 
   private reset(): void {
+    this.tailSource = undefined;
     this.blocks.length = 0;
     this.stableEnd = 0;
     this.scanned = 0;

@@ -309,9 +309,8 @@ class CompactionWaiter implements Disposable {
   }
 
   private later(ms: number, response: CompactResponse): void {
-    const timer = setTimeout(() => this.settle(response), ms);
-    timer.unref?.();
-    this.timers.push(timer);
+    // Not unref'd: a pending answer is work in progress (dispose clears it).
+    this.timers.push(setTimeout(() => this.settle(response), ms));
   }
 
   private onEvent(event: ZcodeEvent): void {

@@ -152,11 +152,12 @@ export function paramsParser<S extends z.ZodType>(method: string, schema: S): Pa
   return (params: unknown) => {
     const parsed = schema.safeParse(params ?? {});
     if (parsed.success) return parsed.data;
-    throw RequestError.invalidParams(z.treeifyError(parsed.error), `Invalid params for ${method}: ${describeIssues(parsed.error)}`);
+    // The SDK prefixes the message with "Invalid params: ".
+    throw RequestError.invalidParams(z.treeifyError(parsed.error), `${method}: ${describeIssues(parsed.error)}`);
   };
 }
 
-/** "sessionId: sessionId must be a string; action: …" (zod's `prettifyError` spans lines). */
+/** "sessionId is required; objective: action …": one line, each problem prefixed with its path unless the message names it already (zod's `prettifyError` spans lines). */
 function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => {

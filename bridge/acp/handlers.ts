@@ -187,13 +187,14 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
 
   app.onRequest(
     'session/prompt',
-    safe(async (params, _client, signal) => {
-      await sessions.require(params.sessionId);
-      // Slash commands run before the queue (`/steer` must reach a running turn).
-      const handled = await deps.slashCommands(deps.context, { sessionId: params.sessionId, prompt: params.prompt, signal });
-      if (handled) return handled;
-      return turns.prompt(params.sessionId, params.prompt, signal);
-    }),
+    safe((params, _client, signal) =>
+      // turns.prompt registers the prompt synchronously (a session/cancel right behind it must see it).
+      turns.prompt(params.sessionId, params.prompt, signal, async () => {
+        await sessions.require(params.sessionId);
+        // Slash commands run before the queue (`/steer` must reach a running turn).
+        return deps.slashCommands(deps.context, { sessionId: params.sessionId, prompt: params.prompt, signal });
+      }),
+    ),
   );
 
   app.onNotification('session/cancel', ({ params }) => {

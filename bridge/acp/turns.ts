@@ -150,8 +150,11 @@ class RunningTurn {
 }
 
 interface SessionTurns {
-  queue: PromptJob[];
+  /** The job that owns the session right now (taken synchronously when granted). */
+  holder: PromptJob | undefined;
+  /** Its zcode turn, once it runs. */
   running: RunningTurn | undefined;
+  queue: PromptJob[];
   idleWaiters: Array<() => void>;
 }
 
@@ -184,11 +187,11 @@ export class TurnEngine implements Disposable {
   /** Is a prompt running (or queued) on this runtime? */
   isBusy(runtime: SessionRuntime): boolean {
     const turns = this.turnsOf(runtime);
-    return turns.running !== undefined || turns.queue.length > 0;
+    return turns.holder !== undefined || turns.queue.length > 0;
   }
 
   isRunning(runtime: SessionRuntime): boolean {
-    return this.turnsOf(runtime).running !== undefined;
+    return this.turnsOf(runtime).holder !== undefined;
   }
 
   /** Resolves when nothing runs or waits on the runtime. */
@@ -199,9 +202,17 @@ export class TurnEngine implements Disposable {
 
   /**
    * Run one prompt to its stop reason. `signal` is the request's: it aborts on `$/cancel_request`
-   * (cancel this prompt) and on connection close (ignored: the turn is shared).
+   * (cancel this prompt) and on connection close (ignored: the turn is shared). Call it
+   * synchronously from the request handler; `preflight` (session check, slash commands) runs after
+   * the prompt is registered and may answer the prompt itself.
    */
-  async prompt(acpId: string, blocks: readonly ContentBlock[], signal: AbortSignal): Promise<PromptResponse> {
+  async prompt(
+    acpId: string,
+    blocks: readonly ContentBlock[],
+    signal: AbortSignal,
+    preflight?: () => Promise<PromptResponse | undefined>,
+  ): Promise<PromptResponse> {
+    // Registered before the first await: a `session/cancel` right behind the prompt must find it.
     const job = new PromptJob(acpId);
     const jobs = this.jobs.get(acpId) ?? new Set<PromptJob>();
     this.jobs.set(acpId, jobs);
@@ -210,10 +221,14 @@ export class TurnEngine implements Disposable {
       if (isCancelRequest(signal.reason)) this.cancelJob(job);
     };
     signal.addEventListener('abort', onAbort);
+    let turns: SessionTurns | undefined;
     try {
+      const handled = await preflight?.();
+      if (handled) return handled;
+      if (job.cancelled) return { stopReason: 'cancelled' };
       const runtime = await this.sessions.materialize(acpId);
       if (job.cancelled) return { stopReason: 'cancelled' };
-      const turns = this.turnsOf(runtime);
+      turns = this.turnsOf(runtime);
       await this.acquire(turns, job);
       if (job.cancelled) return { stopReason: 'cancelled' };
       return await this.run(runtime, turns, job, promptToZcode(blocks));
@@ -224,6 +239,7 @@ export class TurnEngine implements Disposable {
       signal.removeEventListener('abort', onAbort);
       jobs.delete(job);
       if (jobs.size === 0) this.jobs.delete(acpId);
+      if (turns) this.release(turns, job);
     }
   }
 
@@ -235,15 +251,15 @@ export class TurnEngine implements Disposable {
     if (runtime) {
       const turns = this.turnsOf(runtime);
       for (const job of turns.queue) jobs.add(job);
-      if (turns.running) jobs.add(turns.running.job);
+      if (turns.holder) jobs.add(turns.holder);
     }
     for (const job of jobs) this.cancelJob(job);
   }
 
   /** Cancel only the running prompt of a runtime (a permission dialog answered `cancelled`). */
   cancelRunning(runtime: SessionRuntime): void {
-    const running = this.turnsOf(runtime).running;
-    if (running) this.cancelJob(running.job);
+    const holder = this.turnsOf(runtime).holder;
+    if (holder) this.cancelJob(holder);
   }
 
   private cancelJob(job: PromptJob): void {
@@ -253,25 +269,31 @@ export class TurnEngine implements Disposable {
     job.onCancel?.();
   }
 
-  /** Wait until the job is first in line and nothing runs (or it is cancelled). */
+  /**
+   * Wait until the job owns the session (FIFO), or is cancelled while waiting. Ownership is taken
+   * synchronously when granted, so two prompts arriving together can never both run.
+   */
   private acquire(turns: SessionTurns, job: PromptJob): Promise<void> {
-    turns.queue.push(job);
-    if (!turns.running && turns.queue[0] === job) {
-      turns.queue.shift();
+    if (!turns.holder && turns.queue.length === 0) {
+      turns.holder = job;
       return Promise.resolve();
     }
+    turns.queue.push(job);
     return new Promise<void>((resolve) => {
       job.wake = () => {
         job.wake = undefined;
         const index = turns.queue.indexOf(job);
         if (index !== -1) turns.queue.splice(index, 1);
+        if (!job.cancelled && !turns.holder) turns.holder = job;
         resolve();
       };
     });
   }
 
-  /** The running turn ended: start the next queued job, or tell idle waiters. */
-  private release(turns: SessionTurns): void {
+  /** A job is done: if it owned the session, hand it to the next queued job or tell idle waiters. */
+  private release(turns: SessionTurns, job: PromptJob): void {
+    if (turns.holder !== job) return;
+    turns.holder = undefined;
     turns.running = undefined;
     const next = turns.queue[0];
     if (next) {
@@ -329,7 +351,7 @@ export class TurnEngine implements Disposable {
       }
     } finally {
       job.onCancel = undefined;
-      this.release(turns);
+      turns.running = undefined;
     }
   }
 
@@ -392,7 +414,7 @@ export class TurnEngine implements Disposable {
   private turnsOf(runtime: SessionRuntime): SessionTurns {
     let turns = this.state.get(runtime);
     if (!turns) {
-      turns = { queue: [], running: undefined, idleWaiters: [] };
+      turns = { holder: undefined, running: undefined, queue: [], idleWaiters: [] };
       this.state.set(runtime, turns);
     }
     return turns;

@@ -16,6 +16,13 @@ export const BACKGROUND_TASKS_VIEW = 'zcode.backgroundTasks';
 export const BACKGROUND_TASKS_NOTIFICATION = '_zcode/session/backgroundTasks';
 const TICK_MS = 1000;
 
+/** The actions the tree offers while zcode cannot be found (ids cannot clash with zcode task ids). */
+const SETUP_ITEMS = [
+  { id: 'zcode-setup:locate', label: () => vscode.l10n.t('Locate zcode…'), icon: 'search', command: 'zcode.locate' },
+  { id: 'zcode-setup:install', label: () => vscode.l10n.t('Install Instructions'), icon: 'book', command: 'zcode.showInstallInstructions' },
+  { id: 'zcode-setup:check', label: () => vscode.l10n.t('Check Again'), icon: 'refresh', command: 'zcode.checkInstallation' },
+] as const;
+
 /** The arguments VS Code passes to inline / context-menu commands of this tree: the element (a task id). */
 export type TaskCommandArg = string | { sessionId?: string; taskId?: string; id?: string } | undefined;
 
@@ -26,6 +33,7 @@ export class BackgroundTasksTree extends Disposable implements vscode.TreeDataPr
   readonly model: BackgroundTasksModel;
   private readonly view: vscode.TreeView<string>;
   private ticker: ReturnType<typeof setInterval> | undefined;
+  private notFoundMessage: string | undefined;
 
   constructor(
     private readonly host: ZcodeClientHost,
@@ -43,17 +51,35 @@ export class BackgroundTasksTree extends Disposable implements vscode.TreeDataPr
     void this.updateContext();
   }
 
-  /** Shows what zcode discovery tried above the (then empty) tree; undefined clears it. */
+  /**
+   * zcode was not found: the view's message says exactly what discovery tried, and the tree shows
+   * the ways out (Locate zcode…, Install Instructions, Check Again) as items. (A tree view with a
+   * message does not show its welcome content, so the actions cannot be welcome buttons here.)
+   * Undefined leaves that state.
+   */
   setNotFound(message: string | undefined): void {
+    if (this.notFoundMessage === message) return;
+    this.notFoundMessage = message;
     this.view.message = message;
+    this._onDidChangeTreeData.fire(undefined);
   }
 
   getChildren(element?: string): string[] {
     if (element) return [];
+    if (this.notFoundMessage !== undefined) return SETUP_ITEMS.map((item) => item.id);
     return this.model.tasks().map((t) => t.id);
   }
 
   getTreeItem(id: string): vscode.TreeItem {
+    const setup = SETUP_ITEMS.find((item) => item.id === id);
+    if (setup) {
+      const item = new vscode.TreeItem(setup.label(), vscode.TreeItemCollapsibleState.None);
+      item.id = id;
+      item.iconPath = new vscode.ThemeIcon(setup.icon);
+      item.command = { command: setup.command, title: setup.label() };
+      item.contextValue = 'zcodeSetup';
+      return item;
+    }
     const task = this.model.get(id);
     if (!task) return new vscode.TreeItem(id);
     const item = new vscode.TreeItem(task.description, vscode.TreeItemCollapsibleState.None);

@@ -75,6 +75,7 @@ try {
   cs = await startCodeServer({ vsix });
   if (vsix) say(`installed ${vsix} into ${cs.dirs.extensionsDir}`);
   say(`code-server on ${cs.origin}`);
+  cs.proc.on('exit', (code, signal) => void finish(1, `code-server exited unexpectedly (${code ?? signal}); log: ${cs.logFile}`));
   browser = await launchChromium({ env: cs.env });
   const page = await browser.newPage();
   let done;

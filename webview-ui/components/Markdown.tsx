@@ -1,23 +1,18 @@
 /**
- * Sanitised markdown. While `live` (the message is still streaming) the text is rendered as stable
- * blocks that never re-render plus one re-rendered tail; once finished it is rendered once, whole
- * (so constructs split while streaming, e.g. loose lists, come out right).
+ * Sanitised markdown, rendered as blocks (split at blank lines outside code fences): a block that
+ * is finished never renders again, so a streaming message costs one small tail render per frame,
+ * and the end of a turn costs nothing (no whole-message re-render, no jump). The same splitting is
+ * used whether the text is streaming or loaded at once, so a message looks the same after a reload.
  */
-import { useMemo, useRef } from 'preact/hooks';
-import { renderMarkdown, StreamingMarkdown } from '../markdown.ts';
+import { useRef } from 'preact/hooks';
+import { StreamingMarkdown } from '../markdown.ts';
 
-export function Markdown({ text, live = false, class: extra }: { text: string; live?: boolean; class?: string }) {
-  const cls = `markdown${extra ? ` ${extra}` : ''}`;
+export function Markdown({ text, class: extra }: { text: string; class?: string }) {
   const streamer = useRef<StreamingMarkdown | null>(null);
-  const whole = useMemo(() => (live ? '' : renderMarkdown(text)), [live, text]);
-  if (!live) {
-    streamer.current = null;
-    return <div class={cls} dangerouslySetInnerHTML={{ __html: whole }} />;
-  }
   streamer.current ??= new StreamingMarkdown();
   const tail = streamer.current.update(text);
   return (
-    <div class={cls}>
+    <div class={`markdown${extra ? ` ${extra}` : ''}`}>
       {streamer.current.blocks.map((html, i) => (
         <div key={i} class="md-block" dangerouslySetInnerHTML={{ __html: html }} />
       ))}

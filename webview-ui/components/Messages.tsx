@@ -27,7 +27,7 @@ export function UserMessage({ item }: { item: UserItem }) {
 export function AgentMessage({ item, live }: { item: AgentItem; live: boolean }) {
   return (
     <section class={`message agent${live ? ' live' : ''}`} aria-label="zcode" aria-busy={live}>
-      <Markdown text={item.text} live={live} />
+      <Markdown text={item.text} />
     </section>
   );
 }
@@ -40,7 +40,7 @@ export function Thought({ item, live }: { item: ThoughtItem; live: boolean }) {
         <Icon name={open ? 'chevron-down' : 'chevron-right'} />
         <Icon name="lightbulb" /> {live ? 'Thinking…' : 'Thought'}
       </button>
-      {open && <Markdown text={item.text} live={live} class="thought-text" />}
+      {open && <Markdown text={item.text} class="thought-text" />}
     </section>
   );
 }

@@ -1,7 +1,9 @@
 /**
  * The transcript: one memoised view per item (an item re-renders only when the host replaced it),
- * windowed to the last `WINDOW` items (older ones load when the user scrolls up), pinned to the
- * bottom while the user is at the bottom.
+ * grouped in pages of `PAGE` items (each page skips layout and paint while off screen:
+ * `content-visibility: auto` per page, not per item, keeps the browser's visibility bookkeeping
+ * small), windowed to the last `WINDOW` items (older pages load as the user scrolls up), pinned to
+ * the bottom while the user is at the bottom.
  */
 import { Component } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
@@ -13,8 +15,12 @@ import { AgentMessage, ErrorView, NoticeView, Thought, UserMessage } from './Mes
 import { PlanView } from './PlanView.tsx';
 import { ToolCard } from './ToolCard.tsx';
 
-/** Items rendered at first; each "load earlier" adds as many again. */
-export const WINDOW = 150;
+/** Items per page (the unit of off-screen skipping and of "load earlier"). */
+export const PAGE = 20;
+/** Items rendered at first (at least; rounded to whole pages). */
+export const WINDOW = 60;
+/** Items added per "load earlier" (one page, so scrolling back never blocks a frame for long). */
+export const STEP = PAGE;
 
 export function renderItem(item: TranscriptItem, live: boolean) {
   switch (item.type) {
@@ -36,6 +42,25 @@ export function renderItem(item: TranscriptItem, live: boolean) {
       return <ErrorView item={item} />;
     case 'notice':
       return <NoticeView item={item} />;
+  }
+}
+
+/** A page of items; re-renders only when one of its items changed. */
+class PageView extends Component<{ items: TranscriptItem[]; liveId: string | undefined }> {
+  override shouldComponentUpdate(next: { items: TranscriptItem[]; liveId: string | undefined }): boolean {
+    const prev = this.props.items;
+    if (next.items.length !== prev.length) return true;
+    for (let i = 0; i < prev.length; i++) if (prev[i] !== next.items[i]) return true;
+    return next.liveId !== this.props.liveId && (next.items.some((it) => it.id === next.liveId) || prev.some((it) => it.id === this.props.liveId));
+  }
+  override render() {
+    return (
+      <div class="page">
+        {this.props.items.map((item) => (
+          <ItemView key={item.id} item={item} live={item.id === this.props.liveId} />
+        ))}
+      </div>
+    );
   }
 }
 
@@ -79,14 +104,22 @@ export function Transcript({ items, running, empty }: { items: TranscriptItem[];
   const [count, setCount] = useState(WINDOW);
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
+  /** Distance from the bottom to keep while earlier items are inserted above. */
+  const anchor = useRef<number | null>(null);
   const [showJump, setShowJump] = useState(false);
-  const start = Math.max(0, items.length - count);
-  const visible = start > 0 ? items.slice(start) : items;
-  const lastIndex = items.length - 1;
+  // Page-aligned start, so a page always holds the same items.
+  const start = Math.max(0, Math.floor((items.length - count) / PAGE) * PAGE);
+  const liveId = running ? items[items.length - 1]?.id : undefined;
+  const pages: TranscriptItem[][] = [];
+  for (let at = start; at < items.length; at += PAGE) pages.push(items.slice(at, at + PAGE));
 
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+    if (!el) return;
+    if (anchor.current !== null) {
+      el.scrollTop = el.scrollHeight - anchor.current;
+      anchor.current = null;
+    } else if (pinned.current) el.scrollTop = el.scrollHeight;
   });
 
   const onScroll = (): void => {
@@ -100,12 +133,10 @@ export function Transcript({ items, running, empty }: { items: TranscriptItem[];
 
   const loadEarlier = (): void => {
     const el = scroller.current;
-    const before = el ? el.scrollHeight - el.scrollTop : 0;
-    setCount((c) => c + WINDOW);
-    // Keep the viewport where it was once the earlier items are in.
-    requestAnimationFrame(() => {
-      if (el) el.scrollTop = el.scrollHeight - before;
-    });
+    if (!el || anchor.current !== null) return;
+    // Keep the viewport where it is once the earlier items are in (restored in the layout effect).
+    anchor.current = el.scrollHeight - el.scrollTop;
+    setCount((c) => c + STEP);
   };
 
   const jump = (): void => {
@@ -120,12 +151,12 @@ export function Transcript({ items, running, empty }: { items: TranscriptItem[];
       <div ref={scroller} class="transcript" role="log" aria-live="polite" aria-label="Conversation" onScroll={onScroll} onClick={(e) => handleTranscriptClick(e, actions)}>
         {start > 0 && (
           <button type="button" class="link-button load-earlier" onClick={loadEarlier}>
-            Show {Math.min(start, WINDOW)} earlier items
+            Show {Math.min(start, STEP)} earlier items
           </button>
         )}
         {items.length === 0 && empty}
-        {visible.map((item, i) => (
-          <ItemView key={item.id} item={item} live={running && start + i === lastIndex} />
+        {pages.map((page, i) => (
+          <PageView key={(start + i * PAGE) / PAGE} items={page} liveId={liveId} />
         ))}
       </div>
       {showJump && (

@@ -28,6 +28,9 @@ describe('ZCode locating zcode', function () {
     const message = await waitFor(() => zcode.locate.message, { message: 'the not-found state' });
     assert.ok(message.includes(missing), `the message does not say what was tried: ${message}`);
     assert.match(zcode.statusBar.text, /warning/);
+    // The Background Tasks view offers the ways out as items (its message says what was tried).
+    assert.deepEqual(zcode.backgroundTasks.getChildren(), ['zcode-setup:locate', 'zcode-setup:install', 'zcode-setup:check']);
+    assert.equal(zcode.backgroundTasks.getTreeItem('zcode-setup:locate').command.command, 'zcode.locate');
     assert.equal(zcode.host.state, 'notStarted');
 
     // A command that needs zcode lands in the same state instead of a bare error.
@@ -40,6 +43,7 @@ describe('ZCode locating zcode', function () {
     assert.equal(located, simPath);
     assert.equal(vscode.workspace.getConfiguration('zcode').get('path'), simPath);
     await waitFor(() => zcode.locate.message === undefined, { message: 'the not-found state to clear' });
+    assert.ok(!zcode.backgroundTasks.getChildren().some((id) => id.startsWith('zcode-setup:')));
     await waitFor(() => zcode.host.state === 'ready', { message: 'zcode ready' });
     const sessionId = await newSession();
     const response = await prompt(zcode, sessionId, 'hi [scenario:text]');
@@ -57,6 +61,31 @@ describe('ZCode locating zcode', function () {
       await vscode.commands.executeCommand('zcode.goal.show');
       const error = await waitFor(() => zcode.commands.lastError, { message: 'an error to be reported' });
       assert.match(error.message, /0\.14\.8 or newer/);
+    } finally {
+      if (profile === undefined) delete process.env.ZCODE_SIM_PROFILE;
+      else process.env.ZCODE_SIM_PROFILE = profile;
+      await vscode.commands.executeCommand('zcode.restart');
+    }
+  });
+});
+
+describe('ZCode on a zcode build without rewind (0.16)', function () {
+  this.timeout(60_000);
+
+  it('Rewind says plainly that this zcode version does not support it', async () => {
+    const zcode = await api();
+    const profile = process.env.ZCODE_SIM_PROFILE;
+    process.env.ZCODE_SIM_PROFILE = '0.16';
+    try {
+      await vscode.commands.executeCommand('zcode.restart');
+      const sessionId = await newSession();
+      assert.equal((await prompt(zcode, sessionId, 'hi [scenario:text]')).stopReason, 'end_turn');
+      zcode.commands.lastError = undefined;
+      const result = await vscode.commands.executeCommand('zcode.rewind', { latest: true });
+      assert.equal(result, undefined);
+      const error = await waitFor(() => zcode.commands.lastError, { message: 'an error to be reported' });
+      assert.equal(error.what, 'Rewind');
+      assert.match(error.message, /^Rewind is not supported by this zcode version/);
     } finally {
       if (profile === undefined) delete process.env.ZCODE_SIM_PROFILE;
       else process.env.ZCODE_SIM_PROFILE = profile;

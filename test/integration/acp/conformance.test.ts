@@ -149,8 +149,10 @@ for (const mode of MODES) {
         await h.agent.notify('session/cancel', { sessionId });
         assert.equal((await asking).stopReason, 'cancelled');
         await h.waitFor('the dialog to be withdrawn', () => dialog.signal.aborted);
-        const replies = h.simRecord().received.filter((m) => 'result' in m && typeof (m.result as { decision?: unknown })?.decision === 'string');
-        assert.deepEqual(replies.at(-1)?.result, { decision: 'deny', reason: 'cancelled by user' });
+        // zcode may end the turn on the stop before the decline reaches it: wait for the reply.
+        const replies = () => h.simRecord().received.filter((m) => 'result' in m && typeof (m.result as { decision?: unknown })?.decision === 'string');
+        await h.waitFor('the decline to reach zcode', () => replies().length > 0);
+        assert.deepEqual(replies().at(-1)?.result, { decision: 'deny', reason: 'cancelled by user' });
 
         // (d) the next prompt works and gets exactly one stop reason.
         h.onPermission = async (params) => ({ outcome: { outcome: 'selected', optionId: params.options[0].optionId } });

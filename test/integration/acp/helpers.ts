@@ -2,7 +2,7 @@
 import type { PromptResponse, RequestPermissionResponse, SessionUpdate } from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { AcpHarness } from './harness.ts';
-import type { HarnessOptions, Mode } from './harness.ts';
+import type { HarnessOptions, Mode, TestClient } from './harness.ts';
 
 /** Run `fn` with a started harness; always dispose; the traffic and the simulator must be clean. */
 export async function withHarness<T>(mode: Mode, options: HarnessOptions, fn: (h: AcpHarness) => Promise<T>): Promise<T> {
@@ -19,12 +19,12 @@ export async function withHarness<T>(mode: Mode, options: HarnessOptions, fn: (h
   }
 }
 
-export async function newSession(h: AcpHarness, cwd = '/tmp/zcode-acp-ws'): Promise<string> {
+export async function newSession(h: TestClient, cwd = '/tmp/zcode-acp-ws'): Promise<string> {
   const { sessionId } = await h.agent.request('session/new', { cwd, mcpServers: [] });
   return sessionId;
 }
 
-export function prompt(h: AcpHarness, sessionId: string, text: string, signal?: AbortSignal): Promise<PromptResponse> {
+export function prompt(h: TestClient, sessionId: string, text: string, signal?: AbortSignal): Promise<PromptResponse> {
   return h.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }, signal ? { cancellationSignal: signal } : undefined);
 }
 

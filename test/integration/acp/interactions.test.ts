@@ -169,6 +169,7 @@ for (const mode of MODES) {
         await h.agent.notify('session/cancel', { sessionId });
         assert.equal((await running).stopReason, 'cancelled');
         await h.waitFor('the form to be withdrawn', () => dialog.signal.aborted);
+        await h.waitFor('the decline to reach zcode', () => interactionReplies(h).length > 0);
         assert.deepEqual(interactionReplies(h), [{ action: 'decline', reason: 'cancelled' }]);
         const cancels = h.traffic.sent.filter((m) => 'method' in m && m.method === '$/cancel_request');
         assert.equal(cancels.length, 1, 'the client got $/cancel_request for the form');

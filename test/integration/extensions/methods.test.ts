@@ -284,7 +284,7 @@ describe('param validation and unknown sessions', () => {
     ['_zcode/session/fork', { sessionId: 42 }, /sessionId must be a string/],
     ['_zcode/session/rewind', { sessionId: 's', cascade: 'yes' }, /cascade must be true or false/],
     ['_zcode/session/goal', { sessionId: 's', action: 'explode' }, /action must be one of: show, set, replace, clear, pause, resume/],
-    ['_zcode/session/goal', { sessionId: 's', action: 'set' }, /objective: action 'set' needs a non-empty objective/],
+    ['_zcode/session/goal', { sessionId: 's', action: 'set' }, /action 'set' needs a non-empty objective/],
     ['_zcode/session/goal', { sessionId: 's', action: 'replace', objective: '   ' }, /needs a non-empty objective/],
     ['_zcode/session/steer', { sessionId: 's', content: '' }, /content must not be empty/],
     ['_zcode/session/setMode', { sessionId: 's' }, /mode is required/],
@@ -299,7 +299,7 @@ describe('param validation and unknown sessions', () => {
         const error = await errorOf(ext(h, method, params));
         assert.equal(error.code, -32602);
         assert.match(error.message, message);
-        assert.match(error.message, new RegExp(`Invalid params for ${method}`));
+        assert.ok(error.message.startsWith(`Invalid params: ${method}: `), error.message);
       }));
   }
 

@@ -48,7 +48,7 @@ describe('steer lifecycle (zcode 0.15.2)', () => {
       // drained comes before the text that quotes the steer (zcode drains it into the turn first).
       const entries = h.traffic.entries.filter((e) => e.dir === 'out' && 'method' in e.msg);
       const drained = entries.findIndex((e) => 'method' in e.msg && e.msg.method === '_zcode/session/steerState' && (e.msg.params as { state?: string }).state === 'drained');
-      const quoted = entries.findIndex((e) => 'method' in e.msg && e.msg.method === 'session/update' && JSON.stringify(e.msg.params).includes('Steer received'));
+      const quoted = entries.findIndex((e) => 'method' in e.msg && e.msg.method === 'session/update' && JSON.stringify(e.msg.params).includes('Steer'));
       assert.ok(drained !== -1 && quoted !== -1 && drained < quoted, `drained #${drained} before the quoted steer #${quoted}`);
     }));
 });

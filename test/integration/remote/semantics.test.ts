@@ -158,6 +158,25 @@ test('capability merge drives routing: a form-capable client joining turns quest
   });
 });
 
+test('elicitation/create races too: every form-capable client gets the form, the first answer wins, the other is withdrawn', async () => {
+  await withHarness(async (h) => {
+    const [formA, formB] = await Promise.all([h.remote('formA', FORMS), h.remote('formB', FORMS)]);
+    const plain = await h.local('plain');
+    const sid = await h.newSession(plain);
+    const turn = prompt(plain, sid, '[scenario:questions]');
+    const [a, b] = await Promise.all([formA.elicitations.next(10_000, 'formA'), formB.elicitations.next(10_000, 'formB')]);
+    assert.deepEqual(a.params, b.params, 'both get the same form');
+    b.answer({ action: 'accept', content: { q_0: 'Rust', q_1: ['Unit tests', 'Type check'] } });
+    assert.equal((await turn).stopReason, 'end_turn');
+    assert.match(agentText(plain, sid), /You chose: .*Rust/);
+    await a.withdrawn;
+    assert.deepEqual(cancelledIds(formA), requestIds(formA, 'elicitation/create'));
+    assert.deepEqual(cancelledIds(formB), []);
+    assert.equal(plain.elicitations.size + plain.permissions.size, 0, 'the client without forms was not asked');
+    assert.equal(interactionReplies(h).length, 1, 'zcode got one answer');
+  });
+});
+
 test('concurrent prompts on one session from different clients are serialized (FIFO)', async () => {
   await withHarness(async (h) => {
     const [r1, r2] = await Promise.all([h.remote('r1'), h.remote('r2')]);

@@ -1,0 +1,87 @@
+/**
+ * Remote access through the stdio CLI (`bridge/cli.ts` + `startRemoteFromEnv`): the endpoint comes
+ * up from ZCODE_ACP_REMOTE*, remote and stdio clients share sessions, and when the stdio client goes
+ * away the process exits — remote clients do not keep it alive — and the port is free again.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { client, ndJsonStream } from '@agentclientprotocol/sdk';
+import type { SessionNotification } from '@agentclientprotocol/sdk';
+import { generateToken } from '../../../bridge/remote/auth.ts';
+import { SIM_PATH, simLocateOptions, tempDir } from '../../helpers/sim.ts';
+import { remoteClient } from './harness.ts';
+
+const CLI = fileURLToPath(new URL('../../../bridge/cli.ts', import.meta.url));
+const wired = readFileSync(CLI, 'utf8').includes('startRemoteFromEnv');
+
+test('zcode-acp with ZCODE_ACP_REMOTE=1: shared sessions, and the process ends with its stdio client', { skip: wired ? false : 'bridge/cli.ts does not call startRemoteFromEnv yet' }, async () => {
+  const tmp = tempDir('zcode-remote-cli-');
+  const token = generateToken();
+  const env = {
+    ...simLocateOptions({ stateDir: tmp.file('sim-state') }).env,
+    ZCODE_BIN: SIM_PATH,
+    ZCODE_NODE: process.execPath,
+    ZCODE_ACP_STORE_DIR: tmp.file('store'),
+    ZCODE_ACP_DEBUG: '1',
+    ZCODE_ACP_REMOTE: '1',
+    ZCODE_ACP_REMOTE_TOKEN: token,
+    ZCODE_ACP_REMOTE_PORT: '0',
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  const url = new Promise<string>((resolve, reject) => {
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+      const match = /remote access: listening on (ws:\/\/\S+)/.exec(stderr);
+      if (match) resolve(match[1]);
+    });
+    child.once('exit', () => reject(new Error(`zcode-acp exited before listening:\n${stderr}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    const stdioUpdates: SessionNotification[] = [];
+    const stdio = client({ name: 'editor' })
+      .onNotification('session/update', ({ params }) => void stdioUpdates.push(params))
+      .connect(ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
+    await stdio.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+
+    const endpoint = await url;
+    const port = Number(new URL(endpoint).port);
+    const phone = remoteClient(endpoint, { header: token }, { name: 'phone' });
+    await phone.initialize();
+    const { sessionId } = await phone.agent.request('session/new', { cwd: tmp.dir, mcpServers: [] });
+    const response = await phone.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '[scenario:text]' }] });
+    assert.equal(response.stopReason, 'end_turn');
+    // The editor on stdio saw the phone's turn.
+    const deadline = Date.now() + 5000;
+    while (!stdioUpdates.some((n) => n.sessionId === sessionId) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(stdioUpdates.some((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'agent_message_chunk'));
+
+    // The editor goes away: the process exits although the phone is still connected.
+    child.stdin.end();
+    const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 20_000))]);
+    assert.notEqual(code, 'hung', 'zcode-acp kept running after its stdio client left');
+    await phone.connection.closed;
+    await assertPortFree(port);
+    assert.ok(!stderr.includes(token), 'the token appeared on stderr');
+    assert.deepEqual(phone.tap.violations, []);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    tmp.cleanup();
+  }
+});
+
+async function assertPortFree(port: number): Promise<void> {
+  const s = createServer();
+  await new Promise<void>((resolve, reject) => {
+    s.once('error', reject);
+    s.listen(port, '127.0.0.1', () => resolve());
+  });
+  await new Promise<void>((r) => s.close(() => r()));
+}
