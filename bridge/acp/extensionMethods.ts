@@ -21,7 +21,7 @@
  */
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { AgentApp } from '@agentclientprotocol/sdk';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { buildConfigOptions, CONFIG_ID, validateConfigValue } from '../translate/config.ts';
 import { parseCheckpointArg } from '../translate/prompt.ts';
 import { cancelledBackgroundTaskUpdates, listBackgroundTasks } from '../translate/sessionTranslator.ts';
@@ -30,24 +30,28 @@ import type { Disposable } from '../zcode/backend.ts';
 import type { CheckpointTarget, ZcodeEvent } from '../zcode/protocol.ts';
 import type { BridgeContext, SessionHandle } from './context.ts';
 import { isBusy, toRequestError } from './errors.ts';
+// The same notification the core sends on every task-list change: `{sessionId, tasks}`.
+import { BACKGROUND_TASKS_NOTIFICATION } from './signals.ts';
 import {
   CancelBackgroundTaskParams,
   CheckpointsParams,
+  CheckpointsResult,
+  compactionOf,
   CompactParams,
   EXTENSION_METHOD,
   ForkParams,
   GoalParams,
   paramsParser,
   RewindParams,
+  RewindResult,
   SetModeParams,
   SetThoughtLevelParams,
   SteerParams,
+  toCheckpointInfo,
 } from './extensionSchemas.ts';
 import type {
   CancelBackgroundTaskResponse,
-  CheckpointInfo,
   CheckpointsResponse,
-  CompactOutcome,
   CompactResponse,
   ForkResponse,
   GoalResponse,
@@ -56,9 +60,6 @@ import type {
   SetThoughtLevelResponse,
   SteerResponse,
 } from './extensionSchemas.ts';
-
-/** The notification the core also sends on every task-list change (signals.ts); same shape. */
-const BACKGROUND_TASKS_NOTIFICATION = '_zcode/session/backgroundTasks';
 
 export interface ExtensionTuning {
   /** How long `compact` waits for zcode's outcome after the request was accepted (default 5 min). */
@@ -334,76 +335,10 @@ export function targetOf(checkpointId: string | undefined): CheckpointTarget {
   return parseCheckpointArg(checkpointId ?? '');
 }
 
-/** A final compaction state (`{status, error?, tokensBefore?, tokensAfter?}`) as the response; undefined while in progress or unknown. */
-export function compactionOf(value: unknown): CompactResponse | undefined {
-  const parsed = CompactionState.safeParse(value);
-  if (!parsed.success) return undefined;
-  const outcome = compactOutcome(parsed.data.status);
-  if (!outcome) return undefined;
-  const { tokensBefore, tokensAfter } = parsed.data;
-  const response: CompactResponse = { outcome };
-  const error = errorMessage(parsed.data.error);
-  switch (outcome) {
-    case 'compacted':
-      response.message =
-        tokensBefore !== undefined && tokensAfter !== undefined
-          ? `The conversation was compacted (${tokensBefore} → ${tokensAfter} tokens of context).`
-          : 'The conversation was compacted.';
-      break;
-    case 'failed':
-      response.message = error ? `The compaction failed: ${error}` : 'The compaction failed.';
-      break;
-    case 'cancelled':
-      response.message = 'The compaction was cancelled.';
-      break;
-  }
-  if (tokensBefore !== undefined) response.tokensBefore = tokensBefore;
-  if (tokensAfter !== undefined) response.tokensAfter = tokensAfter;
-  return response;
-}
-
-function compactOutcome(status: string): CompactOutcome | undefined {
-  switch (status.toLowerCase()) {
-    case 'compacted':
-    case 'completed':
-    case 'success':
-    case 'succeeded':
-    case 'done':
-      return 'compacted';
-    case 'cancelled':
-    case 'canceled':
-    case 'aborted':
-    case 'stopped':
-      return 'cancelled';
-    case 'failed':
-    case 'error':
-      return 'failed';
-    default:
-      return undefined; // started / running / in_progress …
-  }
-}
-
-function errorMessage(error: unknown): string | undefined {
-  if (typeof error === 'string' && error.trim() !== '') return error.trim();
-  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
-  return undefined;
-}
-
 /** The value must be one the session offers (mode / thought level lists from zcode's settings, else the defaults). */
 function requireOffered(handle: SessionHandle, configId: string, value: string, param: string): void {
   const problem = validateConfigValue(buildConfigOptions(handle.settings), configId, value);
   if (problem) throw RequestError.invalidParams({ [param]: value }, problem);
-}
-
-function toCheckpointInfo(c: z.infer<typeof CheckpointItem>): CheckpointInfo[] {
-  const checkpointId = c.checkpointId ?? c.id;
-  if (!checkpointId) return [];
-  const info: CheckpointInfo = { checkpointId };
-  const createdAt = typeof c.createdAt === 'number' ? new Date(c.createdAt) : typeof c.createdAt === 'string' ? new Date(c.createdAt) : undefined;
-  if (createdAt && !Number.isNaN(createdAt.getTime())) info.createdAt = createdAt.toISOString();
-  if (c.label) info.label = c.label;
-  if (c.turnId) info.turnId = c.turnId;
-  return [info];
 }
 
 function delay(ms: number): Promise<void> {
@@ -428,34 +363,3 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     );
   });
 }
-
-// Result shapes read defensively (zcode builds differ; unknown keys are kept and ignored).
-
-const RewindResult = z
-  .object({
-    checkpointId: z.string().optional(),
-    removedMessages: z.number().int().nonnegative().optional(),
-    removedSessions: z.array(z.string()).optional(),
-  })
-  .passthrough();
-
-const CompactionState = z
-  .object({
-    status: z.string(),
-    error: z.unknown().optional(),
-    tokensBefore: z.number().int().nonnegative().optional(),
-    tokensAfter: z.number().int().nonnegative().optional(),
-  })
-  .passthrough();
-
-const CheckpointItem = z
-  .object({
-    checkpointId: z.string().optional(),
-    id: z.string().optional(),
-    createdAt: z.union([z.string(), z.number()]).nullish(),
-    label: z.string().nullish(),
-    turnId: z.string().nullish(),
-  })
-  .passthrough();
-
-const CheckpointsResult = z.object({ checkpoints: z.array(CheckpointItem) }).passthrough();

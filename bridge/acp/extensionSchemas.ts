@@ -1,7 +1,8 @@
 /**
  * Params (zod) and results of the bridge's `_zcode/session/*` extension methods (issue 4,
- * "Extension methods"). The schemas are the single source of the param shapes: the SDK runs them
- * before a handler (see `paramsParser`), and the slash commands build the same params.
+ * "Extension methods"), and how zcode's own results are read. The schemas are the single source of
+ * the param shapes: the SDK runs them before a handler (see `paramsParser`), and the slash commands
+ * build the same params.
  *
  * Every method takes the ACP `sessionId` (a lazy placeholder or a real zcode id); `_meta` is
  * accepted and ignored, other unknown keys are dropped.
@@ -165,4 +166,104 @@ function describeIssues(error: z.ZodError): string {
       return where && !issue.message.startsWith(where) ? `${where}: ${issue.message}` : issue.message;
     })
     .join('; ');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading zcode's results (builds differ: read defensively, keep unknown keys, ignore them)
+// ---------------------------------------------------------------------------------------------
+
+export const RewindResult = z
+  .object({
+    checkpointId: z.string().optional(),
+    removedMessages: z.number().int().nonnegative().optional(),
+    removedSessions: z.array(z.string()).optional(),
+  })
+  .passthrough();
+
+export const CompactionState = z
+  .object({
+    status: z.string(),
+    error: z.unknown().optional(),
+    tokensBefore: z.number().int().nonnegative().optional(),
+    tokensAfter: z.number().int().nonnegative().optional(),
+  })
+  .passthrough();
+
+const CheckpointItem = z
+  .object({
+    checkpointId: z.string().optional(),
+    id: z.string().optional(),
+    createdAt: z.union([z.string(), z.number()]).nullish(),
+    label: z.string().nullish(),
+    turnId: z.string().nullish(),
+  })
+  .passthrough();
+
+export const CheckpointsResult = z.object({ checkpoints: z.array(CheckpointItem) }).passthrough();
+
+/** A final compaction state (`{status, error?, tokensBefore?, tokensAfter?}`) as the response; undefined while in progress or unknown. */
+export function compactionOf(value: unknown): CompactResponse | undefined {
+  const parsed = CompactionState.safeParse(value);
+  if (!parsed.success) return undefined;
+  const outcome = compactOutcome(parsed.data.status);
+  if (!outcome) return undefined;
+  const { tokensBefore, tokensAfter } = parsed.data;
+  const response: CompactResponse = { outcome };
+  const error = errorMessage(parsed.data.error);
+  switch (outcome) {
+    case 'compacted':
+      response.message =
+        tokensBefore !== undefined && tokensAfter !== undefined
+          ? `The conversation was compacted (${tokensBefore} → ${tokensAfter} tokens of context).`
+          : 'The conversation was compacted.';
+      break;
+    case 'failed':
+      response.message = error ? `The compaction failed: ${error}` : 'The compaction failed.';
+      break;
+    case 'cancelled':
+      response.message = 'The compaction was cancelled.';
+      break;
+  }
+  if (tokensBefore !== undefined) response.tokensBefore = tokensBefore;
+  if (tokensAfter !== undefined) response.tokensAfter = tokensAfter;
+  return response;
+}
+
+function compactOutcome(status: string): CompactOutcome | undefined {
+  switch (status.toLowerCase()) {
+    case 'compacted':
+    case 'completed':
+    case 'success':
+    case 'succeeded':
+    case 'done':
+      return 'compacted';
+    case 'cancelled':
+    case 'canceled':
+    case 'aborted':
+    case 'stopped':
+      return 'cancelled';
+    case 'failed':
+    case 'error':
+      return 'failed';
+    default:
+      return undefined; // started / running / in_progress …
+  }
+}
+
+function errorMessage(error: unknown): string | undefined {
+  if (typeof error === 'string' && error.trim() !== '') return error.trim();
+  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
+  return undefined;
+}
+
+/** One checkpoint as the method returns it (ISO time); entries without an id are dropped. */
+export function toCheckpointInfo(c: z.infer<typeof CheckpointItem>): CheckpointInfo[] {
+  const checkpointId = c.checkpointId ?? c.id;
+  if (!checkpointId) return [];
+  const info: CheckpointInfo = { checkpointId };
+  const createdAt = typeof c.createdAt === 'number' ? new Date(c.createdAt) : typeof c.createdAt === 'string' ? new Date(c.createdAt) : undefined;
+  if (createdAt && !Number.isNaN(createdAt.getTime())) info.createdAt = createdAt.toISOString();
+  if (c.label) info.label = c.label;
+  if (c.turnId) info.turnId = c.turnId;
+  return [info];
 }

@@ -13,8 +13,6 @@ import type {
   PromptResponse,
   RequestPermissionRequest,
   RequestPermissionResponse,
-  SessionConfigOption,
-  SessionInfo,
   SessionNotification,
 } from '@agentclientprotocol/sdk';
 import {
@@ -25,8 +23,6 @@ import {
   CancelTurnCommand,
   CopyTextCommand,
   DidAttachNotification,
-  DidChangeSnapshotNotification,
-  DidPatchNotification,
   ForkSessionCommand,
   ListSessionsRequest,
   LoadSessionCommand,
@@ -41,85 +37,33 @@ import {
   SteerCommand,
   WebviewLogCommand,
   type Attachment,
-  type BackgroundTaskView,
   type ConnectionState,
   type IpcMessage,
-  type IpcNotification,
   type IpcRequest,
   type QueuedPrompt,
   type SessionView,
   type TranscriptItem,
 } from '../../webview-ui/contract.ts';
+import type { ChatEnvironment, ChatHost, ChatSessions, Disposable } from './chatPorts.ts';
+
+export type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';
+import { PatchStream } from './patchStream.ts';
+import { PendingInteractions } from './pendingInteractions.ts';
 import { buildPrompt, parseAttachments, summarize } from './prompt.ts';
-import type { DiffSource } from './toolView.ts';
 import * as T from './transcript.ts';
-
-type Disposable = { dispose(): unknown };
-type Event<E> = (listener: (e: E) => unknown) => Disposable;
-
-/** What the chat needs of `ZcodeClientHost` (extension/acpClient.ts). */
-export interface ChatHost {
-  readonly state: string;
-  readonly initializeResult?: { agentCapabilities?: { promptCapabilities?: { image?: boolean; embeddedContext?: boolean } | null } | null } | undefined;
-  ready(): Promise<void>;
-  request<T = unknown>(method: string, params: unknown): Promise<T>;
-  cancelTurn(sessionId: string): Promise<void>;
-  readonly onSessionUpdate: Event<SessionNotification>;
-  readonly onExtNotification: Event<{ method: string; params: unknown }>;
-  readonly onDidChangeState: Event<string>;
-}
-
-/** What the chat needs of `SessionManager` (extension/sessions.ts). */
-export interface ChatSessions {
-  readonly activeSessionId: string | undefined;
-  readonly onDidChangeActiveSession: Event<string | undefined>;
-  readonly onDidChangeConfigOptions: Event<{ sessionId: string; configOptions: readonly SessionConfigOption[] }>;
-  configOptions(sessionId: string): readonly SessionConfigOption[] | undefined;
-  title(sessionId: string): string | undefined;
-  newSession(): Promise<string>;
-  loadSession(sessionId: string): Promise<void>;
-  listSessions(): Promise<SessionInfo[]>;
-  setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<readonly SessionConfigOption[]>;
-  fork(): Promise<string>;
-  restore(): Promise<string | undefined>;
-}
-
-/** The vscode side effects, injected. */
-export interface ChatEnvironment {
-  openDiff(source: DiffSource): Promise<void>;
-  openLocation(path: string, line?: number): Promise<void>;
-  copy(text: string): Promise<void>;
-  attachContext(source: 'selection' | 'activeFile' | 'pickFiles'): Promise<Attachment[]>;
-  /** Shows the chat view (forms arrived while it was hidden). */
-  reveal(): void;
-  log(level: 'info' | 'warn' | 'error', message: string): void;
-  /** Turns any error into one plain sentence. */
-  errorMessage(error: unknown): string;
-}
-
-type PendingInteraction =
-  | { kind: 'permission'; resolve(r: RequestPermissionResponse): void; options: Set<string> }
-  | { kind: 'elicitation'; resolve(r: CreateElicitationResponse): void };
-
-/** Patches are sent at most this often (ms); deltas in between are merged. */
-export const FLUSH_MS = 16;
+import { parseElicitationResponse, parseTasks } from './wireParsing.ts';
 
 const CONNECTION: Record<string, ConnectionState> = { notStarted: 'notStarted', starting: 'starting', ready: 'ready', turnRunning: 'ready', crashed: 'crashed' };
 
 export class ChatController {
   private state: T.TranscriptState;
-  private seq = 0;
-  private post: ((msg: IpcMessage) => void) | undefined;
-  private webviewReady = false;
-  private buffer: T.Change = { ops: [] };
-  private flushTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly pending = new Map<string, PendingInteraction>();
+  private readonly stream = new PatchStream();
+  private readonly pending = new PendingInteractions();
   private readonly subscriptions: Disposable[] = [];
   private lastPrompt: { text: string; attachments: Attachment[] } | undefined;
   private queueCounter = 0;
   private queued: (QueuedPrompt & { full: Attachment[] })[] = [];
   private started: Promise<void> | undefined;
-  private messageCounter = 0;
   private attachOnReady: Attachment[] = [];
 
   constructor(
@@ -150,25 +94,18 @@ export class ChatController {
 
   /** A webview appeared: route its messages here; it will send `ready`. */
   attach(post: (msg: IpcMessage) => void): void {
-    this.post = post;
-    this.webviewReady = false;
+    this.stream.attach(post);
   }
 
   /** The webview is gone (hidden without retained context, or disposed); state stays here. */
   detach(): void {
-    this.post = undefined;
-    this.webviewReady = false;
+    this.stream.detach();
   }
 
   dispose(): void {
-    clearTimeout(this.flushTimer);
+    this.stream.dispose();
     for (const s of this.subscriptions.splice(0)) s.dispose();
-    for (const [id, p] of this.pending) {
-      this.pending.delete(id);
-      if (p.kind === 'permission') p.resolve({ outcome: { outcome: 'cancelled' } });
-      else p.resolve({ action: 'cancel' });
-    }
-    this.post = undefined;
+    this.pending.dispose();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -179,10 +116,7 @@ export class ChatController {
     const { id, change } = T.addPermission(this.state, params);
     this.queue(change);
     this.env.reveal();
-    return new Promise((resolve) => {
-      this.pending.set(id, { kind: 'permission', resolve, options: new Set(params.options.map((o) => o.optionId)) });
-      signal.addEventListener('abort', () => this.withdraw(id), { once: true });
-    });
+    return this.pending.permission(id, params.options.map((o) => o.optionId), signal, () => this.queue(T.withdrawInteraction(this.state, id)));
   }
 
   createElicitation(params: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse> {
@@ -190,19 +124,7 @@ export class ChatController {
     const { id, change } = T.addElicitation(this.state, params);
     this.queue(change);
     this.env.reveal();
-    return new Promise((resolve) => {
-      this.pending.set(id, { kind: 'elicitation', resolve });
-      signal.addEventListener('abort', () => this.withdraw(id), { once: true });
-    });
-  }
-
-  private withdraw(id: string): void {
-    const p = this.pending.get(id);
-    if (!p) return;
-    this.pending.delete(id);
-    this.queue(T.withdrawInteraction(this.state, id));
-    if (p.kind === 'permission') p.resolve({ outcome: { outcome: 'cancelled' } });
-    else p.resolve({ action: 'cancel' });
+    return this.pending.elicitation(id, signal, () => this.queue(T.withdrawInteraction(this.state, id)));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -285,8 +207,8 @@ export class ChatController {
 
   private respond<P, R>(msg: IpcMessage, request: IpcRequest<P, R>, run: () => Promise<R>): void {
     run().then(
-      (value) => this.send(request.response, { ok: true, value }, msg.id),
-      (error: unknown) => this.send(request.response, { ok: false, error: this.env.errorMessage(error) }, msg.id),
+      (value) => this.stream.send(request.response, { ok: true, value }, msg.id),
+      (error: unknown) => this.stream.send(request.response, { ok: false, error: this.env.errorMessage(error) }, msg.id),
     );
   }
 
@@ -294,7 +216,7 @@ export class ChatController {
   pushAttachments(attachments: Attachment[]): void {
     if (attachments.length === 0) return;
     // The view may still be loading: deliver once it said `ready`.
-    if (this.webviewReady) this.send(DidAttachNotification, { attachments });
+    if (this.stream.isListening) this.stream.send(DidAttachNotification, { attachments });
     else this.attachOnReady.push(...attachments);
   }
 
@@ -389,22 +311,12 @@ export class ChatController {
   }
 
   private answerPermission(id: string, optionId: string | undefined): void {
-    const p = this.pending.get(id);
-    if (!p || p.kind !== 'permission') return;
-    if (optionId !== undefined && !p.options.has(optionId)) return;
-    this.pending.delete(id);
-    this.queue(T.answerPermission(this.state, id, optionId));
-    p.resolve(optionId ? { outcome: { outcome: 'selected', optionId } } : { outcome: { outcome: 'cancelled' } });
+    if (this.pending.answerPermission(id, optionId)) this.queue(T.answerPermission(this.state, id, optionId));
   }
 
   private answerElicitation(id: string, response: unknown): void {
-    const p = this.pending.get(id);
-    if (!p || p.kind !== 'elicitation') return;
     const parsed = parseElicitationResponse(response);
-    if (!parsed) return;
-    this.pending.delete(id);
-    this.queue(T.answerElicitation(this.state, id, parsed));
-    p.resolve(parsed);
+    if (parsed && this.pending.answerElicitation(id, parsed)) this.queue(T.answerElicitation(this.state, id, parsed));
   }
 
   private async setConfigOption(configId: string, value: string | boolean): Promise<void> {
@@ -490,88 +402,23 @@ export class ChatController {
   // Webview sync
 
   private onReady(): void {
-    this.webviewReady = true;
-    this.sendSnapshot();
-    if (this.attachOnReady.length) this.send(DidAttachNotification, { attachments: this.attachOnReady.splice(0) });
+    this.stream.ready((seq) => T.snapshotOf(this.state, seq));
+    if (this.attachOnReady.length) this.stream.send(DidAttachNotification, { attachments: this.attachOnReady.splice(0) });
     // Opening the chat is "first use": start the bridge and show the remembered session.
     void this.start().catch(() => {});
   }
 
   private sendSnapshot(): void {
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    this.buffer = { ops: [] };
-    this.seq += 1;
-    if (this.webviewReady) this.send(DidChangeSnapshotNotification, T.snapshotOf(this.state, this.seq));
+    this.stream.sendSnapshot((seq) => T.snapshotOf(this.state, seq));
   }
 
-  /** Buffers a change for the next patch (consecutive text deltas to one item are merged). */
   private queue(change: T.Change): void {
-    if (change.ops.length === 0 && !change.session) return;
-    const ops = this.buffer.ops;
-    for (const op of change.ops) {
-      const last = ops[ops.length - 1];
-      if (op.op === 'append' && last?.op === 'append' && last.id === op.id && last.field === op.field) {
-        ops[ops.length - 1] = { ...last, text: last.text + op.text };
-      } else if (op.op === 'upsert' && last?.op === 'upsert' && last.item.id === op.item.id) {
-        ops[ops.length - 1] = op;
-      } else {
-        ops.push(op);
-      }
-    }
-    if (change.session) this.buffer.session = { ...this.buffer.session, ...change.session };
-    this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
+    this.stream.queue(change);
   }
 
-  /** Sends buffered changes now (also used by tests). */
+  /** Sends buffered changes now (tests). */
   flush(): void {
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    const change = this.buffer;
-    this.buffer = { ops: [] };
-    if (change.ops.length === 0 && !change.session) return;
-    // Not listening: the snapshot sent on `ready` will include these changes.
-    if (!this.webviewReady) return;
-    this.seq += 1;
-    this.send(DidPatchNotification, { seq: this.seq, ops: change.ops, ...(change.session ? { session: change.session } : {}) });
+    this.stream.flush();
   }
 
-  private send<P>(notification: IpcNotification<P>, params: P, completionId?: string): void {
-    this.messageCounter += 1;
-    this.post?.({ id: `h${this.messageCounter}`, method: notification.method, params, ...(completionId ? { completionId } : {}) });
-  }
-}
-
-function parseElicitationResponse(value: unknown): CreateElicitationResponse | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const r = value as Record<string, unknown>;
-  if (r.action === 'decline' || r.action === 'cancel') return { action: r.action };
-  if (r.action !== 'accept') return undefined;
-  const content: Record<string, string | number | boolean | string[]> = {};
-  if (typeof r.content === 'object' && r.content !== null) {
-    for (const [k, v] of Object.entries(r.content)) {
-      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') content[k] = v;
-      else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) content[k] = v as string[];
-    }
-  }
-  return { action: 'accept', content };
-}
-
-function parseTasks(tasks: unknown[]): BackgroundTaskView[] {
-  const out: BackgroundTaskView[] = [];
-  for (const t of tasks) {
-    if (typeof t !== 'object' || t === null) continue;
-    const r = t as Record<string, unknown>;
-    const id = typeof r.id === 'string' ? r.id : typeof r.taskId === 'string' ? r.taskId : undefined;
-    if (!id) continue;
-    out.push({
-      id,
-      kind: typeof r.kind === 'string' ? r.kind : 'agent',
-      description: typeof r.description === 'string' ? r.description : id,
-      status: typeof r.status === 'string' ? r.status : 'running',
-      ...(typeof r.startedAt === 'string' ? { startedAt: r.startedAt } : {}),
-      ...(typeof r.outputPath === 'string' ? { outputPath: r.outputPath } : {}),
-    });
-  }
-  return out;
 }

@@ -143,9 +143,13 @@ export function foldToolCall(prev: ToolItem | undefined, update: ToolUpdate): { 
     };
   }
   if (terminalOutput(update) && !item.terminal) item.terminal = newTerminal(terminalOutput(update)!.terminalId || update.toolCallId);
+  // The bridge tags background cards `_meta.zcode {background: true, taskId}`; a cancel adds
+  // `_meta.backgroundTask.cancelled` (seed: "session/cancelBackgroundTask").
   const backgroundMeta = record(meta?.backgroundTask);
-  if (backgroundMeta || title.startsWith('[background]')) {
-    item.background = { cancelled: backgroundMeta?.cancelled === true || prev?.background?.cancelled === true };
+  const zcodeMeta = record(meta?.zcode);
+  if (backgroundMeta || zcodeMeta?.background === true || title.startsWith('[background]') || prev?.background) {
+    const taskId = typeof zcodeMeta?.taskId === 'string' ? zcodeMeta.taskId : prev?.background?.taskId;
+    item.background = { cancelled: backgroundMeta?.cancelled === true || prev?.background?.cancelled === true, ...(taskId ? { taskId } : {}) };
   }
   return diffs && diffs.length ? { item, diffs } : { item };
 }

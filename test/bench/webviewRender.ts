@@ -14,7 +14,10 @@
  * and animation-frame callback (Long Tasks only reports tasks ≥ 50 ms). Also checked: no CSP
  * violation, and model output with `<script>`/`onerror=`/`javascript:` executed nothing.
  *
- * Standalone: `node --import tsx test/bench/webviewRender.ts`.
+ * Standalone: `node --import tsx test/bench/webviewRender.ts`. Env: CHROME (default /usr/bin/chromium),
+ * ZCODE_BENCH_RUNS (default 3; medians are reported), ZCODE_BENCH_DEBUG=1 (page console, tasks
+ * over 16 ms, long-animation-frame attribution), ZCODE_BENCH_TRACE=<file> (a Chromium trace of
+ * the scroll-back phase).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

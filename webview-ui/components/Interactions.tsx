@@ -4,24 +4,17 @@
  * Keyboard: Tab order follows the layout, Enter submits, Escape cancels. Once answered or
  * withdrawn by the bridge, a form collapses into a one-line record.
  */
-import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
+import { useId, useRef, useState } from 'preact/hooks';
+import { useInitialFocus } from './useInitialFocus.ts';
 import type { ElicitationItem, PermissionItem } from '../contract.ts';
 import { useActions } from '../actions.ts';
-import { formContent, formFields, initialValues, otherEffect, toggleChoice, validateForm, type Field, type FormValues } from '../elicitation.ts';
 import { Icon } from './Icon.tsx';
 import { Markdown } from './Markdown.tsx';
-import { KIND_ICON } from './ToolCard.tsx';
+import { SchemaForm } from './SchemaForm.tsx';
+import { InlineCode, KIND_ICON } from './ToolCard.tsx';
 
 const WITHDRAWN = 'Withdrawn: answered elsewhere or the turn was cancelled.';
 
-/** Focus the first control of a new form, unless the user is typing somewhere else. */
-function useInitialFocus(ref: { current: HTMLElement | null }): void {
-  useEffect(() => {
-    const active = ref.current?.ownerDocument.activeElement;
-    if (active && active !== ref.current?.ownerDocument.body) return;
-    ref.current?.querySelector<HTMLElement>('select, input, textarea, button')?.focus();
-  }, []);
-}
 
 function Resolved({ icon, title, text, withdrawn }: { icon: string; title: string; text: string; withdrawn: boolean }) {
   return (
@@ -58,7 +51,7 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
       <div class="card-header static">
         <Icon name="shield" />
         <span class="card-title" id={titleId}>
-          Allow {item.kind ? <Icon name={KIND_ICON[item.kind] ?? 'tools'} /> : null} {item.title}?
+          Allow {item.kind ? <Icon name={KIND_ICON[item.kind] ?? 'tools'} /> : null} <InlineCode text={item.title} />?
         </span>
       </div>
       {item.detail && <Markdown text={item.detail} class="interaction-detail" />}
@@ -141,231 +134,6 @@ export function PlanFeedbackForm({ item }: { item: ElicitationItem }) {
         </button>
         <button type="button" class="button secondary" onClick={reject}>
           <Icon name="close" /> Reject
-        </button>
-      </div>
-    </form>
-  );
-}
-
-// ------------------------------------------------------------------------------------------------
-// Schema forms (questions and anything else in the elicitation subset)
-
-function FieldError({ id, error }: { id: string; error?: string }) {
-  return error ? (
-    <div id={id} class="field-error" role="alert">
-      {error}
-    </div>
-  ) : null;
-}
-
-function FieldView({ field, values, errors, set, formId }: { field: Field; values: FormValues; errors: Record<string, string>; set: (key: string, value: FormValues[string]) => void; formId: string }) {
-  const id = `${formId}-${field.key}`;
-  const errorId = `${id}-error`;
-  const descId = `${id}-desc`;
-  const describedBy = [field.description ? descId : '', errors[field.key] ? errorId : ''].filter(Boolean).join(' ') || undefined;
-  const label = (
-    <>
-      {field.title}
-      {field.required && <span class="required" aria-hidden="true"> *</span>}
-    </>
-  );
-  const desc = field.description ? (
-    <div id={descId} class="field-hint">
-      {field.description}
-    </div>
-  ) : null;
-  const str = (v: FormValues[string] | undefined): string => (typeof v === 'string' ? v : '');
-  const other = (field.kind === 'select' || field.kind === 'multi') && field.other ? field.other : undefined;
-  const effect = otherEffect(field, values);
-  const otherBlock = other ? (
-    <div class="other-field">
-      <label for={`${id}-other`} class="other-label">
-        {other.title}
-      </label>
-      <input
-        id={`${id}-other`}
-        name={other.key}
-        type="text"
-        class="input"
-        value={str(values[other.key])}
-        aria-describedby={effect ? `${id}-effect` : undefined}
-        onInput={(e) => set(other.key, (e.currentTarget as HTMLInputElement).value)}
-      />
-      {effect && (
-        <div id={`${id}-effect`} class="other-effect" aria-live="polite">
-          <Icon name="info" /> {effect === 'overrides' ? 'Your text replaces the selected answer.' : 'Your text is added to the selected answers.'}
-        </div>
-      )}
-    </div>
-  ) : null;
-
-  switch (field.kind) {
-    case 'select':
-      return (
-        <div class={`field select-field${effect ? ' overridden' : ''}`}>
-          <label for={id} class="field-label">
-            {label}
-          </label>
-          {desc}
-          <select
-            id={id}
-            name={field.key}
-            class="select"
-            value={str(values[field.key])}
-            aria-required={field.required}
-            aria-invalid={errors[field.key] ? true : undefined}
-            aria-describedby={describedBy}
-            onChange={(e) => set(field.key, (e.currentTarget as HTMLSelectElement).value)}
-          >
-            <option value="">Choose an answer…</option>
-            {field.choices.map((c) => (
-              <option key={c.value} value={c.value} title={c.description}>
-                {c.title}
-              </option>
-            ))}
-          </select>
-          {otherBlock}
-          <FieldError id={errorId} error={errors[field.key]} />
-        </div>
-      );
-    case 'multi': {
-      const picked = Array.isArray(values[field.key]) ? (values[field.key] as string[]) : [];
-      const order = field.choices.map((c) => c.value);
-      return (
-        <fieldset class="field multi-field" aria-describedby={describedBy}>
-          <legend class="field-label">{label}</legend>
-          {desc}
-          {field.choices.map((c) => (
-            <label key={c.value} class="checkbox-label" title={c.description}>
-              <input
-                type="checkbox"
-                name={field.key}
-                value={c.value}
-                checked={picked.includes(c.value)}
-                onChange={(e) => set(field.key, toggleChoice(picked, c.value, (e.currentTarget as HTMLInputElement).checked, order))}
-              />
-              {c.title}
-            </label>
-          ))}
-          {otherBlock}
-          <FieldError id={errorId} error={errors[field.key]} />
-        </fieldset>
-      );
-    }
-    case 'text': {
-      const type = (field.format === 'email' ? 'email' : field.format === 'uri' ? 'url' : field.format === 'date' ? 'date' : 'text') as 'text';
-      return (
-        <div class="field">
-          <label for={id} class="field-label">
-            {label}
-          </label>
-          {desc}
-          <input
-            id={id}
-            name={field.key}
-            type={type}
-            class="input"
-            value={str(values[field.key])}
-            aria-required={field.required}
-            aria-invalid={errors[field.key] ? true : undefined}
-            aria-describedby={describedBy}
-            onInput={(e) => set(field.key, (e.currentTarget as HTMLInputElement).value)}
-          />
-          <FieldError id={errorId} error={errors[field.key]} />
-        </div>
-      );
-    }
-    case 'number':
-      return (
-        <div class="field">
-          <label for={id} class="field-label">
-            {label}
-          </label>
-          {desc}
-          <input
-            id={id}
-            name={field.key}
-            type="number"
-            class="input"
-            step={field.integer ? 1 : 'any'}
-            min={field.minimum}
-            max={field.maximum}
-            value={str(values[field.key])}
-            aria-required={field.required}
-            aria-invalid={errors[field.key] ? true : undefined}
-            aria-describedby={describedBy}
-            onInput={(e) => set(field.key, (e.currentTarget as HTMLInputElement).value)}
-          />
-          <FieldError id={errorId} error={errors[field.key]} />
-        </div>
-      );
-    case 'boolean':
-      return (
-        <div class="field">
-          <label class="checkbox-label">
-            <input type="checkbox" name={field.key} checked={values[field.key] === true} aria-describedby={describedBy} onChange={(e) => set(field.key, (e.currentTarget as HTMLInputElement).checked)} />
-            {label}
-          </label>
-          {desc}
-        </div>
-      );
-    case 'unsupported':
-      return (
-        <div class="field">
-          <div class="field-label">{label}</div>
-          <div class="field-hint">This field asks for a “{field.type}” value, which this view cannot show; it is left empty.</div>
-          <FieldError id={errorId} error={errors[field.key]} />
-        </div>
-      );
-  }
-}
-
-export function SchemaForm({ item }: { item: ElicitationItem }) {
-  const actions = useActions();
-  const fields = useMemo(() => formFields(item.schema), [item.schema]);
-  const [values, setValues] = useState<FormValues>(() => initialValues(fields));
-  const [showErrors, setShowErrors] = useState(false);
-  const ref = useRef<HTMLFormElement>(null);
-  const formId = useId();
-  useInitialFocus(ref);
-  const errors = showErrors ? validateForm(fields, values) : {};
-  const set = (key: string, value: FormValues[string]): void => setValues((v) => ({ ...v, [key]: value }));
-  const submit = (e: Event): void => {
-    e.preventDefault();
-    const problems = validateForm(fields, values);
-    if (Object.keys(problems).length) {
-      setShowErrors(true);
-      ref.current?.querySelector<HTMLElement>('[aria-invalid="true"], .field-error')?.focus?.();
-      return;
-    }
-    actions.answerElicitation(item.id, { action: 'accept', content: formContent(fields, values) });
-  };
-  const cancel = (): void => actions.answerElicitation(item.id, { action: 'cancel' });
-  const onKeyDown = (e: KeyboardEvent): void => {
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      cancel();
-    }
-  };
-  const isQuestions = item.formKind === 'questions';
-  return (
-    <form ref={ref} class={`card interaction ${isQuestions ? 'questions' : 'schema-form'}`} aria-labelledby={`${formId}-title`} onSubmit={submit} onKeyDown={onKeyDown} noValidate>
-      <div class="card-header static">
-        <Icon name={isQuestions ? 'question' : 'comment-discussion'} />
-        <span class="card-title" id={`${formId}-title`}>
-          {item.schema.title ?? (isQuestions ? 'zcode has questions' : 'zcode needs input')}
-        </span>
-      </div>
-      {item.message && <Markdown text={item.message} class="interaction-detail" />}
-      {fields.map((field) => (
-        <FieldView key={field.key} field={field} values={values} errors={errors} set={set} formId={formId} />
-      ))}
-      <div class="button-row">
-        <button type="submit" class="button primary">
-          <Icon name="check" /> Submit
-        </button>
-        <button type="button" class="button secondary" onClick={cancel}>
-          Cancel
         </button>
       </div>
     </form>

@@ -67,7 +67,7 @@ export function TerminalOutput({ id, terminal, running }: { id: string; terminal
         </button>
       )}
       {terminal.output === '' ? (
-        <pre class="terminal-output empty">{running ? 'Waiting for output…' : '(no output)'}</pre>
+        <pre class="terminal-output empty">{terminal.exited ? '(no output)' : 'Waiting for output…'}</pre>
       ) : (
         <pre class="terminal-output">
           <AnsiText text={shown} />

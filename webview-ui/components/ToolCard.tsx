@@ -42,6 +42,12 @@ export function subagentSummary(s: SubagentView): string {
   return parts.join(' · ');
 }
 
+/** A title with `inline code` spans (tool titles are short markdown-ish strings); text only, never HTML. */
+export function InlineCode({ text }: { text: string }) {
+  const parts = text.split(/(`[^`]+`)/);
+  return <>{parts.map((part, i) => (part.length > 2 && part.startsWith('`') && part.endsWith('`') ? <code key={i}>{part.slice(1, -1)}</code> : part))}</>;
+}
+
 function Section({ id, name, label, text, defaultOpen = false }: { id: string; name: string; label: string; text: string; defaultOpen?: boolean }) {
   const [open, toggle] = useToggle(`${id}:${name}`, defaultOpen);
   return (
@@ -59,8 +65,10 @@ export function ToolCard({ item }: { item: ToolItem }) {
   const actions = useActions();
   const status = item.background?.cancelled ? { icon: 'circle-slash', label: 'Cancelled' } : STATUS_VIEW[item.status] ?? STATUS_VIEW.pending;
   const hasBody = item.content.length > 0 || item.terminal !== undefined;
-  const [open, toggle] = useToggle(`${item.id}:body`, true);
-  const running = item.status === 'in_progress' || item.status === 'pending';
+  // Diffs and shell output are the point of their cards: shown. Other output (file contents,
+  // search hits) stays folded until asked for.
+  const showsByDefault = item.terminal !== undefined || item.kind === 'execute' || item.content.some((c) => c.type === 'diff');
+  const [open, toggle] = useToggle(`${item.id}:body`, showsByDefault);
   const texts = item.content.filter((c) => c.type === 'text' && c.text.trim() !== '');
   const isShell = item.kind === 'execute';
   return (
@@ -70,10 +78,15 @@ export function ToolCard({ item }: { item: ToolItem }) {
           {hasBody && <Icon name={open ? 'chevron-down' : 'chevron-right'} />}
           <Icon name={KIND_ICON[item.kind] ?? 'tools'} />
           <span class="card-title" title={item.title}>
-            {item.title}
+            <InlineCode text={item.title} />
           </span>
         </button>
         {item.background && <span class="badge">background</span>}
+        {item.background?.taskId && !item.background.cancelled && (item.status === 'in_progress' || item.status === 'pending') && (
+          <button type="button" class="icon-button" title="Cancel this background task" aria-label={`Cancel background task: ${item.title}`} onClick={() => actions.cancelBackgroundTask(item.background!.taskId!)}>
+            <Icon name="debug-stop" />
+          </button>
+        )}
         {item.subagent && (
           <span class="badge subagent" title={item.subagent.agentId}>
             <Icon name="hubot" /> {subagentSummary(item.subagent)}
@@ -97,7 +110,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
       {hasBody && open && (
         <div class="card-body">
           {item.content.map((c, i) => (c.type === 'diff' ? <DiffView key={i} toolCallId={item.toolCallId} diff={c} /> : null))}
-          {item.terminal && <TerminalOutput id={item.id} terminal={item.terminal} running={running} />}
+          {item.terminal && <TerminalOutput id={item.id} terminal={item.terminal} running={item.status === 'in_progress'} />}
           {!item.terminal &&
             texts.map((c, i) =>
               c.type === 'text' ? (

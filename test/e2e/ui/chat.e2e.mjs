@@ -7,6 +7,8 @@
 //
 // Screenshots of every state go to $ARTIFACTS/ui/chat-*.png (default ci-artifacts/ui).
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openViewContainer, openWorkbench, readSimRecord, runCommand, screenshot, step, waitUntil, webviewFrame, log } from './harness.mjs';
 
@@ -210,4 +212,15 @@ test('the transcript survives hiding and re-showing the view (snapshot on ready)
     await again.locator('textarea.prompt-input').waitFor({ timeout: 30_000 });
     await waitUntil(async () => (await again.locator('[data-item-id]').count()) >= Math.min(count, 60), { what: 'the transcript to come back' });
     await screenshot(page, 'chat-13-after-reshow');
+  }));
+
+test('the webview reported no CSP violation and no uncaught error to the ZCode log', T, () =>
+  step(wb, 'csp', async () => {
+    const logs = join(wb.cs.dirs.userDataDir, 'logs');
+    const files = existsSync(logs) ? readdirSync(logs, { recursive: true }).map(String).filter((f) => /ZCode\.log$/.test(f)) : [];
+    assert.ok(files.length > 0, 'the ZCode log channel file exists');
+    const text = files.map((f) => readFileSync(join(logs, f), 'utf8')).join('\n');
+    assert.match(text, /chat webview: started/, 'the webview reports to this log (else the check below proves nothing)');
+    const problems = text.split('\n').filter((l) => l.includes('chat webview:') && /CSP blocked|\[error\]/.test(l));
+    assert.deepEqual(problems, []);
   }));

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RequestError } from '@agentclientprotocol/sdk';
-import { compactionOf, DEFAULT_EXTENSION_TUNING, operationError, SessionOperations, targetOf } from '../../../bridge/acp/extensionMethods.ts';
+import { DEFAULT_EXTENSION_TUNING, operationError, SessionOperations, targetOf } from '../../../bridge/acp/extensionMethods.ts';
+import { compactionOf } from '../../../bridge/acp/extensionSchemas.ts';
 import type { ExtensionTuning } from '../../../bridge/acp/extensionMethods.ts';
 import { translateEvent } from '../../../bridge/translate/sessionTranslator.ts';
 import { BackendErrorCode, ZcodeError } from '../../../bridge/zcode/backend.ts';

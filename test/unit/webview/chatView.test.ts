@@ -19,11 +19,11 @@ import {
 import { startChat } from '../../../webview-ui/boot.ts';
 import type { MessageSource } from '../../../webview-ui/ipc.ts';
 
-function harness() {
+function harness(initialState?: unknown) {
   const posted: IpcMessage[] = [];
   const listeners = new Set<(e: { data: unknown }) => void>();
   const source: MessageSource = { addEventListener: (_t, l) => listeners.add(l), removeEventListener: (_t, l) => listeners.delete(l) };
-  let saved: unknown;
+  let saved: unknown = initialState;
   const root = document.createElement('div');
   document.body.appendChild(root);
   let stop: () => void = () => {};
@@ -38,7 +38,7 @@ function harness() {
   const deliverCompletion = (requestId: string, value: unknown) =>
     listeners.forEach((l) => l({ data: { id: `h${++n}`, method: 'chat/session/list/completion', completionId: requestId, params: { ok: true, value } } }));
   const commands = (method?: string) => posted.filter((m) => !method || m.method === `chat/${method}`);
-  return { root, posted, snapshot, patch, commands, deliver, deliverCompletion, stop: () => (act(() => stop()), root.remove()) };
+  return { root, posted, snapshot, patch, commands, deliver, deliverCompletion, saved: () => saved, stop: () => (act(() => stop()), root.remove()) };
 }
 
 const cleanups: (() => void)[] = [];
@@ -46,8 +46,8 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-function open() {
-  const h = harness();
+function open(initialState?: unknown) {
+  const h = harness(initialState);
   cleanups.push(h.stop);
   return h;
 }
@@ -215,5 +215,69 @@ describe('chat webview', () => {
     click(h.root.querySelector('[aria-label="New session"]'));
     assert.equal(h.commands('session/fork').length, 1);
     assert.equal(h.commands('session/new').length, 1);
+  });
+
+  test('long transcripts render the last pages only; "Show earlier" adds a page', () => {
+    const h = open();
+    const items: TranscriptItem[] = Array.from({ length: 200 }, (_, i) => ({ type: 'user', id: `u${i}`, text: `message ${i}`, attachments: [] }));
+    h.snapshot({}, items);
+    const ids = () => [...h.root.querySelectorAll('[data-item-id]')].map((e) => e.getAttribute('data-item-id'));
+    assert.equal(ids().length, 60);
+    assert.equal(ids()[0], 'u140');
+    assert.equal(h.root.querySelectorAll('.page').length, 3);
+    click(button(h.root, 'Show 20 earlier items'));
+    assert.equal(ids().length, 80);
+    assert.equal(ids()[0], 'u120');
+    h.patch({ seq: 2, ops: [{ op: 'upsert', item: { type: 'user', id: 'u200', text: 'new', attachments: [] } }] });
+    assert.equal(ids().at(-1), 'u200');
+  });
+
+  test('the draft survives a reload of the webview (view state only)', async () => {
+    const first = open();
+    first.snapshot({});
+    setValue(first.root.querySelector('textarea.prompt-input'), 'half-written thought');
+    await new Promise((r) => setTimeout(r, 350));
+    const saved = first.saved();
+    assert.deepEqual((saved as { draft: string }).draft, 'half-written thought');
+    const second = open(saved);
+    second.snapshot({});
+    assert.equal((second.root.querySelector('textarea.prompt-input') as HTMLTextAreaElement).value, 'half-written thought');
+  });
+
+  test('tool titles show `code` spans as code, never as HTML', () => {
+    const h = open();
+    h.snapshot({}, [{ type: 'tool', id: 't', toolCallId: 't', title: 'Run `npm test` <b>x</b>', kind: 'execute', status: 'pending', content: [], locations: [] }]);
+    const title = h.root.querySelector('.card-title')!;
+    assert.equal(title.querySelector('code')?.textContent, 'npm test');
+    assert.equal(title.querySelector('b'), null);
+    assert.match(title.textContent!, /<b>x<\/b>/);
+  });
+
+  test('pasting an image attaches it only when the agent takes images', async () => {
+    const paste = (root: HTMLElement) => {
+      const data = new DataTransfer();
+      data.items.add(new File([new Uint8Array([137, 80, 78, 71])], 'shot.png', { type: 'image/png' }));
+      const event = new ClipboardEvent('paste', { bubbles: true, cancelable: true, clipboardData: data });
+      act(() => void root.querySelector('textarea.prompt-input')!.dispatchEvent(event));
+      return event;
+    };
+    const without = open();
+    without.snapshot({ promptCapabilities: { image: false, embeddedContext: false } });
+    assert.equal(paste(without.root).defaultPrevented, true);
+    assert.match(without.root.querySelector('.composer-hint')!.textContent!, /does not accept images/);
+    const withImages = open();
+    withImages.snapshot({ promptCapabilities: { image: true, embeddedContext: false } });
+    paste(withImages.root);
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    const chip = withImages.root.querySelector('.attachments .chip')!;
+    assert.match(chip.textContent!, /shot\.png/);
+    assert.match(chip.querySelector('img')!.getAttribute('src')!, /^data:image\/png;base64,iVBORw==$/);
+    setValue(withImages.root.querySelector('textarea.prompt-input'), 'what is this?');
+    key(withImages.root.querySelector('textarea.prompt-input'), 'Enter');
+    assert.deepEqual(withImages.commands('prompt/send').map((m) => m.params), [
+      { text: 'what is this?', attachments: [{ kind: 'image', id: (withImages.commands('prompt/send')[0].params as { attachments: { id: string }[] }).attachments[0].id, name: 'shot.png', mimeType: 'image/png', data: 'iVBORw==' }] },
+    ]);
   });
 });

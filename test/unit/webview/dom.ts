@@ -11,9 +11,9 @@ import { installPolymorphicGetters, installSpecNodeIterator } from './happyDomFi
 const happy = new Window({ url: 'https://webview.invalid/', width: 800, height: 600 });
 const win = happy as unknown as Record<string, unknown>;
 const g = globalThis as Record<string, unknown>;
-// DOM classes and functions Node lacks; Node's own Event family is replaced because happy-dom's
-// dispatchEvent only accepts its own events.
-const FORCE = new Set(['Event', 'CustomEvent', 'EventTarget', 'KeyboardEvent', 'MouseEvent', 'InputEvent', 'FocusEvent', 'MessageEvent', 'ClipboardEvent', 'navigator']);
+// DOM classes and functions Node lacks; Node's own Event family and File/Blob are replaced because
+// happy-dom only accepts its own (dispatchEvent, DataTransfer, FileReader).
+const FORCE = new Set(['Event', 'CustomEvent', 'EventTarget', 'KeyboardEvent', 'MouseEvent', 'InputEvent', 'FocusEvent', 'MessageEvent', 'ClipboardEvent', 'navigator', 'File', 'Blob', 'FileReader', 'DataTransfer']);
 const names = new Set<string>();
 for (let o: object | null = happy; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) for (const k of Object.getOwnPropertyNames(o)) names.add(k);
 for (const k of names) {

@@ -143,12 +143,12 @@ describe('tool calls', () => {
     const { items } = run([
       { sessionUpdate: 'tool_call', toolCallId: 'a1', title: 'Agent: review', kind: 'other', status: 'in_progress' },
       { sessionUpdate: 'tool_call_update', toolCallId: 'a1', status: 'completed', _meta: { claudeCode: { toolName: 'Agent' }, subagent: { agentId: 'agent_73', tokens: 40904, toolUses: 1, durationMs: 10559 } } },
-      { sessionUpdate: 'tool_call', toolCallId: 'bg_1', title: '[background] Read README first heading', kind: 'other', status: 'in_progress' },
+      { sessionUpdate: 'tool_call', toolCallId: 'bg_1', title: '[background] Read README first heading', kind: 'other', status: 'in_progress', _meta: { zcode: { toolName: 'Agent', taskId: 'agent_88', background: true } } },
       { sessionUpdate: 'tool_call_update', toolCallId: 'bg_1', status: 'failed', _meta: { backgroundTask: { cancelled: true } } },
     ]);
     const [agent, bg] = items as Extract<TranscriptItem, { type: 'tool' }>[];
     assert.deepEqual(agent.subagent, { agentId: 'agent_73', tokens: 40904, toolUses: 1, durationMs: 10559 });
-    assert.deepEqual([bg.background, bg.status], [{ cancelled: true }, 'failed']);
+    assert.deepEqual([bg.background, bg.status], [{ cancelled: true, taskId: 'agent_88' }, 'failed']);
   });
 
   test('an update for an unknown tool call creates its card', () => {

@@ -1,0 +1,51 @@
+/**
+ * What the chat needs of the rest of the extension, as small structural interfaces: the real
+ * `ZcodeClientHost` and `SessionManager` satisfy them, and so do the in-memory fakes of the tests.
+ * Everything vscode-specific the chat does goes through `ChatEnvironment`.
+ */
+import type { SessionConfigOption, SessionInfo, SessionNotification } from '@agentclientprotocol/sdk';
+import type { Attachment } from '../../webview-ui/contract.ts';
+import type { DiffSource } from './toolView.ts';
+
+export type Disposable = { dispose(): unknown };
+export type Event<E> = (listener: (e: E) => unknown) => Disposable;
+
+/** What the chat needs of `ZcodeClientHost` (extension/acpClient.ts). */
+export interface ChatHost {
+  readonly state: string;
+  readonly initializeResult?: { agentCapabilities?: { promptCapabilities?: { image?: boolean; embeddedContext?: boolean } | null } | null } | undefined;
+  ready(): Promise<void>;
+  request<T = unknown>(method: string, params: unknown): Promise<T>;
+  cancelTurn(sessionId: string): Promise<void>;
+  readonly onSessionUpdate: Event<SessionNotification>;
+  readonly onExtNotification: Event<{ method: string; params: unknown }>;
+  readonly onDidChangeState: Event<string>;
+}
+
+/** What the chat needs of `SessionManager` (extension/sessions.ts). */
+export interface ChatSessions {
+  readonly activeSessionId: string | undefined;
+  readonly onDidChangeActiveSession: Event<string | undefined>;
+  readonly onDidChangeConfigOptions: Event<{ sessionId: string; configOptions: readonly SessionConfigOption[] }>;
+  configOptions(sessionId: string): readonly SessionConfigOption[] | undefined;
+  title(sessionId: string): string | undefined;
+  newSession(): Promise<string>;
+  loadSession(sessionId: string): Promise<void>;
+  listSessions(): Promise<SessionInfo[]>;
+  setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<readonly SessionConfigOption[]>;
+  fork(): Promise<string>;
+  restore(): Promise<string | undefined>;
+}
+
+/** The vscode side effects, injected. */
+export interface ChatEnvironment {
+  openDiff(source: DiffSource): Promise<void>;
+  openLocation(path: string, line?: number): Promise<void>;
+  copy(text: string): Promise<void>;
+  attachContext(source: 'selection' | 'activeFile' | 'pickFiles'): Promise<Attachment[]>;
+  /** Shows the chat view (forms arrived while it was hidden). */
+  reveal(): void;
+  log(level: 'info' | 'warn' | 'error', message: string): void;
+  /** Turns any error into one plain sentence. */
+  errorMessage(error: unknown): string;
+}

@@ -1,0 +1,99 @@
+/**
+ * The host → webview half of the contract's sync protocol: changes are buffered and sent as
+ * numbered patches at most every `FLUSH_MS` (consecutive text deltas to one item merged, so a
+ * burst of 10k deltas becomes ~one patch per frame); a snapshot resets the numbering. Nothing is
+ * sent while the webview is not listening: the snapshot it gets on `ready` already holds it all.
+ */
+import {
+  DidChangeSnapshotNotification,
+  DidPatchNotification,
+  type ChatSnapshot,
+  type IpcMessage,
+  type IpcNotification,
+} from '../../webview-ui/contract.ts';
+import type { Change } from './transcript.ts';
+
+/** Patches are sent at most this often (ms); deltas in between are merged. */
+export const FLUSH_MS = 16;
+
+export class PatchStream {
+  private seq = 0;
+  private buffer: Change = { ops: [] };
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private post: ((msg: IpcMessage) => void) | undefined;
+  private listening = false;
+  private counter = 0;
+
+  /** A webview appeared (not listening until it says `ready`). */
+  attach(post: (msg: IpcMessage) => void): void {
+    this.post = post;
+    this.listening = false;
+  }
+
+  detach(): void {
+    this.post = undefined;
+    this.listening = false;
+  }
+
+  get isListening(): boolean {
+    return this.listening;
+  }
+
+  /** The webview said `ready`: it gets `snapshot` now and patches from then on. */
+  ready(snapshot: (seq: number) => ChatSnapshot): void {
+    this.listening = true;
+    this.sendSnapshot(snapshot);
+  }
+
+  /** Replaces the webview's whole state (session switch, resync). */
+  sendSnapshot(snapshot: (seq: number) => ChatSnapshot): void {
+    this.cancelTimer();
+    this.buffer = { ops: [] };
+    this.seq += 1;
+    if (this.listening) this.send(DidChangeSnapshotNotification, snapshot(this.seq));
+  }
+
+  /** Buffers a change for the next patch. */
+  queue(change: Change): void {
+    if (change.ops.length === 0 && !change.session) return;
+    const ops = this.buffer.ops;
+    for (const op of change.ops) {
+      const last = ops[ops.length - 1];
+      if (op.op === 'append' && last?.op === 'append' && last.id === op.id && last.field === op.field) {
+        ops[ops.length - 1] = { ...last, text: last.text + op.text };
+      } else if (op.op === 'upsert' && last?.op === 'upsert' && last.item.id === op.item.id) {
+        ops[ops.length - 1] = op;
+      } else {
+        ops.push(op);
+      }
+    }
+    if (change.session) this.buffer.session = { ...this.buffer.session, ...change.session };
+    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  /** Sends the buffered changes now. */
+  flush(): void {
+    this.cancelTimer();
+    const change = this.buffer;
+    this.buffer = { ops: [] };
+    if ((change.ops.length === 0 && !change.session) || !this.listening) return;
+    this.seq += 1;
+    this.send(DidPatchNotification, { seq: this.seq, ops: change.ops, ...(change.session ? { session: change.session } : {}) });
+  }
+
+  /** Any other notification (request completions carry the request's id). */
+  send<P>(notification: IpcNotification<P>, params: P, completionId?: string): void {
+    this.counter += 1;
+    this.post?.({ id: `h${this.counter}`, method: notification.method, params, ...(completionId ? { completionId } : {}) });
+  }
+
+  dispose(): void {
+    this.cancelTimer();
+    this.post = undefined;
+  }
+
+  private cancelTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Golden transcripts (test/golden/<name>.jsonl): the normalized ACP traffic of one simulator
+ * scenario, compared on every run so that a behaviour change shows up in review. Both transports
+ * must produce the same transcript. `UPDATE_GOLDEN=1` rewrites the files (from the in-process run).
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { before, describe, test } from 'node:test';
+import type { CreateElicitationResponse } from '@agentclientprotocol/sdk';
+import { buildCli, MODES } from './harness.ts';
+import type { AcpHarness } from './harness.ts';
+import { agentText, newSession, prompt, withHarness } from './helpers.ts';
+import { transcript } from './normalize.ts';
+
+const GOLDEN_DIR = fileURLToPath(new URL('../../golden/', import.meta.url));
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
+const T = { timeout: 60_000 };
+/** A rich client: forms and terminal output, so every feature shows in the transcripts. */
+const CAPS = { elicitation: { form: {} }, _meta: { terminal_output: true } };
+
+interface Case {
+  name: string;
+  scenario: string;
+  form?: CreateElicitationResponse;
+  /** For background scenarios: wait until the backend's own follow-up turn has been forwarded. */
+  waitFor?: RegExp;
+}
+
+const CASES: Case[] = [
+  { name: 'text', scenario: 'text' },
+  { name: 'tools', scenario: 'tools' },
+  { name: 'edit', scenario: 'edit' },
+  { name: 'bash', scenario: 'bash' },
+  { name: 'permission', scenario: 'permission' },
+  { name: 'questions', scenario: 'questions', form: { action: 'accept', content: { q_0: 'TypeScript', q_0_other: '', q_1: ['Unit tests', 'Lint'], q_1_other: '' } } },
+  { name: 'plan-approve', scenario: 'plan', form: { action: 'accept', content: { feedback: '' } } },
+  { name: 'plan-reject-with-text', scenario: 'plan', form: { action: 'accept', content: { feedback: 'Use argon2 instead of scrypt' } } },
+  { name: 'plan-cancel', scenario: 'plan', form: { action: 'cancel' } },
+  { name: 'subagent-bg', scenario: 'subagent-bg', waitFor: /The background agent finished/ },
+  { name: 'bash-bg', scenario: 'bash-bg', waitFor: /The background build finished/ },
+];
+
+before(async () => {
+  await buildCli();
+});
+
+async function record(h: AcpHarness, c: Case): Promise<string[]> {
+  const start = h.traffic.entries.length;
+  const sessionId = await newSession(h);
+  // The commands follow session/new's response: let them land before the prompt goes out, so the
+  // transcript's order does not depend on timing.
+  await h.waitFor('the available commands', () => h.updatesOf(sessionId).some((u) => u.sessionUpdate === 'available_commands_update'));
+  if (c.form) h.onForm = async () => c.form!;
+  await prompt(h, sessionId, `[scenario:${c.scenario}]`);
+  if (c.waitFor) {
+    await h.waitFor('the background turn', () => c.waitFor!.test(agentText(h.updatesOf(sessionId))));
+    // Let the background turn finish (its last events follow the text).
+    await h.waitFor('the background task list to settle', () =>
+      h.notifications.some((n) => n.method === '_zcode/session/backgroundTasks' && /"status":"(completed|failed)"/.test(JSON.stringify(n.params))),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return transcript(h.traffic.entries.slice(start));
+}
+
+for (const mode of MODES) {
+  describe(`golden transcripts (${mode})`, () => {
+    for (const c of CASES) {
+      test(`golden: ${c.name}`, T, async () => {
+        await withHarness(mode, { caps: CAPS, sim: { env: { ZCODE_SIM_SEED: '1234' } } }, async (h) => {
+          const lines = await record(h, c);
+          const file = `${GOLDEN_DIR}${c.name}.jsonl`;
+          if (UPDATE && mode === 'inproc') {
+            mkdirSync(GOLDEN_DIR, { recursive: true });
+            writeFileSync(file, `${lines.join('\n')}\n`);
+            return;
+          }
+          assert.ok(existsSync(file), `missing golden file ${file} (run with UPDATE_GOLDEN=1)`);
+          const expected = readFileSync(file, 'utf8').trimEnd().split('\n');
+          assert.deepEqual(lines, expected, `transcript of ${c.name} changed (UPDATE_GOLDEN=1 rewrites it after review)`);
+        });
+      });
+    }
+  });
+}

@@ -1,0 +1,158 @@
+/**
+ * Session lifecycle (issue 3 "session/new is lazy", list/resume/load/close, available commands):
+ * lazy placeholders, the persisted store across bridge restarts, real ids passing through.
+ * Run in-process and over stdio.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { before, describe, test } from 'node:test';
+import { buildCli, MODES } from './harness.ts';
+import type { AcpHarness } from './harness.ts';
+import { agentText, errorOf, newSession, prompt, withHarness } from './helpers.ts';
+
+const T = { timeout: 60_000 };
+const CWD = '/tmp/zcode-acp-ws';
+
+before(async () => {
+  await buildCli();
+});
+
+function storeFile(dir: string): { version: number; sessions: Record<string, { cwd: string; createdAt: number; zcodeSessionId?: string }> } {
+  return JSON.parse(readFileSync(path.join(dir, 'acp-lazy-sessions.json'), 'utf8'));
+}
+
+function commandsSent(h: AcpHarness, sessionId: string): string[][] {
+  return h
+    .updatesOf(sessionId)
+    .filter((u) => u.sessionUpdate === 'available_commands_update')
+    .map((u) => (u.sessionUpdate === 'available_commands_update' ? u.availableCommands.map((c) => c.name) : []));
+}
+
+function temp(prefix: string): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+for (const mode of MODES) {
+  describe(`sessions (${mode})`, () => {
+    test('session/new is lazy: a placeholder, persisted, and no zcode session until first use', T, async () => {
+      const storeDir = temp('zcode-acp-store-');
+      try {
+        await withHarness(mode, { storeDir }, async (h) => {
+          const sessionId = await newSession(h);
+          assert.match(sessionId, /^lazy_/);
+          await h.waitFor('the store to be written', () => {
+            try {
+              return sessionId in storeFile(storeDir).sessions;
+            } catch {
+              return false;
+            }
+          });
+          assert.equal(storeFile(storeDir).sessions[sessionId].cwd, CWD);
+          assert.ok(!h.simRecord().received.some((m) => m.method === 'session/create'), 'nothing created in zcode yet');
+          await h.waitFor('the commands', () => commandsSent(h, sessionId).length === 1);
+          assert.deepEqual(commandsSent(h, sessionId)[0], ['compact', 'goal', 'fork', 'rewind', 'steer', 'mode', 'thought']);
+          await prompt(h, sessionId, '[scenario:text]');
+          const created = h.simRecord().received.filter((m) => m.method === 'session/create');
+          assert.equal(created.length, 1);
+          assert.equal((created[0].params as { workspace: { workspacePath: string } }).workspace.workspacePath, CWD);
+          assert.equal((created[0].params as { mode: string }).mode, 'build');
+          await h.waitFor('the mapping to be stored', () => typeof storeFile(storeDir).sessions[sessionId]?.zcodeSessionId === 'string');
+          assert.deepEqual(readdirSync(storeDir), ['acp-lazy-sessions.json'], 'no temp files left behind');
+        });
+      } finally {
+        rmSync(storeDir, { recursive: true, force: true });
+      }
+    });
+
+    test('after a restart a used placeholder loads its history; an unused one stays lazy and works', T, async () => {
+      const storeDir = temp('zcode-acp-store-');
+      const stateDir = temp('zcode-sim-state-');
+      try {
+        let used = '';
+        let unused = '';
+        await withHarness(mode, { storeDir, sim: { stateDir } }, async (h) => {
+          used = await newSession(h);
+          unused = await newSession(h);
+          await prompt(h, used, '[scenario:text] remember me');
+        });
+        await withHarness(mode, { storeDir, sim: { stateDir } }, async (h) => {
+          await h.agent.request('session/load', { sessionId: used, cwd: CWD, mcpServers: [] });
+          const replay = h.updatesOf(used);
+          assert.ok(replay.some((u) => u.sessionUpdate === 'user_message_chunk' && u.content.type === 'text' && u.content.text.includes('remember me')));
+          assert.match(agentText(replay), /greet/);
+          assert.equal(h.simRecord().received.filter((m) => m.method === 'session/create').length, 0, 'the mapping was followed');
+          await h.agent.request('session/resume', { sessionId: unused, cwd: CWD });
+          assert.equal(h.simRecord().received.filter((m) => m.method === 'session/create').length, 0, 'still lazy');
+          assert.equal((await prompt(h, unused, '[scenario:text]')).stopReason, 'end_turn');
+          assert.equal(h.simRecord().received.filter((m) => m.method === 'session/create').length, 1);
+          await h.waitFor('commands after load and resume', () => commandsSent(h, used).length === 1 && commandsSent(h, unused).length === 1);
+        });
+      } finally {
+        rmSync(storeDir, { recursive: true, force: true });
+        rmSync(stateDir, { recursive: true, force: true });
+      }
+    });
+
+    test('a corrupt store file is tolerated and replaced', T, async () => {
+      const storeDir = temp('zcode-acp-store-');
+      try {
+        mkdirSync(storeDir, { recursive: true });
+        writeFileSync(path.join(storeDir, 'acp-lazy-sessions.json'), '{"version":1,"sessions":{"lazy_x": {"cwd": 42}, ');
+        await withHarness(mode, { storeDir }, async (h) => {
+          const sessionId = await newSession(h);
+          assert.equal((await prompt(h, sessionId, '[scenario:text]')).stopReason, 'end_turn');
+          await h.waitFor('a valid store', () => {
+            try {
+              return typeof storeFile(storeDir).sessions[sessionId]?.zcodeSessionId === 'string';
+            } catch {
+              return false;
+            }
+          });
+          assert.equal(storeFile(storeDir).sessions['lazy_x'], undefined);
+        });
+      } finally {
+        rmSync(storeDir, { recursive: true, force: true });
+      }
+    });
+
+    test('session/list: zcode sessions of the cwd with ISO updatedAt and titles; real ids pass through', T, async () => {
+      await withHarness(mode, {}, async (h) => {
+        const a = await newSession(h);
+        await prompt(h, a, '[scenario:title]');
+        const other = await newSession(h, '/tmp/zcode-acp-other');
+        await prompt(h, other, '[scenario:text]');
+        const { sessions } = await h.agent.request('session/list', { cwd: CWD });
+        assert.equal(sessions.length, 1);
+        const [info] = sessions;
+        assert.match(info.sessionId, /^sess_/, 'the real zcode id');
+        assert.equal(info.cwd, CWD);
+        assert.equal(info.title, 'Refactor the greeting module');
+        assert.ok(info.updatedAt && !Number.isNaN(Date.parse(info.updatedAt)) && info.updatedAt.endsWith('Z'));
+        assert.equal((await h.agent.request('session/list', {})).sessions.length, 2);
+        // The real id works as an ACP session id: load it, prompt it.
+        await h.agent.request('session/load', { sessionId: info.sessionId, cwd: CWD, mcpServers: [] });
+        assert.equal((await prompt(h, info.sessionId, '[scenario:text]')).stopReason, 'end_turn');
+        assert.ok(h.updatesOf(a).some((u) => u.sessionUpdate === 'session_info_update' && u.title === 'Refactor the greeting module'));
+      });
+    });
+
+    test('session/close forgets the session: later use is -32002', T, async () => {
+      await withHarness(mode, { storeDir: undefined }, async (h) => {
+        const sessionId = await newSession(h);
+        await prompt(h, sessionId, '[scenario:text]');
+        assert.deepEqual(await h.agent.request('session/close', { sessionId }), {});
+        // A closed placeholder can still be re-opened from the store (the editor may resume it)…
+        await h.agent.request('session/resume', { sessionId, cwd: CWD });
+        assert.equal((await prompt(h, sessionId, '[scenario:text]')).stopReason, 'end_turn');
+        // …but a closed real id is gone until it is loaded again.
+        const { sessions } = await h.agent.request('session/list', { cwd: CWD });
+        const real = sessions[0].sessionId;
+        await h.agent.request('session/resume', { sessionId: real, cwd: CWD });
+        await h.agent.request('session/close', { sessionId: real });
+        assert.equal((await errorOf(prompt(h, real, 'hello'))).code, -32002);
+      });
+    });
+  });
+}
