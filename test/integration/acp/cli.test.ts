@@ -43,11 +43,13 @@ describe('zcode-acp CLI', () => {
 
   test('exits when stdin closes, stopping zcode (no orphan process)', T, async () => {
     const storeDir = mkdtempSync(path.join(tmpdir(), 'zcode-acp-store-'));
+    let kill = (): void => undefined;
     try {
       const child = spawn(process.execPath, [cli], {
         env: { ...simLocateOptions({ speed: 0 }).env, ZCODE_BIN: SIM_PATH, ZCODE_NODE: process.execPath, ZCODE_ACP_STORE_DIR: storeDir },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
+      kill = () => void child.kill('SIGKILL');
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -61,6 +63,8 @@ describe('zcode-acp CLI', () => {
         }
       };
       send({ id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
+      // Like every client, wait for initialize's answer (the SDK refuses requests before it).
+      await waitFor('initialize', () => stdout.includes('"id":1'));
       send({ id: 2, method: 'session/new', params: { cwd: '/tmp/zcode-acp-ws', mcpServers: [] } });
       await waitFor('session/new', () => stdout.includes('"id":2'));
       const sessionId = /"sessionId":"([^"]+)"/.exec(stdout)![1];
@@ -74,6 +78,7 @@ describe('zcode-acp CLI', () => {
       await waitFor('zcode to be gone', () => !alive(pid));
       for (const line of stdout.trim().split('\n')) assert.equal(JSON.parse(line).jsonrpc, '2.0');
     } finally {
+      kill();
       rmSync(storeDir, { recursive: true, force: true });
     }
   });

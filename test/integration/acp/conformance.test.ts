@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { AnyMessage, SessionConfigOption } from '@agentclientprotocol/sdk';
-import { AcpHarness, buildCli, MODES } from './harness.ts';
+import { buildCli, MODES } from './harness.ts';
+import type { AcpHarness } from './harness.ts';
 import { agentText, errorOf, neverAnswer, newSession, prompt, sleep, withHarness } from './helpers.ts';
 
 const T = { timeout: 60_000 };
@@ -337,4 +338,3 @@ for (const mode of MODES) {
   });
 }
 
-after(() => undefined);

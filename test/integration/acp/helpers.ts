@@ -34,7 +34,7 @@ export async function errorOf(promise: Promise<unknown>): Promise<RequestError> 
     await promise;
   } catch (error) {
     if (error instanceof RequestError) return error;
-    throw new Error(`expected a RequestError, got ${String(error)}`);
+    throw new Error(`expected a RequestError, got ${String(error)}`, { cause: error });
   }
   throw new Error('expected the request to fail');
 }
