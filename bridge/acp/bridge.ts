@@ -9,9 +9,10 @@
  *
  * Files: clients.ts (registry, capability merge, broadcast) · races.ts (first-answer-wins
  * requests) · sessions.ts (lazy sessions, subscriptions, event routing) · store.ts (the persisted
- * placeholders) · turns.ts (prompt queue and turn engine) · interactionRouter.ts (zcode dialogs →
- * ACP) · configOptions.ts · handlers.ts (the stable ACP methods) · signals.ts (translator signals →
- * notifications).
+ * placeholders) · updateSink.ts (streaming text merged under load) · turns.ts + turnState.ts
+ * (prompt queue and turn engine) · interactionRouter.ts (zcode dialogs → ACP) · configOptions.ts ·
+ * handlers.ts (the stable ACP methods) · signals.ts (translator signals → notifications) ·
+ * streams.ts (the traced in-process link) · translation.ts (the one doorway to bridge/translate).
  *
  * ## Extension seam
  * `_zcode/*` extension methods live in extensionMethods.ts and slash commands in slashCommands.ts.
@@ -25,7 +26,8 @@
  *     resuming after a restart; -32002 when unknown), `ctx.peek(id)` without I/O; handles expose
  *     the translator state (`cancelledBackgroundTaskUpdates(handle.translator, taskId)`) and
  *     whether a turn runs; `ctx.sendUpdates`, `ctx.notify('_zcode/…')`, `ctx.applyConfig`,
- *     `ctx.onSignal` (e.g. wait for `compaction`), `ctx.whenIdle`.
+ *     `ctx.onSignal` (e.g. wait for `compaction`), `ctx.whenIdle`. `ctx.sendUpdates` sends at once
+ *     (nothing is held back), so a response returned right after it follows its text.
  *
  * ## Notifications the bridge sends to every client
  * `session/update`; `_zcode/session/backgroundTasks` `{sessionId, tasks}` on every change of a
@@ -33,7 +35,13 @@
  *
  * ## Behaviour worth knowing
  * - `session/new` is lazy (store.ts); the zcode session is created on first real use.
- * - Prompts of one session are queued FIFO (turns.ts), advertised in `initialize` `_meta.zcode.promptQueue`.
+ * - Prompts of one session are queued FIFO (turns.ts), advertised in `initialize` `_meta.zcode.promptQueue`;
+ *   `session/cancel` cancels the running prompt and every queued one; `$/cancel_request` only its
+ *   prompt; a client that disconnects does not cancel the shared turn.
+ * - A permission dialog that every client answers `cancelled` cancels the turn (ACP's meaning of
+ *   that outcome).
+ * - Consecutive text chunks are merged while zcode streams faster than the event loop turns over
+ *   (updateSink.ts): clients must not assume one `agent_message_chunk` per zcode delta.
  * - The default mode for `session/create` is `build` (edits and commands, asking before risky
  *   actions): the reference bridge's example `yolo` never asks, which is not a safe default for an
  *   editor. `defaultMode` overrides it (VS Code setting `zcode.defaultMode`).
@@ -272,10 +280,16 @@ class BridgeImpl implements Bridge {
       },
       sendUpdates: (acpId, updates) => {
         const runtime = this.sessions.peek(acpId);
-        if (runtime) this.sessions.emit(runtime, updates);
-        else for (const update of updates) this.registry.broadcast('session/update', { sessionId: acpId, update });
+        if (runtime) {
+          this.sessions.emit(runtime, updates);
+          // Out now: the caller's response (e.g. a slash command's) must follow its text.
+          this.sessions.flush(runtime);
+        } else for (const update of updates) this.registry.broadcast('session/update', { sessionId: acpId, update });
       },
-      notify: (method, params) => this.registry.broadcast(method, params),
+      notify: (method, params) => {
+        this.sessions.flush();
+        this.registry.broadcast(method, params);
+      },
       applyConfig: async (acpId, patch) => this.config.apply(await this.sessions.materialize(acpId), patch),
       onSignal: (listener) =>
         this.sessions.onSignal(({ runtime, signal }) => {

@@ -100,10 +100,16 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     }),
   );
 
+  /** zcode reads MCP servers from its own configuration: say so instead of silently dropping them. */
+  const noteMcp = (servers: readonly unknown[] | undefined): void => {
+    if (servers && servers.length > 0) logger.warn(`zcode uses the MCP servers of its own configuration; the ${servers.length} server(s) sent by the client are not used`);
+  };
+
   app.onRequest(
     'session/new',
     safe(async (params, client) => {
       requireAbsolute(params.cwd);
+      noteMcp(params.mcpServers);
       const sessionId = sessions.createPlaceholder(params.cwd);
       const configOptions = sessions.placeholderConfig();
       afterResponse(() => sendCommands(client, sessionId));
@@ -115,6 +121,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     'session/load',
     safe(async (params, client) => {
       requireAbsolute(params.cwd);
+      noteMcp(params.mcpServers);
       const runtime = await sessions.open(params.sessionId, params.cwd);
       if (runtime) {
         // The whole history goes to the loading client before the response (conformance 7).
@@ -210,7 +217,8 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
   function caughtUp(client: AgentContext, sessionId: string): void {
     sendCommands(client, sessionId);
     const me: ConnectedClient | undefined = clients.of(client);
-    if (me) deps.races.join(me, sessionId);
+    const runtime = sessions.peek(sessionId);
+    if (me && runtime) deps.races.join(me, runtime, sessionId);
   }
 
   function sendTo(client: AgentContext, sessionId: string, update: SessionUpdate): void {

@@ -85,6 +85,8 @@ export class InteractionRouter {
     try {
       const card = noteInteraction(runtime.translator, interaction);
       this.sessions.emit(runtime, card.updates);
+      // The dialog is a request, not an update: held text must reach the client before it.
+      this.sessions.flush(runtime);
       const { reply, settlement } = await this.route(interaction, acpId, runtime, card.toolCall, controller.signal);
       if (this.dismissedSignals.has(controller.signal)) this.onPermissionCancelled(runtime);
       this.sessions.emit(runtime, settleInteraction(runtime.translator, interaction, settlement));
@@ -119,14 +121,14 @@ export class InteractionRouter {
     switch (interaction.kind) {
       case 'permission': {
         const request = permissionToAcp(interaction.params, toolCall, { sessionId: acpId, cwd: runtime.cwd });
-        const result = await this.askPermission(acpId, request, signal);
+        const result = await this.askPermission(acpId, runtime, request, signal);
         const reply: PermissionReply = permissionOutcomeToReply(answerOf(result, CANCELLED_PERMISSION), interaction.params);
         return { reply, settlement: reply.decision === 'allow' ? 'approved' : result.kind === 'answered' ? 'rejected' : 'cancelled' };
       }
       case 'questions':
-        return this.askQuestions(interaction.questions, acpId, toolCall?.toolCallId, toolCall, signal);
+        return this.askQuestions(interaction.questions, acpId, runtime, toolCall, signal);
       case 'plan':
-        return this.askPlan(interaction.plan, acpId, toolCall, signal);
+        return this.askPlan(interaction.plan, acpId, runtime, toolCall, signal);
       default:
         return assertNever(interaction, 'interaction');
     }
@@ -135,12 +137,12 @@ export class InteractionRouter {
   private async askQuestions(
     questions: readonly Question[],
     acpId: string,
-    cardId: string | undefined,
+    runtime: SessionRuntime,
     toolCall: Parameters<typeof questionToPermission>[3],
     signal: AbortSignal,
   ): Promise<{ reply: UserInputReply; settlement: Settlement }> {
     if (supportsForms(this.clients.capabilities)) {
-      const result = await this.askForm(acpId, questionsToElicitation(acpId, questions, cardId), signal, this.tuning.formTimeoutMs);
+      const result = await this.askForm(acpId, runtime, questionsToElicitation(acpId, questions, toolCall?.toolCallId), signal, this.tuning.formTimeoutMs);
       if (result.kind !== 'failed' && !(result.kind === 'withdrawn' && result.reason === 'timeout')) {
         const reply = elicitationToAnswers(questions, answerOf(result, CANCELLED_FORM));
         return { reply, settlement: reply.action === 'accept' ? 'answered' : 'cancelled' };
@@ -150,7 +152,7 @@ export class InteractionRouter {
     // One permission dialog per question; a cancelled one cancels the whole form.
     const answers: RequestPermissionResponse[] = [];
     for (let i = 0; i < questions.length; i++) {
-      const result = await this.askPermission(acpId, questionToPermission(acpId, questions[i], i, toolCall), signal);
+      const result = await this.askPermission(acpId, runtime, questionToPermission(acpId, questions[i], i, toolCall), signal);
       const answer = answerOf(result, CANCELLED_PERMISSION);
       answers.push(answer);
       if (answer.outcome.outcome !== 'selected') break;
@@ -159,9 +161,15 @@ export class InteractionRouter {
     return { reply, settlement: reply.action === 'accept' ? 'answered' : 'cancelled' };
   }
 
-  private async askPlan(plan: string, acpId: string, toolCall: Parameters<typeof planToPermission>[2], signal: AbortSignal): Promise<{ reply: UserInputReply; settlement: Settlement }> {
+  private async askPlan(
+    plan: string,
+    acpId: string,
+    runtime: SessionRuntime,
+    toolCall: Parameters<typeof planToPermission>[2],
+    signal: AbortSignal,
+  ): Promise<{ reply: UserInputReply; settlement: Settlement }> {
     if (supportsForms(this.clients.capabilities)) {
-      const result = await this.askForm(acpId, planToElicitation(acpId, plan, toolCall?.toolCallId), signal, this.tuning.formTimeoutMs);
+      const result = await this.askForm(acpId, runtime, planToElicitation(acpId, plan, toolCall?.toolCallId), signal, this.tuning.formTimeoutMs);
       if (result.kind === 'answered' || result.kind === 'dismissed' || (result.kind === 'withdrawn' && result.reason === 'aborted')) {
         const reply = planElicitationToReply(answerOf(result, CANCELLED_FORM));
         return { reply, settlement: planSettlement(reply) };
@@ -169,14 +177,15 @@ export class InteractionRouter {
       // The form failed (no form-capable client any more) or timed out: fall back once.
       this.logger.warn(`the plan form ${result.kind === 'failed' ? 'failed' : 'timed out'}; asking with a permission dialog instead`);
     }
-    const result = await this.askPermission(acpId, planToPermission(acpId, plan, toolCall), signal);
+    const result = await this.askPermission(acpId, runtime, planToPermission(acpId, plan, toolCall), signal);
     const reply = planPermissionToReply(answerOf(result, CANCELLED_PERMISSION));
     return { reply, settlement: planSettlement(reply) };
   }
 
-  private async askPermission(acpId: string, params: object, signal: AbortSignal): Promise<RaceResult<RequestPermissionResponse>> {
+  private async askPermission(acpId: string, runtime: SessionRuntime, params: object, signal: AbortSignal): Promise<RaceResult<RequestPermissionResponse>> {
     const result = await this.races.run<RequestPermissionResponse>({
       sessionId: acpId,
+      scope: runtime,
       method: 'session/request_permission',
       params,
       signal,
@@ -187,9 +196,10 @@ export class InteractionRouter {
     return result;
   }
 
-  private askForm(acpId: string, params: object, signal: AbortSignal, timeoutMs: number): Promise<RaceResult<CreateElicitationResponse>> {
+  private askForm(acpId: string, runtime: SessionRuntime, params: object, signal: AbortSignal, timeoutMs: number): Promise<RaceResult<CreateElicitationResponse>> {
     return this.races.run<CreateElicitationResponse>({
       sessionId: acpId,
+      scope: runtime,
       method: 'elicitation/create',
       params,
       signal,

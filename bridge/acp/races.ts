@@ -6,8 +6,8 @@
  * - A client that errors, disconnects or *dismisses* (permission outcome `cancelled`, elicitation
  *   `cancel`) does not win while another client may still answer; when nobody is left the race
  *   ends as dismissed (if anyone dismissed) or failed.
- * - Races are kept per ACP session while open, so a client that completes `session/load` or
- *   `session/resume` later joins them (`join`), after its replay.
+ * - Races are kept per zcode session while open, so a client that completes `session/load` or
+ *   `session/resume` later (under any alias) joins them (`join`), after its replay.
  * - Aborting the race's `signal` (turn cancelled) withdraws every request.
  */
 import { RequestError } from '@agentclientprotocol/sdk';
@@ -24,8 +24,13 @@ export type RaceResult<R> =
   | { kind: 'failed'; error: RequestError };
 
 export interface RaceOptions<R> {
-  /** The ACP session the request belongs to (for late joiners). */
+  /** The ACP session id the request names (`params.sessionId`). */
   sessionId: string;
+  /**
+   * What late joiners are matched by: the zcode session (runtime), whichever ACP id (alias) a
+   * client loads it under. Default: the session id.
+   */
+  scope?: object;
   method: string;
   params: unknown;
   signal?: AbortSignal;
@@ -37,8 +42,8 @@ export interface RaceOptions<R> {
 }
 
 interface OpenRace {
-  sessionId: string;
-  join(client: ConnectedClient): void;
+  scope: object | string;
+  join(client: ConnectedClient, sessionId: string): void;
   withdraw(): void;
 }
 
@@ -54,14 +59,17 @@ export class RequestRaces implements Disposable {
     private readonly logger: Logger,
   ) {}
 
-  /** Re-send the session's open requests to a client that just loaded/resumed it. */
-  join(client: ConnectedClient, sessionId: string): void {
-    for (const race of [...this.open]) if (race.sessionId === sessionId) race.join(client);
+  /**
+   * Re-send the open requests of a session to a client that just loaded/resumed it as `sessionId`
+   * (the request then names that id: the client may know the session under another alias).
+   */
+  join(client: ConnectedClient, scope: object | string, sessionId: string): void {
+    for (const race of [...this.open]) if (race.scope === scope) race.join(client, sessionId);
   }
 
-  /** Number of open races for a session (diagnostics and tests). */
-  openCount(sessionId?: string): number {
-    return [...this.open].filter((r) => sessionId === undefined || r.sessionId === sessionId).length;
+  /** Number of open races for a scope (diagnostics and tests). */
+  openCount(scope?: object | string): number {
+    return [...this.open].filter((r) => scope === undefined || r.scope === scope).length;
   }
 
   run<R>(options: RaceOptions<R>): Promise<RaceResult<R>> {
@@ -92,13 +100,14 @@ export class RequestRaces implements Disposable {
         if (dismissal) finish({ kind: 'dismissed', value: dismissal.value });
         else finish({ kind: 'failed', error: lastError ?? noClient(method) });
       };
-      const ask = (client: ConnectedClient): void => {
+      const ask = (client: ConnectedClient, sessionId = options.sessionId): void => {
         if (settled || asked.has(client.id) || client.capabilities === undefined || !eligible(client)) return;
+        const sent = sessionId === options.sessionId ? params : { ...(params as object), sessionId };
         const controller = new AbortController();
         asked.set(client.id, controller);
         outstanding++;
         client.connection.client
-          .request<R>(method, params, { cancellationSignal: controller.signal, stopWaitingOnCancel: true })
+          .request<R>(method, sent, { cancellationSignal: controller.signal, stopWaitingOnCancel: true })
           .then(
             (value) => {
               outstanding--;
@@ -118,7 +127,7 @@ export class RequestRaces implements Disposable {
           );
       };
       const onAbort = (): void => finish({ kind: 'withdrawn', reason: 'aborted' });
-      const race: OpenRace = { sessionId: options.sessionId, join: ask, withdraw: onAbort };
+      const race: OpenRace = { scope: options.scope ?? options.sessionId, join: ask, withdraw: onAbort };
 
       if (signal?.aborted) return finish({ kind: 'withdrawn', reason: 'aborted' });
       signal?.addEventListener('abort', onAbort, { once: true });

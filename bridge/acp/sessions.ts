@@ -24,6 +24,7 @@ import type { ClientRegistry } from './clients.ts';
 import { supportsTerminalOutput } from './clients.ts';
 import { isNotActive, isSessionNotFound } from './errors.ts';
 import type { LazySessionStore } from './store.ts';
+import { UpdateSink } from './updateSink.ts';
 import { newTranslator, translate } from './translation.ts';
 import type { TranslatorState, TurnSignal } from './translation.ts';
 
@@ -45,8 +46,8 @@ export class SessionRuntime {
   configOptions: SessionConfigOption[];
   todos: Todo[] | undefined;
   title: string | undefined;
-  /** Opaque per-session slot for the turn engine (queue, running turn). */
-  turnState: unknown;
+  /** Where its updates leave (merges streaming text; see updateSink.ts). Set by the manager. */
+  sink!: UpdateSink;
 
   constructor(
     readonly zcodeId: string,
@@ -91,6 +92,8 @@ export class SessionManager implements Disposable {
     this.subscriptions.push(
       backend.onEvent((event) => this.handleEvent(event)),
       backend.onDidExit(() => {
+        // Before the turn engine fails the running prompts: their streamed text goes out first.
+        this.flush();
         this.generation++;
       }),
       backend.onDidChangeState((state) => {
@@ -219,6 +222,10 @@ export class SessionManager implements Disposable {
     const fresh = !runtime;
     if (!runtime) {
       runtime = new SessionRuntime(zcodeId, cwd, newTranslator(cwd, this.terminalOutput), this.placeholderConfig());
+      const aliases = runtime.aliases;
+      runtime.sink = new UpdateSink((update) => {
+        for (const sessionId of aliases) this.options.clients.broadcast('session/update', { sessionId, update });
+      });
       if (how.settings) this.setSettings(runtime, how.settings);
       runtime.title = how.title;
       this.runtimes.set(zcodeId, runtime);
@@ -327,12 +334,15 @@ export class SessionManager implements Disposable {
   // -------------------------------------------------------------------------------------------
   // Events and updates
 
-  /** Broadcast updates under every alias of the runtime. */
+  /** Broadcast updates under every alias of the runtime (streaming text may be merged briefly). */
   emit(runtime: SessionRuntime, updates: readonly SessionUpdate[]): void {
-    if (updates.length === 0) return;
-    for (const alias of runtime.aliases) {
-      for (const update of updates) this.options.clients.broadcast('session/update', { sessionId: alias, update });
-    }
+    for (const update of updates) runtime.sink.push(update);
+  }
+
+  /** Send any held text now: before a response, a client request or a notification that must follow it. */
+  flush(runtime?: SessionRuntime): void {
+    if (runtime) runtime.sink.flush();
+    else for (const r of this.runtimes.values()) r.sink.flush();
   }
 
   /** Fire a signal as if the translator had produced it (the turn engine's synthetic ones). */
@@ -359,6 +369,9 @@ export class SessionManager implements Disposable {
       return;
     }
     this.emit(runtime, result.updates);
+    if (result.signals.length === 0) return;
+    // Signals end turns and trigger notifications: what the event produced goes out first.
+    runtime.sink.flush();
     for (const signal of result.signals) this.signals.fire({ runtime, signal });
   }
 

@@ -96,6 +96,24 @@ async function sourceMs(buffer: Buffer): Promise<number> {
   return performance.now() - started;
 }
 
+/** The zcode layer alone (line codec + connection + event parsing), for attribution: bytes → parsed events. */
+async function zcodeLayerMs(recording: Buffer, events: number): Promise<number> {
+  const fake = new FakeZcode();
+  const backend = createZcodeBackend({ logger: silent }, { locate: () => ({ command: 'fake-zcode', args: [], tried: [] }), startProcess: async () => fake });
+  let seen = 0;
+  let done!: () => void;
+  const finished = new Promise<void>((resolve) => (done = resolve));
+  backend.onEvent(() => {
+    if (++seen === events) done();
+  });
+  fake.player = playBuffer(recording);
+  await backend.send({ sessionId: 'sess_bench', content: 'bench' });
+  await finished;
+  const elapsed = performance.now() - fake.playStartedAt;
+  backend.dispose();
+  return elapsed;
+}
+
 async function throughput(): Promise<Row[]> {
   const recording = recordTurn(THROUGHPUT_EVENTS);
   let chars = 0;
@@ -126,12 +144,14 @@ async function throughput(): Promise<Row[]> {
   }
   const floor = Math.min(floorMs(recording), floorMs(recording), floorMs(recording));
   const source = await sourceMs(recording);
+  const zcodeLayer = await zcodeLayerMs(recording, THROUGHPUT_EVENTS + 2);
   const ratio = floor / bridgeMs;
   const rate = (ms: number): string => `${Math.round(THROUGHPUT_EVENTS / (ms / 1000)).toLocaleString('en-US')} events/s`;
   return [
     { name: `acp (a): ${THROUGHPUT_EVENTS / 1000}k text_delta events → bridge → SDK client`, value: `${bridgeMs.toFixed(0)} ms (${rate(bridgeMs)}; ${notifications.toLocaleString('en-US')} session/update)` },
     { name: 'acp (a): floor — parse + re-serialise the same bytes in one loop', value: `${floor.toFixed(0)} ms (${rate(floor)})` },
     { name: 'acp (a): source alone — the bytes through the pipe', value: `${source.toFixed(0)} ms (${rate(source)})` },
+    { name: 'acp (a): of which the zcode layer alone — bytes → parsed events (bridge/zcode)', value: `${zcodeLayer.toFixed(0)} ms (${rate(zcodeLayer)}; ${((100 * zcodeLayer) / bridgeMs).toFixed(0)}% of the bridge's time)` },
     { name: 'acp (a): throughput ÷ floor', value: `${ratio.toFixed(2)}×`, target: '≥ 0.5×', ok: ratio >= 0.5 },
   ];
 }

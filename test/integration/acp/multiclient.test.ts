@@ -28,8 +28,11 @@ describe('multi-client (inproc)', () => {
       const other = await h.addClient('phone');
       const sessionId = await newSession(h);
       await prompt(h, sessionId, '[scenario:text]');
-      assert.ok(other.updatesOf(sessionId).length > 3);
+      assert.ok(other.updatesOf(sessionId).length > 0);
       assert.equal(agentText(other.updatesOf(sessionId)), agentText(h.updatesOf(sessionId)));
+      await prompt(h, sessionId, '[scenario:bash-bg]');
+      const tasks = (c: typeof h | typeof other) => c.notifications.filter((n) => n.method === '_zcode/session/backgroundTasks').length;
+      await h.waitFor('background task notifications at both clients', () => tasks(h) >= 2 && tasks(other) === tasks(h));
     });
   });
 
@@ -100,6 +103,24 @@ describe('multi-client (inproc)', () => {
       const dialog = sent.findIndex((m) => 'method' in m && m.method === 'session/request_permission');
       assert.ok(loadResponse !== -1 && dialog > loadResponse, 'the dialog comes after the load response');
       assert.ok(h.dialogs[0].signal.aborted, "the first client's dialog was withdrawn");
+      assert.deepEqual(permissionReplies(h), [{ decision: 'allow' }]);
+    });
+  });
+
+  test('a client that loads the session under its real zcode id (from session/list) joins the open dialog under that id', T, async () => {
+    await withHarness('inproc', {}, async (h) => {
+      const sessionId = await newSession(h);
+      h.onPermission = (_params, signal) => waitUntilAborted(signal);
+      const running = prompt(h, sessionId, '[scenario:permission]');
+      await h.dialog(1);
+      const phone = await h.addClient('phone');
+      phone.onPermission = async (params) => ({ outcome: { outcome: 'selected', optionId: params.options[0].optionId } });
+      const { sessions } = await phone.agent.request('session/list', { cwd: '/tmp/zcode-acp-ws' });
+      const listed = sessions[0].sessionId;
+      assert.notEqual(listed, sessionId);
+      await phone.agent.request('session/load', { sessionId: listed, cwd: '/tmp/zcode-acp-ws', mcpServers: [] });
+      assert.equal((await running).stopReason, 'end_turn');
+      assert.equal((phone.dialogs[0].params as { sessionId: string }).sessionId, listed, 'the request names the id the phone knows');
       assert.deepEqual(permissionReplies(h), [{ decision: 'allow' }]);
     });
   });

@@ -97,6 +97,31 @@ for (const mode of MODES) {
       });
     });
 
+    test('the session is subscribed before the first send', T, async () => {
+      await withHarness(mode, {}, async (h) => {
+        const sessionId = await newSession(h);
+        await prompt(h, sessionId, '[scenario:text]');
+        const methods = h.simRecord().received.map((m) => m.method);
+        assert.ok(methods.indexOf('session/subscribe') !== -1 && methods.indexOf('session/subscribe') < methods.indexOf('session/send'));
+      });
+    });
+
+    test('zcode 0.14.6 (no session/subscribe) gives a clear error; 0.14.8 (no settings on create, no turn.terminal) works', T, async () => {
+      await withHarness(mode, { sim: { profile: '0.14.6' } }, async (h) => {
+        const error = await errorOf(prompt(h, await newSession(h), '[scenario:text]'));
+        assert.equal(error.code, -33004);
+        assert.match(error.message, /0\.14\.8 or newer is required/);
+      });
+      await withHarness(mode, { sim: { profile: '0.14.8' } }, async (h) => {
+        const sessionId = await newSession(h);
+        const response = await prompt(h, sessionId, '[scenario:usage]');
+        assert.equal(response.stopReason, 'end_turn');
+        assert.equal((response._meta as { zcode: { terminal?: unknown } }).zcode.terminal, undefined);
+        const { configOptions } = await h.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'GLM-4.6' });
+        assert.equal(configOptions.find((o) => o.id === 'model')?.currentValue, 'GLM-4.6', 'models known from session/read');
+      });
+    });
+
     test('a backend crash ends the running prompt with an error; the next prompt restarts zcode and resumes the session', T, async () => {
       const stateDir = mkdtempSync(path.join(tmpdir(), 'zcode-sim-state-'));
       try {

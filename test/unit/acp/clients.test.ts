@@ -172,7 +172,7 @@ describe('first-answer-wins requests', () => {
     const joining = w.race();
     const late = await w.addClient({}, selected);
     const lateClient = w.registry.all.at(-1)!;
-    w.races.join(lateClient, 's');
+    w.races.join(lateClient, 's', 's');
     const result = await joining;
     assert.equal(result.kind, 'answered');
     assert.equal(late.seen.length, 1);
