@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
 import { createBridge } from './acp/bridge.ts';
+import { startRemoteFromEnv } from './remote/env.ts';
 import type { Bridge } from './acp/bridge.ts';
 import type { Logger } from './zcode/backend.ts';
 import { BRIDGE_NAME, BRIDGE_VERSION } from './version.ts';
@@ -60,8 +61,9 @@ function stderrLogger(debug: boolean): Logger {
  * endpoint attaches to this bridge with `bridge.connect(stream, {kind: 'remote'})` and closes on
  * `bridge.onDidDispose`. Remote clients never keep the process alive: it ends with stdin.
  */
-async function startRemoteAccess(_bridge: Bridge, _logger: Logger): Promise<void> {
-  // ZCODE_ACP_REMOTE / ZCODE_ACP_REMOTE_TOKEN / _HOST / _PORT: not wired yet.
+/** ZCODE_ACP_REMOTE=1 + ZCODE_ACP_REMOTE_TOKEN (+ _HOST/_PORT): other ACP clients over WebSocket. Never throws. */
+async function startRemoteAccess(bridge: Bridge, logger: Logger): Promise<void> {
+  await startRemoteFromEnv(bridge, process.env, logger);
 }
 
 async function main(): Promise<void> {

@@ -40,6 +40,15 @@ export class SessionManager extends Disposable {
   /** Fires when a session's config options change (new/load results, `config_option_update`, set). */
   readonly onDidChangeConfigOptions = this._onDidChangeConfigOptions.event;
 
+  private readonly _onWillLoadSession = this.register(new vscode.EventEmitter<string>());
+  /**
+   * Fires with the session id when a `session/load` starts, before the session becomes active and
+   * before the bridge replays its history — also when it is the active session already (the
+   * palette, the chat's menu, `restore()`, `fork()`: every load goes through `loadSession`). A
+   * view of that session must drop what it shows: the replay rebuilds all of it.
+   */
+  readonly onWillLoadSession = this._onWillLoadSession.event;
+
   private readonly _onDidChangeTitle = this.register(new vscode.EventEmitter<{ sessionId: string; title: string | undefined }>());
   /** Fires on `session_info_update` titles. */
   readonly onDidChangeTitle = this._onDidChangeTitle.event;
@@ -128,12 +137,14 @@ export class SessionManager extends Disposable {
 
   /**
    * `session/load`: the bridge replays the history as `session/update`s before answering; the
-   * session becomes active. Listen to `onDidChangeActiveSession` *and* `host.onSessionUpdate`
-   * before calling if you render the replay.
+   * session becomes active. Listen to `onWillLoadSession` (start from an empty transcript),
+   * `onDidChangeActiveSession` and `host.onSessionUpdate` before calling if you render the replay.
    */
   async loadSession(sessionId: string): Promise<void> {
-    // Switch first so that a UI filtering updates by the active session shows the replay; switch
-    // back if the bridge cannot load it.
+    // Announce the load whether or not the session changes (re-loading the active session replays
+    // it all again), then switch first so that a UI filtering updates by the active session shows
+    // the replay; switch back if the bridge cannot load it.
+    this._onWillLoadSession.fire(sessionId);
     const previous = this._activeSessionId;
     await this.setActive(sessionId);
     let result: LoadSessionResponse | null;

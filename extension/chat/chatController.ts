@@ -76,7 +76,12 @@ export class ChatController {
       host.onSessionUpdate((n) => this.onSessionUpdate(n)),
       host.onExtNotification((n) => this.onExtNotification(n.method, n.params)),
       host.onDidChangeState((s) => this.queue(T.patchSession(this.state, { connection: CONNECTION[s] ?? 'ready', ...(s === 'crashed' ? {} : { connectionMessage: undefined }) }))),
-      sessions.onDidChangeActiveSession((id) => this.switchTo(id)),
+      sessions.onDidChangeActiveSession((id) => {
+        if (id !== this.state.session.sessionId) this.switchTo(id);
+      }),
+      // Every load (palette, this chat's menu, restore, fork) replays the whole history: start
+      // from an empty transcript, also when the loaded session is the one shown.
+      sessions.onWillLoadSession((id) => this.switchTo(id)),
       sessions.onDidChangeConfigOptions((c) => {
         if (c.sessionId === this.state.session.sessionId) this.queue(T.patchSession(this.state, { configOptions: [...c.configOptions] }));
       }),
@@ -177,11 +182,7 @@ export class ChatController {
     if (LoadSessionCommand.is(msg)) {
       const sessionId = str(p.sessionId);
       if (!sessionId) return;
-      return void this.run(async () => {
-        // Re-loading the shown session replays it: start from an empty transcript.
-        if (sessionId === this.state.session.sessionId) this.switchTo(sessionId, true);
-        await this.sessions.loadSession(sessionId);
-      });
+      return void this.run(() => this.sessions.loadSession(sessionId));
     }
     if (ForkSessionCommand.is(msg)) return void this.run(() => this.sessions.fork());
     if (CancelBackgroundTaskCommand.is(msg)) {
@@ -367,9 +368,8 @@ export class ChatController {
     }
   }
 
-  /** A different session is active: new transcript (a load replays its history into it). */
-  private switchTo(sessionId: string | undefined, force = false): void {
-    if (!force && sessionId === this.state.session.sessionId && this.state.list.items.length === 0) return;
+  /** Another session is shown, or a load replays this one: new transcript (the replay fills it). */
+  private switchTo(sessionId: string | undefined): void {
     const previous = this.state;
     this.state = this.freshTranscript(sessionId, previous.session);
     this.queued = [];

@@ -26,6 +26,8 @@ export interface ChatHost {
 export interface ChatSessions {
   readonly activeSessionId: string | undefined;
   readonly onDidChangeActiveSession: Event<string | undefined>;
+  /** A `session/load` of this session starts (also of the active one): its replay follows. */
+  readonly onWillLoadSession: Event<string>;
   readonly onDidChangeConfigOptions: Event<{ sessionId: string; configOptions: readonly SessionConfigOption[] }>;
   configOptions(sessionId: string): readonly SessionConfigOption[] | undefined;
   title(sessionId: string): string | undefined;

@@ -6,7 +6,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -17,9 +16,8 @@ import { SIM_PATH, simLocateOptions, tempDir } from '../../helpers/sim.ts';
 import { remoteClient } from './harness.ts';
 
 const CLI = fileURLToPath(new URL('../../../bridge/cli.ts', import.meta.url));
-const wired = readFileSync(CLI, 'utf8').includes('startRemoteFromEnv');
 
-test('zcode-acp with ZCODE_ACP_REMOTE=1: shared sessions, and the process ends with its stdio client', { skip: wired ? false : 'bridge/cli.ts does not call startRemoteFromEnv yet' }, async () => {
+test('zcode-acp with ZCODE_ACP_REMOTE=1: shared sessions, and the process ends with its stdio client', async () => {
   const tmp = tempDir('zcode-remote-cli-');
   const token = generateToken();
   const env = {

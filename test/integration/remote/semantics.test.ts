@@ -269,15 +269,9 @@ test('reconnect: a client that completes session/load or session/resume receives
   });
 });
 
-// KNOWN FAILURE in bridge/acp (reported to the lead, not fixed here: bridge/acp is not ours).
-// Open races are keyed by the ACP id of the runtime's FIRST alias (interactionRouter.ts
-// `acpId = [...runtime.aliases][0]`) and `RequestRaces.join(client, sessionId)` matches that exact
-// string, so a client that loads the same zcode session under another alias (the `sess_…` id from
-// session/list instead of the creator's `lazy_…` placeholder) is never joined — and the request
-// would carry a sessionId it does not know. Remove `todo` once races are keyed by runtime.
-test('reconnect through session/list: loading the listed (zcode) id also re-sends the open request', {
-  todo: 'bridge/acp: races.join matches only the first alias of a session',
-}, async () => {
+// A client that finds the session through session/list loads it under the real zcode id, not the
+// creator's lazy placeholder: open races are keyed by zcode session, so it must still join them.
+test('reconnect through session/list: loading the listed (zcode) id also re-sends the open request', async () => {
   await withHarness(async (h) => {
     const r1 = await h.remote('r1');
     const sid = await h.newSession(r1);

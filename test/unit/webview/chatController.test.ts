@@ -11,6 +11,7 @@ import {
   DidChangeSnapshotNotification,
   DidPatchNotification,
   ListSessionsRequest,
+  LoadSessionCommand,
   OpenDiffCommand,
   ReadyCommand,
   SendPromptCommand,
@@ -79,8 +80,10 @@ class FakeSessions implements ChatSessions {
   activeSessionId: string | undefined;
   private readonly active = new Emitter<string | undefined>();
   private readonly options = new Emitter<{ sessionId: string; configOptions: readonly SessionConfigOption[] }>();
+  private readonly loads = new Emitter<string>();
   onDidChangeActiveSession = this.active.event;
   onDidChangeConfigOptions = this.options.event;
+  onWillLoadSession = this.loads.event;
   private n = 0;
   readonly list: SessionInfo[] = [{ sessionId: 'old', cwd: '/w', title: 'Earlier work', updatedAt: '2026-01-01T00:00:00Z' }];
   constructor(private readonly host: FakeHost) {}
@@ -100,9 +103,16 @@ class FakeSessions implements ChatSessions {
     this.setActive(id);
     return id;
   }
+  /**
+   * Like SessionManager.loadSession: announce the load, activate (no event when already active),
+   * replay the history (sessions of `list` have one; new ones have none yet).
+   */
   async loadSession(id: string): Promise<void> {
+    this.loads.fire(id);
     this.setActive(id);
+    if (!this.list.some((s) => s.sessionId === id)) return;
     this.host.update(id, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'history' } });
+    this.host.update(id, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'answer' } });
   }
   async listSessions(): Promise<SessionInfo[]> {
     return this.list;
@@ -113,14 +123,23 @@ class FakeSessions implements ChatSessions {
   async fork(): Promise<string> {
     return this.newSession();
   }
-  async restore(): Promise<string | undefined> {
-    return undefined;
+  private restored: Promise<string | undefined> | undefined;
+  /** Like SessionManager.restore: loads the remembered active session, once. */
+  restore(): Promise<string | undefined> {
+    this.restored ??= (async () => {
+      const id = this.activeSessionId;
+      if (id) await this.loadSession(id);
+      return id;
+    })();
+    return this.restored;
   }
 }
 
-function setup() {
+/** @param remembered the active session remembered from an earlier window (restored on start) */
+function setup(remembered?: string) {
   const host = new FakeHost();
   const sessions = new FakeSessions(host);
+  sessions.activeSessionId = remembered;
   const opened: DiffSource[] = [];
   const env: ChatEnvironment = {
     openDiff: async (s) => void opened.push(s),
@@ -212,6 +231,8 @@ describe('chat controller', () => {
     disposers.push(() => t.controller.dispose());
     await t.sessions.newSession();
     t.send(ReadyCommand, {});
+    // Opening the chat restores (re-loads) the active session: let that finish first.
+    await tick();
     const answer = t.controller.requestPermission(
       { sessionId: 's1', toolCall: { toolCallId: 'c1', title: 'Run npm test' }, options: [{ optionId: 'allow', name: 'Allow once', kind: 'allow_once' }] },
       new AbortController().signal,
@@ -303,8 +324,35 @@ describe('chat controller', () => {
     await t.sessions.loadSession('old');
     t.sync();
     assert.equal(t.view.session?.sessionId, 'old');
-    assert.deepEqual(t.view.list.items.map((i) => i.type), ['permission', 'user']);
+    assert.deepEqual(t.view.list.items.map((i) => i.type), ['permission', 'user', 'agent']);
     t.send(AnswerPermissionCommand, { id: t.view.list.items[0].id, optionId: 'ok' });
     assert.deepEqual(await pending, { outcome: { outcome: 'selected', optionId: 'ok' } });
+  });
+
+  test('re-loading the shown session (restore, palette, chat menu) shows its history exactly once', async () => {
+    const t = setup('old');
+    disposers.push(() => t.controller.dispose());
+    const shown = () => {
+      t.sync();
+      assert.deepEqual(t.view.list.items, t.controller.items, 'the webview state equals the host state');
+      return t.view.list.items.map((i) => [i.type, 'text' in i ? i.text : '']);
+    };
+    const once = [
+      ['user', 'history'],
+      ['agent', 'answer'],
+    ];
+    // Opening the chat restores the remembered session (already the shown one: no change of the active session).
+    t.send(ReadyCommand, {});
+    await tick();
+    assert.deepEqual(shown(), once);
+    assert.equal(t.view.session?.sessionId, 'old');
+    // "ZCode: Resume Session" of the shown session goes straight to the session manager.
+    await t.sessions.loadSession('old');
+    assert.deepEqual(shown(), once);
+    // The chat's own session menu.
+    t.send(LoadSessionCommand, { sessionId: 'old' });
+    await tick();
+    assert.deepEqual(shown(), once);
+    assert.equal(t.view.gaps, 0, 'patch numbers are contiguous');
   });
 });
