@@ -105,9 +105,14 @@ function payloadResultText(result: Record<string, unknown>): string {
   return errorText(result.error);
 }
 
-/** A background command's id in its launch acknowledgement ("… running in background with ID: exec_…"). */
+/**
+ * A background command's id in its launch acknowledgement. zcode writes a sentence:
+ * "Command running in background with ID: exec_…. Output is being written to: …", so the id is
+ * followed by a full stop; an id may contain `.`/`:` inside, but never ends with one, so trailing
+ * punctuation is not part of it (the id must equal the `taskId` of the lifecycle events).
+ */
 function launchedTaskId(text: string): string | undefined {
-  return /background with ID:\s*([\w.:-]+)/i.exec(text)?.[1] ?? /\b(exec_[\w-]+)/.exec(text)?.[1];
+  return /background with ID:\s*([\w.:-]*[\w-])/i.exec(text)?.[1] ?? /\b(exec_[\w-]+)/.exec(text)?.[1];
 }
 
 function onResult(state: SessionTranslatorState, payload: Extract<ToolUpdatedPayload, { kind: 'result' }>): SessionUpdate[] {

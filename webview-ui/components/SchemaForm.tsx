@@ -4,6 +4,7 @@
  * free-text companion sits directly under its choice field, and says visibly whether it replaces
  * (single) or adds to (multi) the pick. The bridge's question form is one of these.
  */
+import type { ComponentChildren } from 'preact';
 import { useId, useMemo, useRef, useState } from 'preact/hooks';
 import type { ElicitationItem } from '../contract.ts';
 import { useActions } from '../actions.ts';
@@ -20,11 +21,26 @@ function FieldError({ id, error }: { id: string; error?: string }) {
   ) : null;
 }
 
+/** A field whose control can be named by a `<label for>`: label, hint, the control (and any "other" box), error. */
+function LabelledField(props: { class: string; id: string; label: ComponentChildren; hint: ComponentChildren; errorId: string; error?: string; children: ComponentChildren }) {
+  return (
+    <div class={props.class}>
+      <label for={props.id} class="field-label">
+        {props.label}
+      </label>
+      {props.hint}
+      {props.children}
+      <FieldError id={props.errorId} error={props.error} />
+    </div>
+  );
+}
+
 function FieldView({ field, values, errors, set, formId }: { field: Field; values: FormValues; errors: Record<string, string>; set: (key: string, value: FormValues[string]) => void; formId: string }) {
   const id = `${formId}-${field.key}`;
   const errorId = `${id}-error`;
   const descId = `${id}-desc`;
-  const describedBy = [field.description ? descId : '', errors[field.key] ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const error = errors[field.key];
+  const describedBy = [field.description ? descId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
   const label = (
     <>
       {field.title}
@@ -61,24 +77,16 @@ function FieldView({ field, values, errors, set, formId }: { field: Field; value
     </div>
   ) : null;
 
+  const frame = { id, label, hint: desc, errorId, error };
+  /** What a single-value control needs: its name, value, and required / invalid / described-by state. */
+  const control = { id, name: field.key, value: str(values[field.key]), 'aria-required': field.required, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy };
+  const onInput = (e: Event): void => set(field.key, (e.currentTarget as HTMLInputElement).value);
+
   switch (field.kind) {
     case 'select':
       return (
-        <div class={`field select-field${effect ? ' overridden' : ''}`}>
-          <label for={id} class="field-label">
-            {label}
-          </label>
-          {desc}
-          <select
-            id={id}
-            name={field.key}
-            class="select"
-            value={str(values[field.key])}
-            aria-required={field.required}
-            aria-invalid={errors[field.key] ? true : undefined}
-            aria-describedby={describedBy}
-            onChange={(e) => set(field.key, (e.currentTarget as HTMLSelectElement).value)}
-          >
+        <LabelledField class={`field select-field${effect ? ' overridden' : ''}`} {...frame}>
+          <select class="select" {...control} onChange={(e) => set(field.key, (e.currentTarget as HTMLSelectElement).value)}>
             <option value="">Choose an answer…</option>
             {field.choices.map((c) => (
               <option key={c.value} value={c.value} title={c.description}>
@@ -87,8 +95,7 @@ function FieldView({ field, values, errors, set, formId }: { field: Field; value
             ))}
           </select>
           {otherBlock}
-          <FieldError id={errorId} error={errors[field.key]} />
-        </div>
+        </LabelledField>
       );
     case 'multi': {
       const picked = Array.isArray(values[field.key]) ? (values[field.key] as string[]) : [];
@@ -110,56 +117,23 @@ function FieldView({ field, values, errors, set, formId }: { field: Field; value
             </label>
           ))}
           {otherBlock}
-          <FieldError id={errorId} error={errors[field.key]} />
+          <FieldError id={errorId} error={error} />
         </fieldset>
       );
     }
     case 'text': {
       const type = (field.format === 'email' ? 'email' : field.format === 'uri' ? 'url' : field.format === 'date' ? 'date' : 'text') as 'text';
       return (
-        <div class="field">
-          <label for={id} class="field-label">
-            {label}
-          </label>
-          {desc}
-          <input
-            id={id}
-            name={field.key}
-            type={type}
-            class="input"
-            value={str(values[field.key])}
-            aria-required={field.required}
-            aria-invalid={errors[field.key] ? true : undefined}
-            aria-describedby={describedBy}
-            onInput={(e) => set(field.key, (e.currentTarget as HTMLInputElement).value)}
-          />
-          <FieldError id={errorId} error={errors[field.key]} />
-        </div>
+        <LabelledField class="field" {...frame}>
+          <input type={type} class="input" {...control} onInput={onInput} />
+        </LabelledField>
       );
     }
     case 'number':
       return (
-        <div class="field">
-          <label for={id} class="field-label">
-            {label}
-          </label>
-          {desc}
-          <input
-            id={id}
-            name={field.key}
-            type="number"
-            class="input"
-            step={field.integer ? 1 : 'any'}
-            min={field.minimum}
-            max={field.maximum}
-            value={str(values[field.key])}
-            aria-required={field.required}
-            aria-invalid={errors[field.key] ? true : undefined}
-            aria-describedby={describedBy}
-            onInput={(e) => set(field.key, (e.currentTarget as HTMLInputElement).value)}
-          />
-          <FieldError id={errorId} error={errors[field.key]} />
-        </div>
+        <LabelledField class="field" {...frame}>
+          <input type="number" class="input" step={field.integer ? 1 : 'any'} min={field.minimum} max={field.maximum} {...control} onInput={onInput} />
+        </LabelledField>
       );
     case 'boolean':
       return (
@@ -176,7 +150,7 @@ function FieldView({ field, values, errors, set, formId }: { field: Field; value
         <div class="field">
           <div class="field-label">{label}</div>
           <div class="field-hint">This field asks for a “{field.type}” value, which this view cannot show; it is left empty.</div>
-          <FieldError id={errorId} error={errors[field.key]} />
+          <FieldError id={errorId} error={error} />
         </div>
       );
   }

@@ -318,6 +318,36 @@ describe('background Bash', () => {
     });
   });
 
+  test('taskId keeps no trailing full stop from the launch text ("… with ID: exec_…. Output is being written to …")', () => {
+    const state = translator(true);
+    const text = 'Command running in background with ID: exec_5f0c2a9e-7b1d. Output is being written to: /tmp/zcode-sim-tasks/exec_5f0c2a9e-7b1d.output';
+    const { updates } = feed(state, [
+      ev('tool.updated', { kind: 'scheduled', toolCallId: 'call_dot', toolName: 'Bash', input: { command: 'npm run build', run_in_background: true } }),
+      ev('tool.updated', { kind: 'result', toolCallId: 'call_dot', result: { success: true, content: text } }),
+    ]);
+    assert.deepEqual((updates.at(-1)?._meta as { zcode: unknown }).zcode, { toolName: 'Bash', background: true, taskId: 'exec_5f0c2a9e-7b1d' });
+    // The parsed id is the task's real id: a lifecycle step without a toolCallId and a cancel find the launch card.
+    const lifecycle = feed(state, [ev('session.updated', { taskId: 'exec_5f0c2a9e-7b1d', toolName: 'Bash', status: 'running' })]);
+    assert.deepEqual(lifecycle.updates.map((u) => (u as { toolCallId: string }).toolCallId), ['call_dot']);
+    assert.equal(cancelledBackgroundTaskUpdates(state, 'exec_5f0c2a9e-7b1d')[0]?._meta?.backgroundTask !== undefined, true);
+  });
+
+  test('launch text ids: internal dots and colons are kept, trailing punctuation is not', () => {
+    for (const [content, id] of [
+      ['Command running in background with ID: exec_9.', 'exec_9'],
+      ['Command running in background with ID: exec_9:', 'exec_9'],
+      ['Command running in background with ID: exec_a.b-1...', 'exec_a.b-1'],
+      ['Command running in background with ID: task:42.', 'task:42'],
+    ] as const) {
+      const state = translator(false);
+      const { updates } = feed(state, [
+        ev('tool.updated', { kind: 'scheduled', toolCallId: 'c', toolName: 'Bash', input: { command: 'x', run_in_background: true } }),
+        ev('tool.updated', { kind: 'result', toolCallId: 'c', result: { success: true, content } }),
+      ]);
+      assert.equal((updates.at(-1)?._meta as { zcode: { taskId?: string } }).zcode.taskId, id, content);
+    }
+  });
+
   test('a launch card is not closed by a cancelled turn', () => {
     const state = translator(true);
     const { updates } = feed(state, [
