@@ -26,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { chatHtml } from '../../extension/chat/webviewHtml.ts';
+import { WEBVIEW_PRODUCTION_BUILD } from '../helpers/webviewBundle.ts';
 import type { ChatPatch, ChatSnapshot, SessionView, TranscriptItem } from '../../webview-ui/contract.ts';
 
 /** One line of the bench table. */
@@ -36,7 +37,6 @@ export interface Row {
   ok?: boolean;
 }
 
-const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const ORIGIN = 'https://bench.invalid';
 const DELTAS = 10_000;
 const ITEMS = 2_000;
@@ -104,21 +104,7 @@ export function longTranscript(count: number): TranscriptItem[] {
 }
 
 async function buildBundle(outdir: string): Promise<void> {
-  await esbuild.build({
-    entryPoints: { webview: join(ROOT, 'webview-ui/main.tsx') },
-    outdir,
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    loader: { '.ttf': 'file', '.woff': 'file', '.woff2': 'file', '.svg': 'file' },
-    assetNames: 'assets/[name]-[hash]',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'error',
-  });
+  await esbuild.build({ ...WEBVIEW_PRODUCTION_BUILD, outdir, logLevel: 'error' });
 }
 
 /**

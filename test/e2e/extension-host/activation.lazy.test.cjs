@@ -5,6 +5,14 @@ const vscode = require('vscode');
 const { api, received, simProcesses } = require('./zcodeHelpers.cjs');
 
 describe('ZCode activation is lazy', () => {
+  it('nothing activates the extension before it is used (no "*", no onStartupFinished)', () => {
+    const ext = vscode.extensions.getExtension('zcode-community.zcode-vscode');
+    const events = ext.packageJSON.activationEvents || [];
+    assert.deepEqual(events.filter((e) => e === '*' || e === 'onStartupFinished'), []);
+    // This file runs first in the extension host: no ZCode view was opened and no command was run.
+    assert.equal(ext.isActive, false, 'the extension activated before anything used it');
+  });
+
   it('activation does not start zcode (no bridge, no simulator process, nothing received)', async () => {
     const zcode = await api();
     assert.equal(zcode.host.state, 'notStarted');

@@ -4,29 +4,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+import { WEBVIEW_PRODUCTION_BUILD } from '../../helpers/webviewBundle.ts';
 
 test('dist/webview.js: ≤ 400 KB minified, no SDK, no host code', async () => {
-  const result = await esbuild.build({
-    absWorkingDir: ROOT,
-    entryPoints: ['webview-ui/main.tsx'],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    loader: { '.ttf': 'file', '.woff': 'file', '.woff2': 'file', '.svg': 'file' },
-    define: { 'process.env.NODE_ENV': '"production"' },
-    outdir: 'out-not-written',
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-  });
+  const result = await esbuild.build({ ...WEBVIEW_PRODUCTION_BUILD, outdir: 'out-not-written', write: false, metafile: true, logLevel: 'silent' });
   const js = result.outputFiles.find((f) => f.path.endsWith('.js'))!;
   assert.ok(js.contents.length <= 400 * 1024, `webview.js is ${(js.contents.length / 1024).toFixed(1)} KB`);
   const inputs = Object.keys(result.metafile.inputs);
