@@ -25,7 +25,7 @@
  *   - `ctx.materialize(id)` resolves an ACP id to the live zcode session (creating a lazy one,
  *     resuming after a restart; -32002 when unknown), `ctx.peek(id)` without I/O; handles expose
  *     the translator state (`cancelledBackgroundTaskUpdates(handle.translator, taskId)`) and
- *     whether a turn runs; `ctx.sendUpdates`, `ctx.notify('_zcode/…')`, `ctx.applyConfig`,
+ *     whether a turn runs; `ctx.sendUpdates`, `ctx.notify('_zcode/…')`, `ctx.notifySession` (once per alias), `ctx.applyConfig`,
  *     `ctx.onSignal` (e.g. wait for `compaction`), `ctx.whenIdle`. `ctx.sendUpdates` sends at once
  *     (nothing is held back), so a response returned right after it follows its text.
  *
@@ -40,6 +40,10 @@
  *   prompt; a client that disconnects does not cancel the shared turn.
  * - A permission dialog that every client answers `cancelled` cancels the turn (ACP's meaning of
  *   that outcome).
+ * - zcode's own shell commands are rendered as terminal cards when the merged client capabilities
+ *   advertise `_meta.terminal_output`, else as text. The mode follows the connected clients (a
+ *   terminal client connecting later, or the last one leaving, switches cards opened from then on);
+ *   a card already open keeps the form it was announced with (sessions.ts `syncTerminalOutput`).
  * - Consecutive text chunks are merged while zcode streams faster than the event loop turns over
  *   (updateSink.ts): clients must not assume one `agent_message_chunk` per zcode delta.
  * - The default mode for `session/create` is `build` (edits and commands, asking before risky
@@ -63,7 +67,7 @@ import type { InteractionTuning } from './interactionRouter.ts';
 import { RequestRaces } from './races.ts';
 import { SessionManager } from './sessions.ts';
 import type { SessionRuntime } from './sessions.ts';
-import { handleSignal } from './signals.ts';
+import { handleSignal, notifyAliases } from './signals.ts';
 import { runSlashCommand } from './slashCommands.ts';
 import { LazySessionStore } from './store.ts';
 import { DEFAULT_TURN_TUNING, TurnEngine } from './turns.ts';
@@ -289,6 +293,11 @@ class BridgeImpl implements Bridge {
       notify: (method, params) => {
         this.sessions.flush();
         this.registry.broadcast(method, params);
+      },
+      notifySession: (sessionId, method, params) => {
+        const runtime = this.sessions.peek(sessionId) ?? this.sessions.byZcodeId(sessionId);
+        this.sessions.flush(runtime);
+        notifyAliases(this.registry, runtime && runtime.aliases.size > 0 ? runtime.aliases : [sessionId], method, params);
       },
       applyConfig: async (acpId, patch) => this.config.apply(await this.sessions.materialize(acpId), patch),
       onSignal: (listener) =>

@@ -43,8 +43,16 @@ export interface BridgeContext {
   peek(acpSessionId: string): SessionHandle | undefined;
   /** Send session updates for this session to every client (in order). */
   sendUpdates(acpSessionId: string, updates: readonly SessionUpdate[]): void;
-  /** Broadcast an extension notification (`_zcode/...`) to every client. */
+  /** Broadcast an extension notification (`_zcode/...`) to every client, params as given. */
   notify(method: `_${string}`, params: unknown): void;
+  /**
+   * Broadcast an extension notification about one session the way the core sends its own
+   * (`_zcode/session/backgroundTasks`, `steerState`): once per ACP id naming the session — a
+   * placeholder and its real zcode id may both be open — each with `sessionId` set to that id.
+   * `sessionId` may be an ACP id or a zcode session id; one that no live session has goes out once
+   * under that id. Held streaming text of the session is sent first.
+   */
+  notifySession(sessionId: string, method: `_${string}`, params: Record<string, unknown>): void;
   /** Apply a config change through zcode, update the core's view and announce it to every client. */
   applyConfig(acpSessionId: string, patch: ConfigPatch): Promise<void>;
   /** Every turn/lifecycle signal the translator produces, for every session (compact waits on `compaction`). */
@@ -58,6 +66,9 @@ export interface BridgeContext {
  * `/steer` can reach a running turn); return undefined to let the prompt go to zcode unchanged.
  * A handled command reports its outcome itself (agent text via `ctx.sendUpdates`) and returns the
  * prompt response (normally `{stopReason: 'end_turn'}`). Throw a `RequestError` for user errors.
+ * `signal` is the prompt's: it aborts on `session/cancel` of the session and on `$/cancel_request`
+ * (and when the requesting client disconnects); a command that waits must stop on it. A response
+ * returned after a cancel goes out as `cancelled` (its `_meta` kept).
  */
 export type SlashCommandRunner = (
   ctx: BridgeContext,

@@ -225,7 +225,8 @@ export class SessionOperations {
       const updates = cancelledBackgroundTaskUpdates(handle.translator, p.taskId);
       if (updates.length > 0) {
         this.ctx.sendUpdates(p.sessionId, updates);
-        this.ctx.notify(BACKGROUND_TASKS_NOTIFICATION, { sessionId: p.sessionId, tasks: listBackgroundTasks(handle.translator) });
+        // Under every alias, like the core's own task-list notifications (not just the id used here).
+        this.ctx.notifySession(p.sessionId, BACKGROUND_TASKS_NOTIFICATION, { tasks: listBackgroundTasks(handle.translator) });
       }
     }
     return { cancelled };

@@ -196,10 +196,12 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     'session/prompt',
     safe((params, _client, signal) =>
       // turns.prompt registers the prompt synchronously (a session/cancel right behind it must see it).
-      turns.prompt(params.sessionId, params.prompt, signal, async () => {
+      turns.prompt(params.sessionId, params.prompt, signal, async (jobSignal) => {
         await sessions.require(params.sessionId);
-        // Slash commands run before the queue (`/steer` must reach a running turn).
-        return deps.slashCommands(deps.context, { sessionId: params.sessionId, prompt: params.prompt, signal });
+        // Slash commands run before the queue (`/steer` must reach a running turn). They get the
+        // prompt's signal, which `session/cancel` aborts too (a /compact waiting for its outcome,
+        // a /rewind waiting for idle), not only `$/cancel_request`.
+        return deps.slashCommands(deps.context, { sessionId: params.sessionId, prompt: params.prompt, signal: jobSignal });
       }),
     ),
   );

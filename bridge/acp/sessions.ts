@@ -25,7 +25,7 @@ import { supportsTerminalOutput } from './clients.ts';
 import { isNotActive, isSessionNotFound } from './errors.ts';
 import type { LazySessionStore } from './store.ts';
 import { UpdateSink } from './updateSink.ts';
-import { newTranslator, translate } from './translation.ts';
+import { newTranslator, setTerminalOutput, translate } from './translation.ts';
 import type { TranslatorState, TurnSignal } from './translation.ts';
 
 /** Placeholder ids look like this so logs show at a glance that a session was never materialized. */
@@ -99,6 +99,8 @@ export class SessionManager implements Disposable {
       backend.onDidChangeState((state) => {
         if (state === 'ready' && this.generation > 0) this.reopenAll();
       }),
+      // A client initializing or leaving may change the merged `_meta.terminal_output`.
+      options.clients.onDidChange(() => this.syncTerminalOutput()),
     );
   }
 
@@ -363,7 +365,7 @@ export class SessionManager implements Disposable {
     }
     let result;
     try {
-      result = translate(runtime.translator, event, this.terminalOutput);
+      result = translate(runtime.translator, event);
     } catch (error) {
       this.options.logger.error(`translating ${event.type} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       return;
@@ -375,9 +377,21 @@ export class SessionManager implements Disposable {
     for (const signal of result.signals) this.signals.fire({ runtime, signal });
   }
 
-  /** The merged capability decides how shell output is rendered (terminal vs text). */
+  /**
+   * The merged capability decides how shell output is rendered (terminal vs text). It is read when
+   * a translator is created and pushed into every live translator whenever the clients change
+   * (`syncTerminalOutput`): new cards follow the audience, open cards keep their form
+   * (translation.ts `setTerminalOutput`).
+   */
   private get terminalOutput(): boolean {
     return supportsTerminalOutput(this.options.clients.capabilities);
+  }
+
+  private syncTerminalOutput(): void {
+    const terminalOutput = this.terminalOutput;
+    for (const runtime of this.runtimes.values()) {
+      if (runtime.translator.terminalOutput !== terminalOutput) setTerminalOutput(runtime.translator, terminalOutput);
+    }
   }
 
   dispose(): void {

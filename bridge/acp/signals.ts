@@ -35,10 +35,10 @@ export function handleSignal({ runtime, signal, registry, sessions, config }: Si
     case 'compaction':
       return;
     case 'steer':
-      for (const sessionId of runtime.aliases) registry.broadcast(STEER_STATE_NOTIFICATION, { sessionId, state: signal.state });
+      notifyAliases(registry, runtime.aliases, STEER_STATE_NOTIFICATION, { state: signal.state });
       return;
     case 'background_tasks':
-      for (const sessionId of runtime.aliases) registry.broadcast(BACKGROUND_TASKS_NOTIFICATION, { sessionId, tasks: signal.tasks });
+      notifyAliases(registry, runtime.aliases, BACKGROUND_TASKS_NOTIFICATION, { tasks: signal.tasks });
       return;
     case 'config': {
       const patch: ConfigPatch = {};
@@ -56,4 +56,12 @@ export function handleSignal({ runtime, signal, registry, sessions, config }: Si
     default:
       assertNever(signal, 'signal');
   }
+}
+
+/**
+ * A notification about one session, once per ACP id naming it (clients ignore ids they do not
+ * know; a client that opened the session under its real id must get it too).
+ */
+export function notifyAliases(registry: ClientRegistry, aliases: Iterable<string>, method: string, params: Record<string, unknown>): void {
+  for (const sessionId of aliases) registry.broadcast(method, { ...params, sessionId });
 }

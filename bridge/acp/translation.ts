@@ -14,10 +14,18 @@ export function newTranslator(cwd: string, terminalOutput: boolean): TranslatorS
   return createSessionTranslator({ cwd, terminalOutput });
 }
 
-/**
- * Translate one event. `terminalOutput` is fixed when the translator is created (the merged client
- * capability at that moment); it is passed here only so a future translator can honour changes.
- */
-export function translate(state: TranslatorState, event: ZcodeEvent, _terminalOutput: boolean): TranslateResult {
+/** Translate one event (the shell rendering mode is the state's `terminalOutput`, see below). */
+export function translate(state: TranslatorState, event: ZcodeEvent): TranslateResult {
   return translateEvent(state, event);
+}
+
+/**
+ * Switch how the translator renders shell cards (the merged client capability changed: a client
+ * advertising `_meta.terminal_output` connected, or the last one left). Cards announced after this
+ * use the new form; a card already open keeps the form it was announced with until it closes (a
+ * terminal card cannot turn into text content half-way, nor the reverse), so a client that joins
+ * during a long command sees that card's output only in the form it was opened with.
+ */
+export function setTerminalOutput(state: TranslatorState, terminalOutput: boolean): void {
+  state.terminalOutput = terminalOutput;
 }

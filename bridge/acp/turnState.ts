@@ -34,7 +34,19 @@ export class PromptJob {
   onCancel: (() => void) | undefined;
   /** Resolves the job's wait in the queue. */
   wake: (() => void) | undefined;
+  private readonly aborter = new AbortController();
+  /**
+   * Aborts when the prompt is cancelled (`session/cancel` of its session, `$/cancel_request`) or
+   * its request goes away (the client disconnected). Given to work done in the prompt's name
+   * outside a zcode turn — a slash command waiting for a compaction outcome or for idle — so that
+   * `session/cancel` stops it too, not only the request's own signal.
+   */
+  readonly signal: AbortSignal = this.aborter.signal;
   constructor(readonly acpId: string) {}
+
+  abort(reason: unknown): void {
+    if (!this.aborter.signal.aborted) this.aborter.abort(reason);
+  }
 }
 
 /** The turn zcode is running for a job. */

@@ -112,13 +112,16 @@ export class TurnEngine implements Disposable {
    * Run one prompt to its stop reason. `signal` is the request's: it aborts on `$/cancel_request`
    * (cancel this prompt) and on connection close (ignored: the turn is shared). Call it
    * synchronously from the request handler; `preflight` (session check, slash commands) runs after
-   * the prompt is registered and may answer the prompt itself.
+   * the prompt is registered and may answer the prompt itself. It gets the job's signal, which
+   * aborts on `session/cancel` as well as on the request's own signal; a preflight answer given
+   * after a cancel is turned into `cancelled` (ACP: a cancelled prompt answers `cancelled`), its
+   * `_meta` kept.
    */
   async prompt(
     acpId: string,
     blocks: readonly ContentBlock[],
     signal: AbortSignal,
-    preflight?: () => Promise<PromptResponse | undefined>,
+    preflight?: (signal: AbortSignal) => Promise<PromptResponse | undefined>,
   ): Promise<PromptResponse> {
     // Registered before the first await: a `session/cancel` right behind the prompt must find it.
     const job = new PromptJob(acpId);
@@ -127,12 +130,16 @@ export class TurnEngine implements Disposable {
     jobs.add(job);
     const onAbort = (): void => {
       if (isCancelRequest(signal.reason)) this.cancelJob(job);
+      // A disconnect does not cancel the shared zcode turn, but work done for this request alone
+      // (a slash command) stops, as it did with the request's signal.
+      else job.abort(signal.reason);
     };
-    signal.addEventListener('abort', onAbort);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort);
     let turns: SessionTurns | undefined;
     try {
-      const handled = await preflight?.();
-      if (handled) return handled;
+      const handled = await preflight?.(job.signal);
+      if (handled) return job.cancelled ? { ...handled, stopReason: 'cancelled' } : handled;
       if (job.cancelled) return { stopReason: 'cancelled' };
       const runtime = await this.sessions.materialize(acpId);
       if (job.cancelled) return { stopReason: 'cancelled' };
@@ -173,6 +180,7 @@ export class TurnEngine implements Disposable {
   private cancelJob(job: PromptJob): void {
     if (job.cancelled) return;
     job.cancelled = true;
+    job.abort(RequestError.requestCancelled());
     job.wake?.();
     job.onCancel?.();
   }

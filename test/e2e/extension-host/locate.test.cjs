@@ -3,7 +3,7 @@
 // a clear "too old" message.
 const assert = require('node:assert/strict');
 const vscode = require('vscode');
-const { api, waitFor, prompt, newSession } = require('./zcodeHelpers.cjs');
+const { api, waitFor, prompt, newSession, setSetting } = require('./zcodeHelpers.cjs');
 
 describe('ZCode locating zcode', function () {
   this.timeout(60_000);
@@ -17,12 +17,12 @@ describe('ZCode locating zcode', function () {
   });
 
   after(async () => {
-    await vscode.workspace.getConfiguration('zcode').update('path', simPath, vscode.ConfigurationTarget.Global);
+    await setSetting('path', simPath);
   });
 
   it('a missing zcode.path shows the not-found state with what was tried', async () => {
     const missing = '/nonexistent/zcode-for-test';
-    await vscode.workspace.getConfiguration('zcode').update('path', missing, vscode.ConfigurationTarget.Global);
+    await setSetting('path', missing);
     const ok = await vscode.commands.executeCommand('zcode.checkInstallation');
     assert.equal(ok, false);
     const message = await waitFor(() => zcode.locate.message, { message: 'the not-found state' });

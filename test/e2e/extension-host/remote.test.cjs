@@ -2,10 +2,9 @@
 // official SDK client with the token connects over WebSocket, one without it is refused; Copy URL
 // puts URL + token on the clipboard; Rotate Token drops connected clients.
 const assert = require('node:assert/strict');
-const net = require('node:net');
 const path = require('node:path');
 const vscode = require('vscode');
-const { api, waitFor } = require('./zcodeHelpers.cjs');
+const { api, waitFor, setSetting, portOpen } = require('./zcodeHelpers.cjs');
 
 const repoRoot = process.env.ZCODE_E2E_REPO_ROOT;
 const WebSocket = require(path.join(repoRoot, 'node_modules/ws'));
@@ -45,21 +44,6 @@ function open(url, token) {
   });
 }
 
-function portOpen(port) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-async function setRemote(enabled) {
-  await vscode.workspace.getConfiguration('zcode').update('remote.enabled', enabled, vscode.ConfigurationTarget.Global);
-}
-
 describe('ZCode remote access', function () {
   this.timeout(60_000);
   let zcode;
@@ -69,12 +53,12 @@ describe('ZCode remote access', function () {
     zcode = await api();
     acp = await import('@agentclientprotocol/sdk');
     // Port 0: any free port, so parallel runs never collide (the default is 8378).
-    await vscode.workspace.getConfiguration('zcode').update('remote.port', 0, vscode.ConfigurationTarget.Global);
+    await setSetting('remote.port', 0);
   });
 
   after(async () => {
-    await setRemote(false);
-    await vscode.workspace.getConfiguration('zcode').update('remote.port', undefined, vscode.ConfigurationTarget.Global);
+    await setSetting('remote.enabled', false);
+    await setSetting('remote.port', undefined);
   });
 
   it('is off by default: no port, context key off', async () => {
@@ -83,7 +67,7 @@ describe('ZCode remote access', function () {
   });
 
   it('turning the setting on opens the port; an SDK client with the token connects, one without is refused', async () => {
-    await setRemote(true);
+    await setSetting('remote.enabled', true);
     const state = await waitFor(() => zcode.remote.state.url && zcode.remote.state, { message: 'the endpoint to listen' });
     assert.ok(await portOpen(state.port), 'the port is not open');
     assert.match(zcode.statusBar.text, /\$\(broadcast\) 0/);
@@ -134,7 +118,7 @@ describe('ZCode remote access', function () {
     const { port, url } = zcode.remote.state;
     const ws = await open(url, await zcode.remote.token());
     const closed = new Promise((resolve) => ws.once('close', resolve));
-    await setRemote(false);
+    await setSetting('remote.enabled', false);
     await waitFor(() => zcode.remote.state.url === undefined, { message: 'the endpoint to stop' });
     await closed;
     assert.equal(await portOpen(port), false, 'the port is still open');

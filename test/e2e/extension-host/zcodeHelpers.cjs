@@ -2,6 +2,7 @@
 // Not a test file itself (the harness runs *.test.cjs only).
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const net = require('node:net');
 const vscode = require('vscode');
 
 const os = require('node:os');
@@ -97,4 +98,21 @@ async function newSession() {
   return id;
 }
 
-module.exports = { EXTENSION_ID, RECORD, api, received, mark, waitFor, waitForReceived, receivedSince, simProcesses, prompt, newSession };
+/** Sets the user (global) setting `zcode.<key>`; `undefined` removes it again. */
+async function setSetting(key, value) {
+  await vscode.workspace.getConfiguration('zcode').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+/** Whether something accepts TCP connections on 127.0.0.1:`port`. */
+function portOpen(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+module.exports = { EXTENSION_ID, RECORD, api, received, mark, waitFor, waitForReceived, receivedSince, simProcesses, prompt, newSession, setSetting, portOpen };

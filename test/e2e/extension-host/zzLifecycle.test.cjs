@@ -1,20 +1,8 @@
 // Runs last (file order): deactivating the extension leaves no zcode process and no listening socket.
 const assert = require('node:assert/strict');
-const net = require('node:net');
 const path = require('node:path');
 const vscode = require('vscode');
-const { api, waitFor, simProcesses, prompt, newSession } = require('./zcodeHelpers.cjs');
-
-function portOpen(port) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
+const { api, waitFor, simProcesses, prompt, newSession, setSetting, portOpen } = require('./zcodeHelpers.cjs');
 
 describe('ZCode lifecycle', function () {
   this.timeout(60_000);
@@ -40,8 +28,8 @@ describe('ZCode lifecycle', function () {
 
   it('deactivate() kills zcode and closes the remote endpoint', async () => {
     const zcode = await api();
-    await vscode.workspace.getConfiguration('zcode').update('remote.port', 0, vscode.ConfigurationTarget.Global);
-    await vscode.workspace.getConfiguration('zcode').update('remote.enabled', true, vscode.ConfigurationTarget.Global);
+    await setSetting('remote.port', 0);
+    await setSetting('remote.enabled', true);
     const { port } = await waitFor(() => zcode.remote.state.url && zcode.remote.state, { message: 'remote listening' });
     await zcode.host.start();
     assert.ok(simProcesses().length > 0, 'zcode is not running before deactivation');
@@ -55,7 +43,7 @@ describe('ZCode lifecycle', function () {
     await waitFor(() => simProcesses().length === 0, { message: 'no zcode process', timeout: 10_000 });
     assert.equal(await portOpen(port), false, 'the remote port is still listening');
     assert.equal(zcode.host.bridge, undefined);
-    await vscode.workspace.getConfiguration('zcode').update('remote.enabled', undefined, vscode.ConfigurationTarget.Global);
-    await vscode.workspace.getConfiguration('zcode').update('remote.port', undefined, vscode.ConfigurationTarget.Global);
+    await setSetting('remote.enabled', undefined);
+    await setSetting('remote.port', undefined);
   });
 });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
-  expectNotification, openViewContainer, openWorkbench, readSimRecord, runCommand, screenshot, step, viewTitle, waitUntil, webviewFrame,
+  expectNotification, openWorkbench, openZcodeContainer, readSimRecord, runCommand, screenshot, step, waitUntil, webviewFrame,
 } from './harness.mjs';
 
 /** Messages zcode (the simulator) received with `method`. */
@@ -25,8 +25,7 @@ const taskRow = (page, label) =>
 
 test('a background task appears in the tree and its inline Cancel button cancels it in zcode', { timeout: 180_000 }, () =>
   step(wb, 'cancel-inline', async (page) => {
-    await openViewContainer(page, 'ZCode');
-    await viewTitle(page, 'Background Tasks').waitFor({ timeout: 15_000 });
+    await openZcodeContainer(page);
     await screenshot(page, 'commands-1-empty');
 
     const composer = webviewFrame(page).locator('textarea[aria-label="Message zcode"]');

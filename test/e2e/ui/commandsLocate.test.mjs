@@ -3,7 +3,7 @@
 // Again"; the status bar says "zcode not found". Screenshot: commands-locate-not-found.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openViewContainer, openWorkbench, runCommand, screenshot, step, viewTitle } from './harness.mjs';
+import { openWorkbench, openZcodeContainer, runCommand, screenshot, step } from './harness.mjs';
 
 const MISSING = '/nonexistent/zcode-for-ui-test';
 let wb;
@@ -12,8 +12,7 @@ after(async () => { await wb?.close(); });
 
 test('a missing zcode shows the welcome view with "Locate zcode…" and what was tried', { timeout: 120_000 }, () =>
   step(wb, 'not-found', async (page) => {
-    await openViewContainer(page, 'ZCode');
-    await viewTitle(page, 'Background Tasks').waitFor({ timeout: 15_000 });
+    await openZcodeContainer(page);
     await runCommand(page, 'ZCode: Check zcode Installation');
     const pane = page.locator('#workbench\\.parts\\.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: 'Background Tasks' }) });
     // The view's message lists every location discovery tried, starting with the setting.

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { launchChromium } from '../lib/codeServer.mjs';
-import { REPO_ROOT, activityBarItem, openViewContainer, screenshot, viewTitle, waitUntil } from './harness.mjs';
+import { REPO_ROOT, activityBarItem, openZcodeContainer, screenshot, waitUntil } from './harness.mjs';
 
 let demo;
 let browser;
@@ -35,8 +35,7 @@ test('npm run demo serves the workbench with ZCode and stops cleanly on Ctrl+C',
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(url);
   await activityBarItem(page, 'ZCode').waitFor({ timeout: 60_000 });
-  await openViewContainer(page, 'ZCode');
-  await viewTitle(page, 'Background Tasks').waitFor({ timeout: 15_000 });
+  await openZcodeContainer(page);
   // a normal window: the extension is installed, not loaded through extensionDevelopmentPath
   assert.doesNotMatch(await page.title(), /Extension Development Host/);
   await screenshot(page, 'demo');

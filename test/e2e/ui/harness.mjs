@@ -154,6 +154,12 @@ export function viewTitle(page, viewName) {
     .first();
 }
 
+/** Opens the ZCode view container and waits until its Background Tasks view shows (the extension's views are up). */
+export async function openZcodeContainer(page) {
+  await openViewContainer(page, 'ZCode');
+  await viewTitle(page, 'Background Tasks').waitFor({ timeout: 15_000 });
+}
+
 /**
  * Runs a command from the palette (F1) by its full title, e.g. 'ZCode: Show Logs'. Retries with a fresh
  * palette while the command is not listed yet (extensions still being scanned right after startup).

@@ -1,7 +1,7 @@
 // UI smoke: the real web workbench, the extension loaded from the source tree.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openViewContainer, openWorkbench, runCommand, screenshot, selectedOutputChannel, step, viewTitle, waitUntil } from './harness.mjs';
+import { openWorkbench, openZcodeContainer, runCommand, screenshot, selectedOutputChannel, step, waitUntil } from './harness.mjs';
 
 let wb;
 before(async () => { wb = await openWorkbench({ name: 'smoke' }); });
@@ -9,8 +9,7 @@ after(async () => { await wb?.close(); });
 
 test('the ZCode activity-bar item opens the ZCode view container with Background Tasks', { timeout: 90_000 }, () =>
   step(wb, 'view-container', async (page) => {
-    await openViewContainer(page, 'ZCode');
-    await viewTitle(page, 'Background Tasks').waitFor({ timeout: 15_000 });
+    await openZcodeContainer(page);
     await screenshot(page, 'smoke-view-container');
   }));
 

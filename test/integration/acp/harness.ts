@@ -28,6 +28,9 @@ import type {
 import * as esbuild from 'esbuild';
 import { createBridge } from '../../../bridge/acp/bridge.ts';
 import type { Bridge, BridgeOptions } from '../../../bridge/acp/bridge.ts';
+import { createZcodeBackend } from '../../../bridge/zcode/client.ts';
+import type { ZcodeBackend } from '../../../bridge/zcode/backend.ts';
+import type { ZcodeEvent } from '../../../bridge/zcode/protocol.ts';
 import { readSimRecord, SIM_PATH, simLocateOptions, testLogger } from '../../helpers/sim.ts';
 import type { SimOptions, SimRecord, TestLogger } from '../../helpers/sim.ts';
 import { Traffic } from './traffic.ts';
@@ -47,6 +50,26 @@ export interface HarnessOptions {
   tuning?: BridgeOptions['tuning'];
   /** Send `initialize` at start (default true). */
   initialize?: boolean;
+  /**
+   * Wrap the bridge's real backend client (inproc only), e.g. to play a zcode build that does not
+   * send some event (`withoutEvents`).
+   */
+  wrapBackend?: (backend: ZcodeBackend) => ZcodeBackend;
+}
+
+/**
+ * The real backend, minus the events `drop` matches (a zcode build that never sends them): every
+ * other member is the backend's own (bound to it).
+ */
+export function withoutEvents(drop: (event: ZcodeEvent) => boolean): (backend: ZcodeBackend) => ZcodeBackend {
+  return (backend) =>
+    new Proxy(backend, {
+      get(target, prop) {
+        if (prop === 'onEvent') return (listener: (event: ZcodeEvent) => void) => target.onEvent((event) => (drop(event) ? undefined : listener(event)));
+        const value: unknown = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
 }
 
 type PermissionAnswerer = (params: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
@@ -191,8 +214,11 @@ export class AcpHarness extends TestClient {
 
   private async connect(): Promise<void> {
     if (this.mode === 'inproc') {
+      const locate = simLocateOptions(this.simOptions);
+      const wrap = this.options.wrapBackend;
       this.bridge = createBridge({
-        locate: simLocateOptions(this.simOptions),
+        locate,
+        ...(wrap ? { backend: wrap(createZcodeBackend({ ...locate, logger: this.logger })) } : {}),
         logger: this.logger,
         storageDir: this.storeDir,
         tuning: this.options.tuning,

@@ -140,6 +140,32 @@ describe('multi-client (inproc)', () => {
     });
   });
 
+  test('terminal rendering follows the merged capabilities: a terminal_output client that connects later switches new shell cards (and back when it leaves)', T, async () => {
+    await withHarness('inproc', {}, async (h) => {
+      const sessionId = await newSession(h);
+      /** The shell card the last prompt opened: terminal (content `terminal` + `_meta.terminal_info`) or text. */
+      const lastShellCard = async (): Promise<'terminal' | 'text'> => {
+        const from = h.updatesOf(sessionId).length;
+        assert.equal((await prompt(h, sessionId, '[scenario:bash]')).stopReason, 'end_turn');
+        const updates = h.updatesOf(sessionId).slice(from);
+        const card = updates.find((u) => u.sessionUpdate === 'tool_call' && u.kind === 'execute');
+        assert.ok(card && card.sessionUpdate === 'tool_call', 'a shell card');
+        const terminal = card.content?.some((c) => c.type === 'terminal') === true && card._meta?.terminal_info !== undefined;
+        const closing = updates.filter((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === card.toolCallId);
+        // The card keeps the form it was announced with until it closes.
+        assert.equal(closing.some((u) => u._meta?.terminal_exit !== undefined), terminal);
+        return terminal ? 'terminal' : 'text';
+      };
+      // The session's translator is created while only a text client is connected.
+      assert.equal(await lastShellCard(), 'text');
+      const zed = await h.addClient('zed', { _meta: { terminal_output: true } });
+      assert.equal(await lastShellCard(), 'terminal');
+      zed.connection.close();
+      await h.waitFor('the terminal client to go', () => h.bridge!.clients.length === 1);
+      assert.equal(await lastShellCard(), 'text');
+    });
+  });
+
   test('the registry: clients listed and removed, onDidChangeClients fires, clientApp.connect(bridge.app) registers too', T, async () => {
     await withHarness('inproc', {}, async (h) => {
       const bridge = h.bridge!;

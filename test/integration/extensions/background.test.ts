@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { withoutEvents } from '../acp/harness.ts';
 import type { AcpHarness, ToolCall, ToolCallUpdate } from './support.ts';
 import {
   ext,
@@ -259,6 +260,32 @@ describe('_zcode/session/cancelBackgroundTask', () => {
       assert.equal(metaOf(last).terminal_exit, undefined);
       await h.waitFor('the cancelled list', () => lastTasks(h, sessionId)[0]?.status === 'cancelled');
     }));
+
+  test('the task list after a cancel reaches every alias of the session (placeholder and real id), also when zcode sends no cancelled event', () =>
+    withBridge(
+      {
+        caps: TERMINAL_CAPS,
+        sim: { speed: 2 },
+        // A zcode build that reports the cancel only in its reply: the bridge's own announcement is the only one.
+        wrapBackend: withoutEvents((e) => e.type === 'session.updated' && (e.payload as { status?: string }).status === 'cancelled'),
+      },
+      async (h) => {
+        const sessionId = await newSession(h, CWD);
+        await prompt(h, sessionId, '[scenario:bash-bg] build');
+        const zid = zcodeIdOfLastSend(h);
+        await h.waitFor('the running task in the list', () => lastTasks(h, sessionId)[0]?.status === 'running');
+        // The same zcode session, opened a second time under its real id: two aliases of one runtime.
+        await h.agent.request('session/load', { sessionId: zid, cwd: CWD, mcpServers: [] });
+        const task = lastTasks(h, sessionId)[0];
+        assert.deepEqual(await ext(h, '_zcode/session/cancelBackgroundTask', { sessionId, taskId: task.id }), { cancelled: true });
+        await h.waitFor('the cancelled list under the id used', () => lastTasks(h, sessionId)[0]?.status === 'cancelled');
+        await h.waitFor('the cancelled list under the other alias', () => lastTasks(h, zid)[0]?.status === 'cancelled', 2000);
+        // The card update went out under both ids too (the core's emit), once each.
+        for (const id of [sessionId, zid]) {
+          assert.equal(toolCallUpdates(h, id, task.toolCallId).filter((u) => u.status === 'failed').length, 1, id);
+        }
+      },
+    ));
 
   test('an unknown task: {cancelled: false}, no update and no list notification', () =>
     withBridge({}, async (h) => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { PromptResponse } from '@agentclientprotocol/sdk';
 import type { AcpHarness } from './support.ts';
-import { errorOf, newSession, prompt, sessionText, startPrompt, withBridge, zcodeCalls, zcodeIdOfLastSend } from './support.ts';
+import { errorOf, newSession, prompt, sessionText, sleep, startPrompt, withBridge, zcodeCalls, zcodeIdOfLastSend } from './support.ts';
 
 const CWD = '/tmp/zcode-ext-slash';
 
@@ -43,6 +43,40 @@ describe('slash commands', () => {
       assert.equal(meta.result?.outcome, 'compacted');
       assert.deepEqual(zcodeCalls(h, 'session/compact'), [{ sessionId: zid }]);
       assert.deepEqual(sentPrompts(h), ['[scenario:text] some history'], 'the command itself never reaches zcode as a prompt');
+    }));
+
+  test('session/cancel stops a /compact waiting for the compaction outcome: session/stop sent, the prompt returns cancelled', () =>
+    withBridge({ sim: { speed: 1 } }, async (h) => {
+      const sessionId = await newSession(h, CWD);
+      await prompt(h, sessionId, 'hi');
+      const zid = zcodeIdOfLastSend(h);
+      const running = startPrompt(h, sessionId, '/compact');
+      await h.waitFor('session/compact to reach zcode', () => zcodeCalls(h, 'session/compact').length === 1);
+      assert.equal(running.done, false, 'the command waits for the outcome');
+      await h.agent.notify('session/cancel', { sessionId });
+      const response = await running.response;
+      assert.equal(response.stopReason, 'cancelled');
+      assert.equal(commandMeta(response).name, 'compact', 'the command result is still reported');
+      assert.equal(commandMeta(response).result?.outcome, 'cancelled');
+      assert.ok(h.simRecord().received.some((m) => m.method === 'session/stop' && (m.params as { sessionId?: string }).sessionId === zid));
+      // The session is usable afterwards.
+      assert.equal((await prompt(h, sessionId, '[scenario:text] again')).stopReason, 'end_turn');
+    }));
+
+  test('session/cancel stops a /rewind waiting for the running prompt: both return cancelled and zcode never rewinds', () =>
+    withBridge({}, async (h) => {
+      const sessionId = await newSession(h, CWD);
+      await prompt(h, sessionId, '[scenario:text] one');
+      const long = startPrompt(h, sessionId, '[scenario:long] go');
+      await h.waitFor('the long turn to stream', () => sessionText(h, sessionId).length > 200);
+      const rewind = startPrompt(h, sessionId, '/rewind');
+      await sleep(50);
+      assert.equal(rewind.done, false, '/rewind waits for the running prompt');
+      await h.agent.notify('session/cancel', { sessionId });
+      assert.equal((await long.response).stopReason, 'cancelled');
+      assert.equal((await rewind.response).stopReason, 'cancelled');
+      await sleep(100);
+      assert.deepEqual(zcodeCalls(h, 'session/rewind'), [], 'the cancelled rewind never reached zcode');
     }));
 
   test('/goal show | set | pause | clear, and usage help for a bad action', () =>

@@ -6,14 +6,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { client, ndJsonStream } from '@agentclientprotocol/sdk';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
 import { generateToken } from '../../../bridge/remote/auth.ts';
 import { SIM_PATH, simLocateOptions, tempDir } from '../../helpers/sim.ts';
-import { remoteClient } from './harness.ts';
+import { assertPortFree, remoteClient } from './harness.ts';
 
 const CLI = fileURLToPath(new URL('../../../bridge/cli.ts', import.meta.url));
 
@@ -74,12 +73,3 @@ test('zcode-acp with ZCODE_ACP_REMOTE=1: shared sessions, and the process ends w
     tmp.cleanup();
   }
 });
-
-async function assertPortFree(port: number): Promise<void> {
-  const s = createServer();
-  await new Promise<void>((resolve, reject) => {
-    s.once('error', reject);
-    s.listen(port, '127.0.0.1', () => resolve());
-  });
-  await new Promise<void>((r) => s.close(() => r()));
-}

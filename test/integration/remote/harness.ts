@@ -1,9 +1,11 @@
 /**
  * Test harness for the remote endpoint: a log-capturing logger, official SDK `client()` apps over
  * real WebSockets (the SDK's own ws client stream), a tap that schema-validates every message the
- * bridge sends to a client, and raw HTTP upgrade probes for the security tests.
+ * bridge sends to a client, raw HTTP upgrade probes for the security tests, and the waits (a
+ * condition, a free port) the tests share.
  */
 import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
 import { client, RequestError } from '@agentclientprotocol/sdk';
 import type {
   AnyMessage,
@@ -352,4 +354,25 @@ export function closed(ws: WebSocket): Promise<number> {
 /** Resolves with the next parsed text frame of `ws`. */
 export function nextFrame(ws: WebSocket): Promise<unknown> {
   return new Promise((resolve) => ws.once('message', (data: Buffer) => resolve(JSON.parse(data.toString('utf8')))));
+}
+
+// ── waiting ─────────────────────────────────────────────────────────────────────────────────────
+
+/** Resolves once `predicate` holds (polled every 10 ms); rejects after `timeoutMs`. */
+export async function waitFor(predicate: () => boolean, timeoutMs = 5000): Promise<void> {
+  const start = Date.now();
+  while (!predicate()) {
+    if (Date.now() - start > timeoutMs) throw new Error('waitFor: timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Fails unless `port` on 127.0.0.1 can be listened on at once (nothing holds it any more). */
+export async function assertPortFree(port: number): Promise<void> {
+  const s = createServer();
+  await new Promise<void>((resolve, reject) => {
+    s.once('error', reject);
+    s.listen(port, '127.0.0.1', () => resolve());
+  });
+  await new Promise<void>((r) => s.close(() => r()));
 }

@@ -13,7 +13,7 @@ import { generateToken } from '../../../bridge/remote/auth.ts';
 import { RemoteConfigError, startRemoteServer } from '../../../bridge/remote/server.ts';
 import { startHarness } from './bridgeHarness.ts';
 import type { Harness, HarnessOptions } from './bridgeHarness.ts';
-import { closed, nextFrame, opened, probe } from './harness.ts';
+import { closed, nextFrame, opened, probe, waitFor } from './harness.ts';
 
 async function withHarness(options: HarnessOptions, body: (h: Harness) => Promise<void>): Promise<void> {
   const h = await startHarness(options);
@@ -229,12 +229,4 @@ function probeFrom(localAddress: string, port: number, token: string): Promise<{
     req.on('error', reject);
     req.end();
   });
-}
-
-async function waitFor(predicate: () => boolean, timeoutMs = 5000): Promise<void> {
-  const start = Date.now();
-  while (!predicate()) {
-    if (Date.now() - start > timeoutMs) throw new Error('waitFor: timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }

@@ -12,7 +12,7 @@ import { WebSocket } from 'ws';
 import { agentText, promptText, startHarness } from './bridgeHarness.ts';
 import type { Harness } from './bridgeHarness.ts';
 import type { TestClient } from './harness.ts';
-import { closed, opened } from './harness.ts';
+import { closed, opened, waitFor } from './harness.ts';
 
 const FORMS = { elicitation: { form: {} } };
 
@@ -336,14 +336,6 @@ test('shutdown: disposing the bridge closes every remote connection and the list
     await h.close();
   }
 });
-
-async function waitFor(predicate: () => boolean, timeoutMs = 5000): Promise<void> {
-  const start = Date.now();
-  while (!predicate()) {
-    if (Date.now() - start > timeoutMs) throw new Error('waitFor: timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 async function waitForPortFree(port: number, timeoutMs = 15_000): Promise<void> {
   const start = Date.now();

@@ -9,7 +9,7 @@ import { WebSocket } from 'ws';
 import { generateToken } from '../../../bridge/remote/auth.ts';
 import { RemoteConfigError, startRemoteServer } from '../../../bridge/remote/server.ts';
 import { startRemoteFromEnv } from '../../../bridge/remote/env.ts';
-import { captureLogger, closed, nextFrame, opened, probe, remoteClient } from './harness.ts';
+import { assertPortFree, captureLogger, closed, nextFrame, opened, probe, remoteClient, waitFor } from './harness.ts';
 import { standInHost } from './standIn.ts';
 
 async function withServer(
@@ -249,20 +249,3 @@ test('startRemoteFromEnv: host, port and the non-loopback switch', async () => {
   await local.close();
   assert.ok(!logger.text().includes(token));
 });
-
-async function waitFor(predicate: () => boolean, timeoutMs = 5000): Promise<void> {
-  const start = Date.now();
-  while (!predicate()) {
-    if (Date.now() - start > timeoutMs) throw new Error('waitFor: timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-async function assertPortFree(port: number): Promise<void> {
-  const s = createServer();
-  await new Promise<void>((resolve, reject) => {
-    s.once('error', reject);
-    s.listen(port, '127.0.0.1', () => resolve());
-  });
-  await new Promise<void>((r) => s.close(() => r()));
-}
