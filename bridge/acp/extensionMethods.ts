@@ -16,8 +16,9 @@
  * - `compact` answers only when the outcome is known: zcode's `state.updated {patch:{compaction}}`
  *   after the request, bounded by a timeout; a cancelled request stops the compaction.
  * - `cancelBackgroundTask` closes the task's card (failed, `_meta.backgroundTask.cancelled`, and
- *   `terminal_exit` for Bash) and re-announces the task list — unless zcode's own `cancelled`
- *   lifecycle event got there first (the translator then already did both).
+ *   `terminal_exit` for Bash) and re-announces the task list under every alias of the session
+ *   (`ctx.notifySession`) — unless zcode's own `cancelled` lifecycle event got there first (the
+ *   translator then already did both).
  */
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { AgentApp } from '@agentclientprotocol/sdk';

@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
-import { buildConfigOptions } from '../translate/config.ts';
+import { buildConfigOptions, CONFIG_ID } from '../translate/config.ts';
 import type { Disposable, Logger, ZcodeBackend } from '../zcode/backend.ts';
 import { Emitter } from '../zcode/emitter.ts';
 import type { ReadSessionResult, SessionSettings, Todo, ZcodeEvent } from '../zcode/protocol.ts';
@@ -186,7 +186,27 @@ export class SessionManager implements Disposable {
     if (stored || entry.id.startsWith(PLACEHOLDER_PREFIX)) {
       this.options.store.set(entry.id, { cwd: entry.cwd, createdAt: stored?.createdAt ?? Date.now(), zcodeSessionId: zcodeId, lastUsedAt: Date.now() });
     }
-    return this.attach(entry, zcodeId, entry.cwd, { resume: false, settings: created.settings, title: created.session.title });
+    const runtime = await this.attach(entry, zcodeId, entry.cwd, { resume: false, settings: created.settings, title: created.session.title });
+    this.announceMaterialized(runtime);
+    return runtime;
+  }
+
+  /**
+   * The client was given the placeholder's options (`session/new`, or `session/load`/`resume` of an
+   * unused placeholder): mode and thought level only, since zcode's models are unknown before it has
+   * the session. Now that zcode's settings are known (create result, else `session/read`), the full
+   * set goes out once as `config_option_update` — without it a client shows no model picker — plus
+   * `current_mode_update` if zcode did not take the default mode. A mapped placeholder or a real id
+   * is opened through `session/load`/`resume`, whose response carries the real options already.
+   */
+  private announceMaterialized(runtime: SessionRuntime): void {
+    const given = this.placeholderConfig();
+    const updates: SessionUpdate[] = [{ sessionUpdate: 'config_option_update', configOptions: runtime.configOptions }];
+    const mode = runtime.configOptions.find((o) => o.id === CONFIG_ID.mode)?.currentValue;
+    if (typeof mode === 'string' && mode !== given.find((o) => o.id === CONFIG_ID.mode)?.currentValue) {
+      updates.push({ sessionUpdate: 'current_mode_update', currentModeId: mode });
+    }
+    this.emit(runtime, updates);
   }
 
   /**

@@ -63,5 +63,7 @@ export function handleSignal({ runtime, signal, registry, sessions, config }: Si
  * know; a client that opened the session under its real id must get it too).
  */
 export function notifyAliases(registry: ClientRegistry, aliases: Iterable<string>, method: string, params: Record<string, unknown>): void {
-  for (const sessionId of aliases) registry.broadcast(method, { ...params, sessionId });
+  // `sessionId` first, as every notification of the bridge has it (a `sessionId` in params is replaced).
+  const { sessionId: _replaced, ...rest } = params;
+  for (const sessionId of aliases) registry.broadcast(method, { sessionId, ...rest });
 }

@@ -25,7 +25,8 @@ export type Outcome =
   | { kind: 'exited'; error: RequestError }
   | { kind: 'cancel_timeout' };
 
-export type Terminal = Omit<Extract<TurnSignal, { type: 'turn_terminal' }>, 'type' | 'background'>;
+/** The `turn.terminal` figures that go into the prompt response's `_meta.zcode.terminal`. */
+export type Terminal = Omit<Extract<TurnSignal, { type: 'turn_terminal' }>, 'type' | 'background' | 'turnId'>;
 
 /** One `session/prompt` request, from arrival to its response. */
 export class PromptJob {
@@ -49,55 +50,101 @@ export class PromptJob {
   }
 }
 
-/** The turn zcode is running for a job. */
+/**
+ * The turn zcode is running for a job.
+ *
+ * `turn.terminal` normally precedes `turn.completed`. When it has not come by `turn.completed` and
+ * this zcode is known to send it (`terminalWaitMs()` > 0: the engine saw one before), the
+ * completion is held until it arrives or the wait runs out, so that its figures reach the
+ * response; the turn still ends exactly once (the held completion is what settles it — on the
+ * figures, the timer, a cancel grace or a backend exit alike). The job keeps the session while it
+ * waits, so a prompt queued behind starts after it and gets its own turn's figures. A terminal
+ * naming another turn (`turnId`), or arriving before this turn was sent/started, is not ours.
+ */
 export class RunningTurn {
   /** `session/send` went out for the current attempt. */
   sent = false;
   /** A non-background `turn.started` was seen for the current attempt. */
   started = false;
+  /** zcode's id of the current attempt's turn (from `turn.started`), when it gives one. */
+  turnId: string | undefined;
   terminal: Terminal | undefined;
   private resolveOutcome!: (outcome: Outcome) => void;
   outcome!: Promise<Outcome>;
   private graceTimer: NodeJS.Timeout | undefined;
+  /** A `turn.completed` waiting (bounded) for its `turn.terminal`. */
+  private held: Extract<Outcome, { kind: 'completed' }> | undefined;
+  private terminalTimer: NodeJS.Timeout | undefined;
 
-  constructor(readonly job: PromptJob) {
+  constructor(
+    readonly job: PromptJob,
+    /** How long a completion may wait for a missing `turn.terminal` (0: settle at once). */
+    private readonly terminalWaitMs: () => number = () => 0,
+  ) {
     this.reset();
   }
 
   /** A new attempt (transient retry): forget the previous one's state. */
   reset(): void {
+    this.clearTimers();
+    this.held = undefined;
     this.sent = false;
     this.started = false;
+    this.turnId = undefined;
     this.terminal = undefined;
     this.outcome = new Promise<Outcome>((resolve) => (this.resolveOutcome = resolve));
   }
 
   settle(outcome: Outcome): void {
-    if (this.graceTimer) clearTimeout(this.graceTimer);
-    this.graceTimer = undefined;
-    this.resolveOutcome(outcome);
+    // The turn already completed in zcode: whatever else ends the wait, the completion is the outcome.
+    const final = this.held ?? outcome;
+    this.held = undefined;
+    this.clearTimers();
+    this.resolveOutcome(final);
   }
 
   startGrace(ms: number): void {
     this.graceTimer ??= setTimeout(() => this.settle({ kind: 'cancel_timeout' }), ms);
   }
 
+  /** Whether the completion is being held for its `turn.terminal` (tests, diagnostics). */
+  get awaitingTerminal(): boolean {
+    return this.held !== undefined;
+  }
+
   onSignal(signal: TurnSignal, logger: Logger): void {
     switch (signal.type) {
       case 'turn_started':
-        if (!signal.background) this.started = true;
-        return;
-      case 'turn_terminal':
         if (!signal.background) {
-          const { type: _t, background: _b, ...figures } = signal;
-          this.terminal = figures;
+          this.started = true;
+          this.turnId = signal.turnId;
         }
         return;
-      case 'turn_completed':
+      case 'turn_terminal': {
+        if (signal.background) return;
+        if (!this.started && !this.sent) return void logger.debug('ignoring the turn.terminal of an earlier turn');
+        if (signal.turnId !== undefined && this.turnId !== undefined && signal.turnId !== this.turnId) {
+          return void logger.debug(`ignoring the turn.terminal of turn ${signal.turnId} (running: ${this.turnId})`);
+        }
+        const { type: _t, background: _b, turnId: _id, ...figures } = signal;
+        this.terminal = figures;
+        if (this.held) this.settle(this.held);
+        return;
+      }
+      case 'turn_completed': {
         if (signal.background) return;
         if (!this.started && !this.sent) return void logger.debug('ignoring the end of an earlier turn');
-        this.settle({ kind: 'completed', stopReason: signal.stopReason, usage: signal.usage });
+        if (this.held) return void logger.debug('ignoring a second turn.completed');
+        const completed: Extract<Outcome, { kind: 'completed' }> = { kind: 'completed', stopReason: signal.stopReason, usage: signal.usage };
+        const wait = this.terminal ? 0 : this.terminalWaitMs();
+        if (wait <= 0) return this.settle(completed);
+        this.held = completed;
+        this.terminalTimer = setTimeout(() => {
+          logger.debug(`turn.terminal did not follow turn.completed within ${wait} ms; answering without its figures`);
+          this.settle(completed);
+        }, wait);
         return;
+      }
       case 'turn_failed':
         if (signal.background) return;
         if (!this.started && !this.sent) return void logger.debug('ignoring the failure of an earlier turn');
@@ -112,6 +159,13 @@ export class RunningTurn {
       default:
         assertNever(signal, 'turn signal');
     }
+  }
+
+  private clearTimers(): void {
+    if (this.graceTimer) clearTimeout(this.graceTimer);
+    if (this.terminalTimer) clearTimeout(this.terminalTimer);
+    this.graceTimer = undefined;
+    this.terminalTimer = undefined;
   }
 }
 

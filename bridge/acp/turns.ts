@@ -14,6 +14,14 @@
  *   zcode's own end of the turn so that everything it sent is flushed before `cancelled` goes out.
  * - A backend exit ends the running turn with an error at once (never hangs).
  * - Signals of backend-started background turns never end a user prompt.
+ * - `turn.terminal` (0.15.2+) adds duration and token totals to the response's `_meta.zcode.terminal`
+ *   and never ends a turn. zcode sends it before `turn.completed`; should it come after, the
+ *   completion waits for it (at most `terminalWaitMs`) — but only once this zcode has been seen to
+ *   send `turn.terminal` at all (builds before 0.15.2 never do, and must not pay the wait on every
+ *   prompt). So on a build that sends it late, the first prompt after the bridge starts answers
+ *   without the figures (logged); from then on they are waited for. The turn ends once, and the
+ *   prompt keeps the session while it waits, so a queued prompt gets its own turn's figures
+ *   (turnState.ts `RunningTurn`).
  */
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { ContentBlock, PromptResponse, StopReason } from '@agentclientprotocol/sdk';
@@ -40,6 +48,11 @@ export interface TurnTuning {
   maxBackoffMs: number;
   /** How long a cancelled turn may take to end in zcode before `cancelled` is sent anyway (default 5 s). */
   cancelGraceMs: number;
+  /**
+   * How long a `turn.completed` waits for a `turn.terminal` that has not come yet, once this zcode
+   * is known to send them (default 250 ms; see "turn.terminal" above). 0 disables the wait.
+   */
+  terminalWaitMs: number;
 }
 
 export const DEFAULT_TURN_TUNING: TurnTuning = {
@@ -49,6 +62,7 @@ export const DEFAULT_TURN_TUNING: TurnTuning = {
   transientBackoffMs: 500,
   maxBackoffMs: 2000,
   cancelGraceMs: 5000,
+  terminalWaitMs: 250,
 };
 
 /** Hooks the engine calls out to (interaction withdrawal lives in interactionRouter.ts). */
@@ -71,6 +85,8 @@ export class TurnEngine implements Disposable {
   /** Jobs per ACP id (for `session/cancel`, including prompts still materializing). */
   private readonly jobs = new Map<string, Set<PromptJob>>();
   private readonly subscriptions: Disposable[];
+  /** This zcode has sent a `turn.terminal` (so a missing one is worth a short wait). */
+  private sendsTurnTerminal = false;
 
   constructor(
     private readonly sessions: SessionManager,
@@ -80,7 +96,10 @@ export class TurnEngine implements Disposable {
     private readonly tuning: TurnTuning = DEFAULT_TURN_TUNING,
   ) {
     this.subscriptions = [
-      sessions.onSignal(({ runtime, signal }) => this.turnsOf(runtime).running?.onSignal(signal, logger)),
+      sessions.onSignal(({ runtime, signal }) => {
+        if (signal.type === 'turn_terminal') this.sendsTurnTerminal = true;
+        this.turnsOf(runtime).running?.onSignal(signal, logger);
+      }),
       backend.onDidExit((info) => {
         const error = new RequestError(
           BackendErrorCode.ProcessExited,
@@ -220,7 +239,7 @@ export class TurnEngine implements Disposable {
   }
 
   private async run(runtime: SessionRuntime, turns: SessionTurns, job: PromptJob, prompt: ZcodePrompt): Promise<PromptResponse> {
-    const turn = new RunningTurn(job);
+    const turn = new RunningTurn(job, () => (this.sendsTurnTerminal ? this.tuning.terminalWaitMs : 0));
     turns.running = turn;
     job.onCancel = () => {
       // Stop whatever zcode runs for us (harmless if nothing is running yet), close dialogs, and

@@ -212,8 +212,16 @@ function onTurnFailed(state: SessionTranslatorState, payload: EventOf<'turn.fail
   return { updates, signals: [failed] };
 }
 
+/**
+ * `turn.terminal` (0.15.2+): the turn's figures. zcode sends it right before `turn.completed`, but a
+ * build may send it after, even once the next turn began: with a `turnId` that is not the running
+ * turn's, it belongs to the turn that ended (its `background` flag is that turn's).
+ */
 function onTurnTerminal(state: SessionTranslatorState, payload: EventOf<'turn.terminal'>['payload']): TranslateResult {
-  const terminal: TurnSignal = { type: 'turn_terminal', background: state.turn.active ? state.turn.background : state.turn.lastBackground };
+  const turnId = typeof payload.turnId === 'string' && payload.turnId !== '' ? payload.turnId : undefined;
+  const ofRunningTurn = state.turn.active && (turnId === undefined || state.turn.turnId === undefined || turnId === state.turn.turnId);
+  const terminal: TurnSignal = { type: 'turn_terminal', background: ofRunningTurn ? state.turn.background : state.turn.lastBackground };
+  if (turnId) terminal.turnId = turnId;
   for (const key of ['status', 'resultType'] as const) if (payload[key] !== undefined) terminal[key] = payload[key];
   for (const key of ['durationMs', 'inputTokens', 'outputTokens', 'totalTokens'] as const) if (payload[key] !== undefined) terminal[key] = payload[key];
   return signal(terminal);

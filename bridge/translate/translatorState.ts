@@ -39,9 +39,10 @@ export type TurnSignal =
   | { type: 'turn_completed'; resultType: string; stopReason: StopReason; usage?: Usage; background: boolean; turnId?: string }
   /** `turn.failed`. `retryable` per `isRetryableFailure`. */
   | { type: 'turn_failed'; code?: number | string; message: string; retryable: boolean; background: boolean; turnId?: string }
-  /** `turn.terminal` (0.15.2+): figures only, never ends a turn by itself. */
+  /** `turn.terminal` (0.15.2+): figures only, never ends a turn by itself; `turnId` when zcode gives one. */
   | {
       type: 'turn_terminal';
+      turnId?: string;
       status?: string;
       resultType?: string;
       durationMs?: number;

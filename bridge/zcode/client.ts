@@ -26,7 +26,7 @@ import type {
 } from './backend.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, ZcodeConnection } from './connection.ts';
 import { Emitter } from './emitter.ts';
-import { parseZcodeEvent, SESSION_EVENT_METHOD } from './events.ts';
+import { parseZcodeEvent, SESSION_EVENT_METHOD, sessionEventLane } from './events.ts';
 import { InteractionBroker, PERMISSION_METHOD, USER_INPUT_METHOD } from './interactions.ts';
 import { LineMessageReader, LineMessageWriter } from './lineCodec.ts';
 import { locateZcode } from './locate.ts';
@@ -208,6 +208,8 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
       requestTimeoutMs: this.options.timeouts?.requestMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       onRequest: (method, params) => this.onServerRequest(broker, method, params),
       onNotification: (method, params) => this.onServerNotification(method, params),
+      // Events (nearly all of the traffic) skip vscode-jsonrpc's one-message-per-turn queue.
+      lanes: new Map([[SESSION_EVENT_METHOD, sessionEventLane(this.logger, this.fireEvent)]]),
     });
     const inc: Incarnation = { proc, conn, broker };
     proc.onExit((info) => this.onProcessExit(inc, info));
@@ -264,14 +266,20 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
     }
   }
 
+  /**
+   * Notifications that reach vscode-jsonrpc. `session/event` normally comes through its lane
+   * (`connect()`); it is handled here too so that a connection without lanes stays correct.
+   */
   private onServerNotification(method: string, params: unknown): void {
     if (method !== SESSION_EVENT_METHOD) {
       this.logger.debug(`ignoring zcode notification ${method}`);
       return;
     }
     const event = parseZcodeEvent(params, this.logger);
-    if (event) this.eventEmitter.fire(event);
+    if (event) this.fireEvent(event);
   }
+
+  private readonly fireEvent = (event: ZcodeEvent): void => this.eventEmitter.fire(event);
 }
 
 /**

@@ -4,11 +4,17 @@
  *
  * Built on vscode-jsonrpc's `createMessageConnection` over the line codec. It knows no zcode
  * method: the typed methods live in client.ts, server requests are routed by the owner.
+ *
+ * Notification lanes (`ZcodeConnectionOptions.lanes`) are delivered by the line reader itself,
+ * around vscode-jsonrpc's one-message-per-turn queue; the connection tells the reader when
+ * vscode-jsonrpc dispatches each message, which is what keeps lane messages in stream order with
+ * responses and requests (lineCodec.ts, `LineMessageReader`).
  */
 import { createMessageConnection, ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
-import type { MessageConnection, MessageReader, MessageWriter } from 'vscode-jsonrpc/node';
+import type { MessageConnection, MessageWriter } from 'vscode-jsonrpc/node';
 import { BackendErrorCode, ZcodeError } from './backend.ts';
 import type { Logger } from './backend.ts';
+import type { LineMessageReader, NotificationLane } from './lineCodec.ts';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
@@ -21,7 +27,10 @@ export interface ZcodeConnectionOptions {
   /** Default timeout for `request()`; per-call override possible. */
   requestTimeoutMs?: number;
   onRequest: ServerRequestHandler;
+  /** Notifications that have no lane. */
   onNotification: ServerNotificationHandler;
+  /** Notification methods delivered straight from the reader, in stream order (see above). */
+  lanes?: ReadonlyMap<string, NotificationLane>;
 }
 
 interface Pending {
@@ -36,16 +45,34 @@ export class ZcodeConnection {
   private readonly timeoutMs: number;
   private closedWith: ZcodeError | undefined;
 
-  constructor(reader: MessageReader, writer: MessageWriter, options: ZcodeConnectionOptions) {
+  constructor(reader: LineMessageReader, writer: MessageWriter, options: ZcodeConnectionOptions) {
     this.logger = options.logger;
     this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     const log = this.logger;
-    this.rpc = createMessageConnection(reader, writer, {
-      error: (m) => log.error(`jsonrpc: ${m}`),
-      warn: (m) => log.warn(`jsonrpc: ${m}`),
-      info: (m) => log.debug(`jsonrpc: ${m}`),
-      log: (m) => log.trace(`jsonrpc: ${m}`),
-    });
+    for (const [method, lane] of options.lanes ?? []) reader.routeDirect(method, lane);
+    this.rpc = createMessageConnection(
+      reader,
+      writer,
+      {
+        error: (m) => log.error(`jsonrpc: ${m}`),
+        warn: (m) => log.warn(`jsonrpc: ${m}`),
+        info: (m) => log.debug(`jsonrpc: ${m}`),
+        log: (m) => log.trace(`jsonrpc: ${m}`),
+      },
+      {
+        messageStrategy: {
+          // Called as vscode-jsonrpc takes each message off its queue. The handler's promise is
+          // returned so vscode-jsonrpc still logs its failures.
+          handleMessage: (message, next) => {
+            try {
+              return next(message);
+            } finally {
+              reader.messageDispatched();
+            }
+          },
+        },
+      },
+    );
     this.rpc.onRequest(async (method: string, params: unknown) => {
       log.trace(`← request ${method}`);
       try {

@@ -4,9 +4,18 @@
  * Unknown event types are normal (zcode adds them: resource samples, new lifecycle steps): they
  * are logged at debug and skipped. A KNOWN type whose payload does not match is a real surprise
  * and is logged as a warning, but is skipped too — an event never brings the bridge down.
+ *
+ * Streaming deltas are nearly every event of a turn (one per token), so their one shape has a
+ * hand-written check (`parseStreamingDelta`) in front of the `ZcodeEvent` schema. It is a fast
+ * path, not a second opinion: it accepts only what the schema accepts, returns what the schema
+ * would return (deep-equal), and hands everything else — including every input it rejects — to
+ * the schema, whose verdict and log message are the only ones. test/unit/zcode/events.test.ts
+ * compares the two on many variants; keep it passing when either side changes.
  */
 import type { Logger } from './backend.ts';
+import type { NotificationLane } from './lineCodec.ts';
 import { ZcodeEvent } from './protocol.ts';
+import type { EventOf, ModelStreamingPayload } from './protocol.ts';
 
 export const SESSION_EVENT_METHOD = 'session/event';
 
@@ -15,13 +24,76 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set(ZcodeEvent.options.map((option)
 
 /** Parse one `session/event` params object; undefined when it is skipped (and logged). */
 export function parseZcodeEvent(params: unknown, logger: Logger): ZcodeEvent | undefined {
+  const fast = parseStreamingDelta(params);
+  if (fast) return fast;
   const parsed = ZcodeEvent.safeParse(params);
   if (parsed.success) return parsed.data;
-  const type = typeof params === 'object' && params !== null ? (params as { type?: unknown }).type : undefined;
+  const type = isRecord(params) ? params.type : undefined;
   if (typeof type === 'string' && !KNOWN_TYPES.has(type)) {
     logger.debug(`skipping zcode event of unknown type "${type}"`);
   } else {
     logger.warn(`skipping malformed zcode event${typeof type === 'string' ? ` "${type}"` : ''}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
   return undefined;
+}
+
+/** The two payloads the fast path knows: a text or a reasoning delta. */
+export type DeltaPayload = Extract<ModelStreamingPayload, { kind: 'text_delta' | 'reasoning_delta' }>;
+
+/**
+ * The hot shape, `model.streaming` with a `text_delta` / `reasoning_delta` payload, checked by
+ * hand. Returns the event `ZcodeEvent.parse` would return, or undefined when `params` is anything
+ * else (valid or not): the caller then asks the schema. Never logs.
+ *
+ * Mirrors the schema exactly: the envelope is rebuilt with only its declared keys (zod strips the
+ * others; `seq` is kept when present, as zod does for an optional key); the payload is
+ * `.passthrough()`, so the parsed object itself is kept — the schema would copy it key for key,
+ * which only changes key order.
+ */
+export function parseStreamingDelta(params: unknown): EventOf<'model.streaming'> | undefined {
+  if (!isRecord(params) || params.type !== 'model.streaming') return undefined;
+  const { sessionId, payload } = params;
+  if (typeof sessionId !== 'string' || !isDeltaPayload(payload)) return undefined;
+  if (!('seq' in params)) return { sessionId, type: 'model.streaming', payload };
+  const { seq } = params;
+  // z.number() refuses NaN and ±Infinity (`1e400` parses to Infinity).
+  if (seq !== undefined && !(typeof seq === 'number' && Number.isFinite(seq))) return undefined;
+  return { sessionId, seq, type: 'model.streaming', payload };
+}
+
+function isDeltaPayload(value: unknown): value is DeltaPayload {
+  if (!isRecord(value)) return false;
+  const { kind, delta, messageId } = value;
+  return (
+    (kind === 'text_delta' || kind === 'reasoning_delta') &&
+    typeof delta === 'string' &&
+    (messageId === undefined || typeof messageId === 'string') &&
+    // zod never copies an undeclared `__proto__` key into its output; leave that oddity to it.
+    !Object.hasOwn(value, '__proto__')
+  );
+}
+
+/** A plain object, as z.object() means it (not null, not an array). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `session/event` as a lane of the line reader (lineCodec.ts): streaming deltas are delivered the
+ * moment their line is read; every other event is validated by the schema and delivered in an
+ * event-loop turn of its own, as vscode-jsonrpc would have delivered it.
+ */
+export function sessionEventLane(logger: Logger, fire: (event: ZcodeEvent) => void): NotificationLane {
+  return {
+    deliverInline(params) {
+      const event = parseStreamingDelta(params);
+      if (!event) return false;
+      fire(event);
+      return true;
+    },
+    deliver(params) {
+      const event = parseZcodeEvent(params, logger);
+      if (event) fire(event);
+    },
+  };
 }

@@ -58,18 +58,32 @@ export interface HarnessOptions {
 }
 
 /**
- * The real backend, minus the events `drop` matches (a zcode build that never sends them): every
- * other member is the backend's own (bound to it).
+ * The real backend with its event stream rewritten (a zcode build that orders or omits events
+ * differently): `perListener()` makes one rewriter per `onEvent` listener, which gets every event
+ * and calls `deliver` for what the listener should see, when it should see it. Every other member
+ * is the backend's own (bound to it).
  */
-export function withoutEvents(drop: (event: ZcodeEvent) => boolean): (backend: ZcodeBackend) => ZcodeBackend {
+export function rewriteEvents(perListener: () => (event: ZcodeEvent, deliver: (event: ZcodeEvent) => void) => void): (backend: ZcodeBackend) => ZcodeBackend {
   return (backend) =>
     new Proxy(backend, {
       get(target, prop) {
-        if (prop === 'onEvent') return (listener: (event: ZcodeEvent) => void) => target.onEvent((event) => (drop(event) ? undefined : listener(event)));
+        if (prop === 'onEvent') {
+          return (listener: (event: ZcodeEvent) => void) => {
+            const rewrite = perListener();
+            return target.onEvent((event) => rewrite(event, listener));
+          };
+        }
         const value: unknown = Reflect.get(target, prop, target);
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
     });
+}
+
+/** The real backend, minus the events `drop` matches (a zcode build that never sends them). */
+export function withoutEvents(drop: (event: ZcodeEvent) => boolean): (backend: ZcodeBackend) => ZcodeBackend {
+  return rewriteEvents(() => (event, deliver) => {
+    if (!drop(event)) deliver(event);
+  });
 }
 
 type PermissionAnswerer = (params: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;

@@ -66,6 +66,29 @@ for (const mode of MODES) {
       }
     });
 
+    test('a lazy session announces the full config options (mode, model, thought_level) with config_option_update once materialized', T, async () => {
+      // 0.15.2: create returns the settings; 0.14.8: they come from session/read.
+      for (const profile of ['0.15.2', '0.14.8']) {
+        await withHarness(mode, { sim: { profile } }, async (h) => {
+          const { sessionId, configOptions } = await h.agent.request('session/new', { cwd: CWD, mcpServers: [] });
+          assert.deepEqual(configOptions?.map((o) => o.id), ['mode', 'thought_level'], 'no model is known before zcode has the session');
+          assert.equal((await prompt(h, sessionId, '[scenario:text]')).stopReason, 'end_turn');
+          const announced = h.updatesOf(sessionId).filter((u) => u.sessionUpdate === 'config_option_update');
+          assert.equal(announced.length, 1, `${profile}: announced once`);
+          const options = announced[0].sessionUpdate === 'config_option_update' ? announced[0].configOptions : [];
+          assert.deepEqual(options.map((o) => o.id), ['mode', 'model', 'thought_level'], profile);
+          const model = options.find((o) => o.id === 'model');
+          assert.ok(model && model.type === 'select' && typeof model.currentValue === 'string' && model.options.length > 1, `${profile}: the model picker has zcode's models`);
+          assert.equal(options.find((o) => o.id === 'mode')?.currentValue, 'build');
+          // It goes out before the turn's first update, and only on materialization (not per prompt).
+          const first = h.updatesOf(sessionId).findIndex((u) => u.sessionUpdate === 'agent_message_chunk');
+          assert.ok(h.updatesOf(sessionId).findIndex((u) => u.sessionUpdate === 'config_option_update') < first);
+          await prompt(h, sessionId, '[scenario:text] again');
+          assert.equal(h.updatesOf(sessionId).filter((u) => u.sessionUpdate === 'config_option_update').length, 1);
+        });
+      }
+    });
+
     test('after a restart a used placeholder loads its history; an unused one stays lazy and works', T, async () => {
       const storeDir = temp('zcode-acp-store-');
       const stateDir = temp('zcode-sim-state-');

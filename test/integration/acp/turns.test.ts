@@ -8,7 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { buildCli, MODES } from './harness.ts';
+import type { PromptResponse } from '@agentclientprotocol/sdk';
+import type { EventOf } from '../../../bridge/zcode/protocol.ts';
+import { buildCli, MODES, rewriteEvents } from './harness.ts';
 import { agentText, errorOf, newSession, prompt, withHarness } from './helpers.ts';
 
 const T = { timeout: 60_000 };
@@ -149,3 +151,74 @@ for (const mode of MODES) {
     });
   });
 }
+
+describe('turn.terminal after turn.completed (inproc)', () => {
+  /** A zcode build that sends `turn.terminal` after `turn.completed` (seqs swapped accordingly), `delayMs` later. */
+  function lateTerminals(delayMs: number, seen: Map<string, number | undefined>) {
+    return rewriteEvents(() => {
+      let held: EventOf<'turn.terminal'> | undefined;
+      return (event, deliver) => {
+        if (event.type === 'turn.terminal') {
+          held = event;
+          return;
+        }
+        if (event.type !== 'turn.completed' || !held) return deliver(event);
+        const terminal = held;
+        held = undefined;
+        deliver({ ...event, seq: terminal.seq });
+        setTimeout(() => {
+          const turnId = typeof terminal.payload.turnId === 'string' ? terminal.payload.turnId : `#${seen.size}`;
+          if (!seen.has(turnId)) seen.set(turnId, terminal.payload.totalTokens);
+          deliver({ ...terminal, seq: event.seq });
+        }, delayMs);
+      };
+    });
+  }
+
+  test('a turn.terminal arriving after turn.completed reaches the prompt response (bounded wait); a queued prompt gets its own figures; each turn ends once', T, async () => {
+    const seen = new Map<string, number | undefined>();
+    await withHarness('inproc', { wrapBackend: lateTerminals(40, seen) }, async (h) => {
+      const sessionId = await newSession(h);
+      const terminalOf = (r: PromptResponse) => (r._meta as { zcode?: { terminal?: { totalTokens?: number; turnId?: unknown } } } | undefined)?.zcode?.terminal;
+      // The first turn teaches the bridge that this zcode sends turn.terminal: it answers without waiting.
+      const first = await prompt(h, sessionId, '[scenario:text] one');
+      assert.equal(first.stopReason, 'end_turn');
+      assert.equal(terminalOf(first), undefined, 'nothing is known yet: no wait on the first prompt');
+      await h.waitFor('the first late turn.terminal', () => seen.size === 1);
+      // From then on the completion waits for the late figures; the second prompt is queued behind the first.
+      const [second, third] = await Promise.all([
+        prompt(h, sessionId, '[scenario:text] two'),
+        prompt(h, sessionId, '[scenario:text] three, a longer prompt so that this turn has other token figures than the one before it'),
+      ]);
+      assert.equal(second.stopReason, 'end_turn');
+      assert.equal(third.stopReason, 'end_turn');
+      await h.waitFor('every late turn.terminal (recorded as sent)', () => seen.size === 3);
+      const figures = [...seen.values()];
+      assert.notEqual(figures[1], figures[2], 'the two turns have different figures (the check below can tell them apart)');
+      assert.equal(terminalOf(second)?.totalTokens, figures[1], 'the second prompt has its own turn\'s figures');
+      assert.equal(terminalOf(third)?.totalTokens, figures[2], 'the queued prompt has its own turn\'s figures');
+      assert.equal(terminalOf(third)?.turnId, undefined, 'figures only');
+      assert.equal(h.simRecord().received.filter((m) => m.method === 'session/send').length, 3, 'one zcode turn per prompt');
+    });
+  });
+
+  test('a turn.terminal that never comes delays the response by at most terminalWaitMs', T, async () => {
+    const seen = new Map<string, number | undefined>();
+    await withHarness('inproc', { wrapBackend: lateTerminals(1500, seen), tuning: { turns: { terminalWaitMs: 100 } } }, async (h) => {
+      const sessionId = await newSession(h);
+      await prompt(h, sessionId, '[scenario:text] one');
+      await h.waitFor('the first late turn.terminal', () => seen.size === 1, 5000);
+      const started = Date.now();
+      const response = await prompt(h, sessionId, '[scenario:text] two');
+      const took = Date.now() - started;
+      assert.equal(response.stopReason, 'end_turn');
+      assert.equal((response._meta as { zcode: { terminal?: unknown } }).zcode.terminal, undefined, 'too late: answered without it');
+      assert.ok(took < 1000, `bounded (${took} ms)`);
+      // The late terminal of that turn lands on no later prompt.
+      await h.waitFor('the second late turn.terminal', () => seen.size === 2, 5000);
+      const third = await prompt(h, sessionId, '[scenario:text] three');
+      const terminal = (third._meta as { zcode: { terminal?: { totalTokens?: number } } }).zcode.terminal;
+      assert.ok(terminal === undefined || terminal.totalTokens !== [...seen.values()][1], 'not the previous turn\'s figures');
+    });
+  });
+});

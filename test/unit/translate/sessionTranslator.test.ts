@@ -457,6 +457,27 @@ describe('turn lifecycle and signals', () => {
     ]);
   });
 
+  test('a turn.terminal after turn.completed (even after the next turn began) carries its turnId and its own turn\'s background flag', () => {
+    const state = translator(false);
+    const { signals } = feed(state, [
+      ev('turn.started', { turnId: 'turn_bg', inputSource: 'background_task' }),
+      ev('turn.completed', { turnId: 'turn_bg', resultType: 'success' }),
+      ev('turn.started', { turnId: 'turn_user' }),
+      ev('turn.terminal', { kind: 'turn.terminal', turnId: 'turn_bg', status: 'success', totalTokens: 10 }),
+      ev('turn.terminal', { kind: 'turn.terminal', turnId: 'turn_user', status: 'success', totalTokens: 20 }),
+      ev('turn.completed', { turnId: 'turn_user', resultType: 'success' }),
+      ev('turn.terminal', { kind: 'turn.terminal', status: 'success', totalTokens: 30 }),
+    ]);
+    assert.deepEqual(
+      signals.filter((s) => s.type === 'turn_terminal'),
+      [
+        { type: 'turn_terminal', turnId: 'turn_bg', status: 'success', totalTokens: 10, background: true },
+        { type: 'turn_terminal', turnId: 'turn_user', status: 'success', totalTokens: 20, background: false },
+        { type: 'turn_terminal', status: 'success', totalTokens: 30, background: false },
+      ],
+    );
+  });
+
   test('session.updated usage → usage_update {used, size}; no size known → nothing', () => {
     const state = translator(false);
     assert.deepEqual(updatesOf(state, [ev('session.updated', { usage: { inputTokens: 5000 } })]), []);
