@@ -8,8 +8,10 @@
  * - Order: any other update (tool card, plan, usage …) first sends the pending text. Callers flush
  *   before anything that does not go through here (turn end, requests, extension notifications).
  * - Latency: a chunk is held only while more deltas keep arriving. The flush runs two event-loop
- *   turns after the last append (zcode's connection hands over one message per turn), so a paced
- *   stream goes out at once; a burst is cut every MAX_AGE_MS / MAX_TEXT so the client sees progress.
+ *   turns after the last append. zcode's connection gives every non-delta message a turn of its own
+ *   and delivers a burst of text/reasoning deltas within one turn, yielding every 64 KiB of input
+ *   (bridge/zcode/lineReader.ts), so a paced stream goes out at once and a burst is cut every
+ *   MAX_AGE_MS / MAX_TEXT so the client sees progress.
  * - Merging never crosses a message (`messageId`), a kind (message vs thought) or `_meta`.
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk';

@@ -8,13 +8,13 @@
  * Notification lanes (`ZcodeConnectionOptions.lanes`) are delivered by the line reader itself,
  * around vscode-jsonrpc's one-message-per-turn queue; the connection tells the reader when
  * vscode-jsonrpc dispatches each message, which is what keeps lane messages in stream order with
- * responses and requests (lineCodec.ts, `LineMessageReader`).
+ * responses and requests (lineReader.ts, `LineMessageReader`).
  */
 import { createMessageConnection, ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
 import type { MessageConnection, MessageWriter } from 'vscode-jsonrpc/node';
 import { BackendErrorCode, ZcodeError } from './backend.ts';
 import type { Logger } from './backend.ts';
-import type { LineMessageReader, NotificationLane } from './lineCodec.ts';
+import type { LineMessageReader, NotificationLane } from './lineReader.ts';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 

@@ -13,7 +13,7 @@
  * compares the two on many variants; keep it passing when either side changes.
  */
 import type { Logger } from './backend.ts';
-import type { NotificationLane } from './lineCodec.ts';
+import type { NotificationLane } from './lineReader.ts';
 import { ZcodeEvent } from './protocol.ts';
 import type { EventOf, ModelStreamingPayload } from './protocol.ts';
 

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import type { Message } from 'vscode-jsonrpc/node';
-import { encodeLine, LineMessageReader, LineMessageWriter } from '../../../bridge/zcode/lineCodec.ts';
+import { encodeLine, LineMessageWriter } from '../../../bridge/zcode/lineCodec.ts';
+import { LineMessageReader } from '../../../bridge/zcode/lineReader.ts';
 import { testLogger } from '../../helpers/sim.ts';
 
 /** What the reader delivered, loosely typed for assertions. */
