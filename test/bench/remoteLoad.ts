@@ -83,7 +83,7 @@ async function runHost(): Promise<void> {
   });
   // Count what the bridge writes to each remote connection, to prove every update arrived.
   const sentUpdates: number[] = [];
-  /** Write time of every agent_message_chunk, per connection, per ACP session. */
+  /** Write time of every agent_message_chunk character, per connection, per ACP session. */
   const writeTimes: Record<string, number[]>[] = [];
   const host = {
     connect(stream: Stream, info: { kind: 'remote'; label?: string }) {
@@ -96,8 +96,8 @@ async function runHost(): Promise<void> {
           write(message) {
             if ('method' in message && message.method === 'session/update') {
               sentUpdates[index]++;
-              const sessionId = chunkSession(message.params);
-              if (sessionId) (chunkTimes[sessionId] ??= []).push(now());
+              const chunk = chunkOf(message.params);
+              if (chunk) pushPerCharacter((chunkTimes[chunk.sessionId] ??= []), now(), chunk.length);
             }
             return writer.write(message);
           },
@@ -141,12 +141,24 @@ async function runHost(): Promise<void> {
   send({ type: 'ready', url: server.url, token, cwd: tmp.dir, rss: process.memoryUsage().rss });
 }
 
-/** The session of an `agent_message_chunk` notification's params, else undefined. */
-function chunkSession(params: unknown): string | undefined {
+/**
+ * The session and text length of an `agent_message_chunk` notification's params, else undefined.
+ * The bridge merges consecutive deltas of one message into one chunk, so delivery is tracked per
+ * character: the `deltas:N` scenario sends N deltas of one character ("x") each.
+ */
+function chunkOf(params: unknown): { sessionId: string; length: number } | undefined {
   if (typeof params !== 'object' || params === null || !('sessionId' in params) || !('update' in params)) return undefined;
   const { sessionId, update } = params;
-  const isChunk = typeof update === 'object' && update !== null && 'sessionUpdate' in update && update.sessionUpdate === 'agent_message_chunk';
-  return isChunk && typeof sessionId === 'string' ? sessionId : undefined;
+  if (typeof sessionId !== 'string' || typeof update !== 'object' || update === null) return undefined;
+  if (!('sessionUpdate' in update) || update.sessionUpdate !== 'agent_message_chunk' || !('content' in update)) return undefined;
+  const content = update.content;
+  const text = typeof content === 'object' && content !== null && 'text' in content && typeof content.text === 'string' ? content.text : '';
+  return { sessionId, length: text.length };
+}
+
+/** Record `at` once per delivered character (one per zcode delta). */
+function pushPerCharacter(times: number[], at: number, length: number): void {
+  for (let i = 0; i < length; i++) times.push(at);
 }
 
 function isDecision(result: unknown): boolean {
@@ -171,7 +183,7 @@ class LoadClient {
   /** session/update notifications received, per session, and how many were not the per-client command list. */
   readonly updateCounts = new Map<string, number>();
   broadcastCount = 0;
-  /** Socket time of every agent_message_chunk of the watched session. */
+  /** Socket arrival time of every agent_message_chunk character of the watched session (one per zcode delta). */
   readonly chunkFrames: number[] = [];
   permissionsAsked = 0;
   permissionsWithdrawn = 0;
@@ -223,7 +235,8 @@ class LoadClient {
         const { sessionId, update } = message.params as SessionNotification;
         this.updateCounts.set(sessionId, (this.updateCounts.get(sessionId) ?? 0) + 1);
         if (update.sessionUpdate !== 'available_commands_update') this.broadcastCount++;
-        if (update.sessionUpdate === 'agent_message_chunk' && sessionId === this.watched.session) this.chunkFrames.push(at);
+        const chunk = chunkOf(message.params);
+        if (chunk && chunk.sessionId === this.watched.session) pushPerCharacter(this.chunkFrames, at, chunk.length);
         return;
       }
       case 'session/request_permission':
@@ -345,7 +358,7 @@ export async function benchRemoteLoad(): Promise<Row[]> {
     const broadcast = clients.map((c) => c.broadcastCount);
     if (new Set(broadcast).size !== 1) failures.push(`clients saw different broadcast update counts: ${JSON.stringify(broadcast)}`);
     const chunkCounts = clients.map((c) => c.chunkFrames.length);
-    if (chunkCounts.some((n) => n !== ROUNDS * DELTAS)) failures.push(`agent_message_chunk per client ${JSON.stringify(chunkCounts)}, expected ${ROUNDS * DELTAS}`);
+    if (chunkCounts.some((n) => n !== ROUNDS * DELTAS)) failures.push(`characters of agent text per client ${JSON.stringify(chunkCounts)}, expected ${ROUNDS * DELTAS} (one per delta)`);
     // The streaming session is the zcode session with the most deltas (the permission turns have a few).
     const deltaTimes = Object.values(stats.deltaTimes).sort((a, b) => b.length - a.length)[0] ?? [];
     if (deltaTimes.length !== ROUNDS * DELTAS) failures.push(`zcode sent ${deltaTimes.length} deltas on the streaming session, expected ${ROUNDS * DELTAS}`);
