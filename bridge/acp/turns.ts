@@ -14,6 +14,11 @@
  *   zcode's own end of the turn so that everything it sent is flushed before `cancelled` goes out.
  * - A backend exit ends the running turn with an error at once (never hangs).
  * - Signals of backend-started background turns never end a user prompt.
+ * - Title: zcode titles a session from its first prompt but does not always announce it
+ *   (`state.updated {patch:{title}}`). After a completed turn of a session whose title the bridge does
+ *   not know yet (or is still zcode's placeholder "New session"), the title is read (`session/read`,
+ *   bounded, failures only logged) and, when it changed, `session_info_update` goes out before the
+ *   prompt's response. Once known, it is not read again.
  * - `turn.terminal` (0.15.2+) adds duration and token totals to the response's `_meta.zcode.terminal`
  *   and never ends a turn. zcode sends it before `turn.completed`; should it come after, the
  *   completion waits for it (at most `terminalWaitMs`) — but only once this zcode has been seen to
@@ -53,6 +58,8 @@ export interface TurnTuning {
    * is known to send them (default 250 ms; see "turn.terminal" above). 0 disables the wait.
    */
   terminalWaitMs: number;
+  /** How long the title look-up after a turn may delay the response (default 2 s). */
+  titleReadMs: number;
 }
 
 export const DEFAULT_TURN_TUNING: TurnTuning = {
@@ -63,7 +70,11 @@ export const DEFAULT_TURN_TUNING: TurnTuning = {
   maxBackoffMs: 2000,
   cancelGraceMs: 5000,
   terminalWaitMs: 250,
+  titleReadMs: 2000,
 };
+
+/** The title zcode gives a session before it has named it. */
+export const PLACEHOLDER_TITLE = 'New session';
 
 /** Hooks the engine calls out to (interaction withdrawal lives in interactionRouter.ts). */
 export interface TurnHooks {
@@ -87,6 +98,8 @@ export class TurnEngine implements Disposable {
   private readonly subscriptions: Disposable[];
   /** This zcode has sent a `turn.terminal` (so a missing one is worth a short wait). */
   private sendsTurnTerminal = false;
+  /** Runtimes whose `session/read` had no title at all (an older zcode): not asked again. */
+  private readonly untitled = new WeakSet<SessionRuntime>();
 
   constructor(
     private readonly sessions: SessionManager,
@@ -262,6 +275,7 @@ export class TurnEngine implements Disposable {
         const outcome = await turn.outcome;
         switch (outcome.kind) {
           case 'completed':
+            if (!job.cancelled) await this.announceTitle(runtime);
             return this.response(job.cancelled ? 'cancelled' : outcome.stopReason, outcome.usage, turn.terminal);
           case 'cancel_timeout':
             this.logger.warn(`zcode did not end the cancelled turn of ${runtime.zcodeId} within ${this.tuning.cancelGraceMs} ms`);
@@ -321,6 +335,28 @@ export class TurnEngine implements Disposable {
     }
   }
 
+  /**
+   * After a completed turn: if the title is not known yet (or still the placeholder), read it from
+   * zcode and announce it when it changed. Never fails the prompt.
+   */
+  private async announceTitle(runtime: SessionRuntime): Promise<void> {
+    if ((runtime.title && runtime.title !== PLACEHOLDER_TITLE) || this.untitled.has(runtime)) return;
+    try {
+      const read = await withTimeout(this.backend.read({ sessionId: runtime.zcodeId }), this.tuning.titleReadMs);
+      const title = read?.projection?.title;
+      if (typeof title !== 'string' || title === '') {
+        this.untitled.add(runtime);
+        return;
+      }
+      // A `title` signal may have announced it meanwhile (signals.ts): no second update.
+      if (title === runtime.title) return;
+      runtime.title = title;
+      this.sessions.emit(runtime, [{ sessionUpdate: 'session_info_update', title, updatedAt: new Date().toISOString() }]);
+    } catch (error) {
+      this.logger.debug(`could not read the title of ${runtime.zcodeId} after its turn: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
   /** A cancellable delay: a cancel of the job ends it early. */
   private pause(ms: number, job: PromptJob): Promise<void> {
     return new Promise((resolve) => {
@@ -360,6 +396,16 @@ export class TurnEngine implements Disposable {
   dispose(): void {
     for (const s of this.subscriptions) s.dispose();
   }
+}
+
+/** `promise`, or a rejection after `ms` (a late rejection of `promise` is ignored). */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  promise.catch(() => undefined);
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 function backoff(base: number, attempt: number, max: number): number {
