@@ -17,8 +17,9 @@
  * - Title: zcode titles a session from its first prompt but does not always announce it
  *   (`state.updated {patch:{title}}`). After a completed turn of a session whose title the bridge does
  *   not know yet (or is still zcode's placeholder "New session"), the title is read (`session/read`,
- *   bounded, failures only logged) and, when it changed, `session_info_update` goes out before the
- *   prompt's response. Once known, it is not read again.
+ *   bounded, failures only logged; sent once zcode has the prompt, read again after the
+ *   turn if still missing) and, when it changed, `session_info_update` goes out before the prompt's
+ *   response. Once known, it is not read again.
  * - `turn.terminal` (0.15.2+) adds duration and token totals to the response's `_meta.zcode.terminal`
  *   and never ends a turn. zcode sends it before `turn.completed`; should it come after, the
  *   completion waits for it (at most `terminalWaitMs`) — but only once this zcode has been seen to
@@ -261,12 +262,16 @@ export class TurnEngine implements Disposable {
       this.hooks.withdrawInteractions(runtime);
       turn.startGrace(this.tuning.cancelGraceMs);
     };
+    // The title read starts once zcode has the prompt (see announceTitle).
+    let titleRead: EarlyTitle | undefined;
     try {
       for (let transient = 0; ; transient++) {
         await this.sessions.ensureOpen(runtime);
         if (job.cancelled) return { stopReason: 'cancelled' };
         await this.send(runtime, prompt, job);
         turn.sent = true;
+        // zcode names the session when it takes the prompt: read it while the turn runs.
+        if (!titleRead && this.needsTitle(runtime)) titleRead = this.earlyTitle(runtime);
         if (job.cancelled) {
           // The stop may have raced ahead of the send: say it again now that zcode has the turn.
           this.backend.stop({ sessionId: runtime.zcodeId });
@@ -275,7 +280,10 @@ export class TurnEngine implements Disposable {
         const outcome = await turn.outcome;
         switch (outcome.kind) {
           case 'completed':
-            if (!job.cancelled) await this.announceTitle(runtime);
+            // A title already read is announced without yielding: the response keeps its place in the stream.
+            if (!job.cancelled && this.needsTitle(runtime) && !(titleRead?.settled && this.announce(runtime, titleRead.title))) {
+              await this.announceTitle(runtime, titleRead?.promise);
+            }
             return this.response(job.cancelled ? 'cancelled' : outcome.stopReason, outcome.usage, turn.terminal);
           case 'cancel_timeout':
             this.logger.warn(`zcode did not end the cancelled turn of ${runtime.zcodeId} within ${this.tuning.cancelGraceMs} ms`);
@@ -335,26 +343,56 @@ export class TurnEngine implements Disposable {
     }
   }
 
-  /**
-   * After a completed turn: if the title is not known yet (or still the placeholder), read it from
-   * zcode and announce it when it changed. Never fails the prompt.
-   */
-  private async announceTitle(runtime: SessionRuntime): Promise<void> {
-    if ((runtime.title && runtime.title !== PLACEHOLDER_TITLE) || this.untitled.has(runtime)) return;
+  /** No title known yet (or still zcode's placeholder), and zcode may have one. */
+  private needsTitle(runtime: SessionRuntime): boolean {
+    return (!runtime.title || runtime.title === PLACEHOLDER_TITLE) && !this.untitled.has(runtime);
+  }
+
+  /** The title zcode has for the session (`session/read`, bounded); undefined when unknown. Never rejects. */
+  private async readTitle(runtime: SessionRuntime): Promise<string | undefined> {
     try {
       const read = await withTimeout(this.backend.read({ sessionId: runtime.zcodeId }), this.tuning.titleReadMs);
-      const title = read?.projection?.title;
-      if (typeof title !== 'string' || title === '') {
-        this.untitled.add(runtime);
-        return;
-      }
-      // A `title` signal may have announced it meanwhile (signals.ts): no second update.
-      if (title === runtime.title) return;
-      runtime.title = title;
-      this.sessions.emit(runtime, [{ sessionUpdate: 'session_info_update', title, updatedAt: new Date().toISOString() }]);
+      const title = read.projection?.title;
+      if (typeof title === 'string' && title !== '') return title;
+      this.untitled.add(runtime);
     } catch (error) {
-      this.logger.debug(`could not read the title of ${runtime.zcodeId} after its turn: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.debug(`could not read the title of ${runtime.zcodeId}: ${error instanceof Error ? error.message : String(error)}`);
     }
+    return undefined;
+  }
+
+  private earlyTitle(runtime: SessionRuntime): EarlyTitle {
+    const early: EarlyTitle = { settled: false, title: undefined, promise: this.readTitle(runtime) };
+    void early.promise.then((title) => {
+      early.settled = true;
+      early.title = title;
+    });
+    return early;
+  }
+
+  /** Announce `title` if it is a real one the bridge did not know; false if it is no real title. */
+  private announce(runtime: SessionRuntime, title: string | undefined): boolean {
+    if (!title || title === PLACEHOLDER_TITLE) return false;
+    // A `title` signal may have announced one meanwhile (signals.ts): no second update.
+    if (!this.needsTitle(runtime) || title === runtime.title) return true;
+    runtime.title = title;
+    this.sessions.emit(runtime, [{ sessionUpdate: 'session_info_update', title, updatedAt: new Date().toISOString() }]);
+    return true;
+  }
+
+  /**
+   * After a completed turn: announce the title zcode gave the session if the bridge did not know it.
+   * `early` is the read made while the turn ran (zcode usually names the session on `session/send`),
+   * which usually spares a round trip here; a missing or placeholder title is read again now.
+   */
+  private async announceTitle(runtime: SessionRuntime, early: Promise<string | undefined> | undefined): Promise<void> {
+    if (!this.needsTitle(runtime)) return;
+    let title = await early;
+    if (!title || title === PLACEHOLDER_TITLE) {
+      if (!this.needsTitle(runtime)) return;
+      title = await this.readTitle(runtime);
+    }
+    this.announce(runtime, title);
   }
 
   /** A cancellable delay: a cancel of the job ends it early. */
@@ -396,6 +434,13 @@ export class TurnEngine implements Disposable {
   dispose(): void {
     for (const s of this.subscriptions) s.dispose();
   }
+}
+
+/** The title read sent with a prompt; `settled`/`title` once it answered. */
+interface EarlyTitle {
+  settled: boolean;
+  title: string | undefined;
+  promise: Promise<string | undefined>;
 }
 
 /** `promise`, or a rejection after `ms` (a late rejection of `promise` is ignored). */

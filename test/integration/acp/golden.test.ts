@@ -25,6 +25,11 @@ interface Case {
   form?: CreateElicitationResponse;
   /** For background scenarios: wait until the backend's own follow-up turn has been forwarded. */
   waitFor?: RegExp;
+  /**
+   * Simulator speed (default 0). Background scenarios run a little slower: at speed 0 the task's
+   * first events race the prompt's response, which waits for the session's title (turns.ts).
+   */
+  speed?: number;
 }
 
 const CASES: Case[] = [
@@ -37,8 +42,8 @@ const CASES: Case[] = [
   { name: 'plan-approve', scenario: 'plan', form: { action: 'accept', content: { feedback: '' } } },
   { name: 'plan-reject-with-text', scenario: 'plan', form: { action: 'accept', content: { feedback: 'Use argon2 instead of scrypt' } } },
   { name: 'plan-cancel', scenario: 'plan', form: { action: 'cancel' } },
-  { name: 'subagent-bg', scenario: 'subagent-bg', waitFor: /The background agent finished/ },
-  { name: 'bash-bg', scenario: 'bash-bg', waitFor: /The background build finished/ },
+  { name: 'subagent-bg', scenario: 'subagent-bg', waitFor: /The background agent finished/, speed: 0.1 },
+  { name: 'bash-bg', scenario: 'bash-bg', waitFor: /The background build finished/, speed: 0.1 },
 ];
 
 before(async () => {
@@ -68,7 +73,7 @@ for (const mode of MODES) {
   describe(`golden transcripts (${mode})`, () => {
     for (const c of CASES) {
       test(`golden: ${c.name}`, T, async () => {
-        await withHarness(mode, { caps: CAPS, sim: { env: { ZCODE_SIM_SEED: '1234' } } }, async (h) => {
+        await withHarness(mode, { caps: CAPS, sim: { env: { ZCODE_SIM_SEED: '1234' }, ...(c.speed !== undefined ? { speed: c.speed } : {}) } }, async (h) => {
           const lines = await record(h, c);
           const file = `${GOLDEN_DIR}${c.name}.jsonl`;
           if (UPDATE && mode === 'inproc') {

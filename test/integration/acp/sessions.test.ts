@@ -161,6 +161,34 @@ for (const mode of MODES) {
       });
     });
 
+    test('the title zcode gave the session is announced (session_info_update) before the first prompt answers, once', T, async () => {
+      await withHarness(mode, {}, async (h) => {
+        const sessionId = await newSession(h);
+        const infoUpdates = (): Array<{ index: number; update: { title?: string | null; updatedAt?: string | null } }> =>
+          h.traffic.entries.flatMap((e, index) => {
+            if (e.dir !== 'out' || !('method' in e.msg) || e.msg.method !== 'session/update') return [];
+            const params = e.msg.params as { sessionId: string; update: { sessionUpdate: string; title?: string | null; updatedAt?: string | null } };
+            return params.sessionId === sessionId && params.update.sessionUpdate === 'session_info_update' ? [{ index, update: params.update }] : [];
+          });
+        const responseIndex = (): number => {
+          const requests = h.traffic.entries.filter((e) => e.dir === 'in' && 'method' in e.msg && e.msg.method === 'session/prompt' && 'id' in e.msg);
+          const id = (requests.at(-1)!.msg as { id: unknown }).id;
+          return h.traffic.entries.findIndex((e) => e.dir === 'out' && !('method' in e.msg) && 'id' in e.msg && e.msg.id === id);
+        };
+        assert.equal((await prompt(h, sessionId, '[scenario:text] Fix the login redirect')).stopReason, 'end_turn');
+        const first = responseIndex();
+        const announced = infoUpdates();
+        assert.equal(announced.length, 1, 'announced once');
+        assert.equal(announced[0].update.title, 'Fix the login redirect');
+        assert.ok(announced[0].update.updatedAt && !Number.isNaN(Date.parse(announced[0].update.updatedAt)));
+        assert.ok(first !== -1 && announced[0].index < first, 'before the prompt response');
+        assert.equal((await prompt(h, sessionId, '[scenario:text] Something else')).stopReason, 'end_turn');
+        assert.equal(infoUpdates().length, 1, 'not repeated after the second prompt');
+        assert.equal(h.simRecord().received.filter((m) => m.method === 'session/read').length, 1, 'read once');
+        assert.equal((await h.agent.request('session/list', { cwd: CWD })).sessions[0].title, 'Fix the login redirect');
+      });
+    });
+
     test('session/close forgets the session: later use is -32002', T, async () => {
       await withHarness(mode, { storeDir: undefined }, async (h) => {
         const sessionId = await newSession(h);
