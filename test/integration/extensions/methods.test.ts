@@ -8,6 +8,13 @@ import { errorOf, ext, newSession, prompt, sessionText, startPrompt, withBridge,
 
 const CWD = '/tmp/zcode-ext-ws';
 
+/** A new session with the given prompts run in order (each completed turn makes a checkpoint), and its zcode id. */
+async function sessionWithTurns(h: Parameters<Parameters<typeof withBridge>[1]>[0], prompts: string[]): Promise<{ sessionId: string; zid: string }> {
+  const sessionId = await newSession(h, CWD);
+  for (const text of prompts) await prompt(h, sessionId, text);
+  return { sessionId, zid: zcodeIdOfLastSend(h) };
+}
+
 interface Checkpoint {
   checkpointId: string;
   createdAt?: string;
@@ -17,10 +24,7 @@ interface Checkpoint {
 describe('_zcode/session/checkpoints and fork', () => {
   test('checkpoints lists one checkpoint per user turn (ISO times, labels)', () =>
     withBridge({}, async (h) => {
-      const sessionId = await newSession(h, CWD);
-      await prompt(h, sessionId, '[scenario:text] first');
-      await prompt(h, sessionId, '[scenario:text] second');
-      const zid = zcodeIdOfLastSend(h);
+      const { sessionId, zid } = await sessionWithTurns(h, ['[scenario:text] first', '[scenario:text] second']);
       const { checkpoints, latestOnly } = await ext<{ checkpoints: Checkpoint[]; latestOnly?: boolean }>(h, '_zcode/session/checkpoints', { sessionId });
       assert.equal(latestOnly, undefined);
       assert.equal(checkpoints.length, 2);
@@ -56,10 +60,7 @@ describe('_zcode/session/checkpoints and fork', () => {
 
   test('fork from a given checkpoint sends {kind:"checkpoint", checkpointId}; "latest" means the latest', () =>
     withBridge({}, async (h) => {
-      const sessionId = await newSession(h, CWD);
-      await prompt(h, sessionId, '[scenario:text] one');
-      await prompt(h, sessionId, '[scenario:text] two');
-      const zid = zcodeIdOfLastSend(h);
+      const { sessionId, zid } = await sessionWithTurns(h, ['[scenario:text] one', '[scenario:text] two']);
       const { checkpoints } = await ext<{ checkpoints: Checkpoint[] }>(h, '_zcode/session/checkpoints', { sessionId });
       const first = checkpoints[0].checkpointId;
       const a = await ext<{ sessionId: string }>(h, '_zcode/session/fork', { sessionId, checkpointId: first });
@@ -86,10 +87,7 @@ describe('_zcode/session/checkpoints and fork', () => {
 describe('_zcode/session/rewind', () => {
   test('rewind to a checkpoint cuts the later history (session/rewind {sessionId, target})', () =>
     withBridge({}, async (h) => {
-      const sessionId = await newSession(h, CWD);
-      await prompt(h, sessionId, '[scenario:text] one');
-      await prompt(h, sessionId, '[scenario:text] two');
-      const zid = zcodeIdOfLastSend(h);
+      const { sessionId, zid } = await sessionWithTurns(h, ['[scenario:text] one', '[scenario:text] two']);
       const { checkpoints } = await ext<{ checkpoints: Checkpoint[] }>(h, '_zcode/session/checkpoints', { sessionId });
       const result = await ext<{ rewound: boolean; checkpointId?: string; removedMessages?: number }>(h, '_zcode/session/rewind', {
         sessionId,
@@ -108,10 +106,7 @@ describe('_zcode/session/rewind', () => {
 
   test('cascade uses session/rewindCascade and reports the forks deleted with the removed checkpoints', () =>
     withBridge({}, async (h) => {
-      const sessionId = await newSession(h, CWD);
-      await prompt(h, sessionId, '[scenario:text] one');
-      await prompt(h, sessionId, '[scenario:text] two');
-      const zid = zcodeIdOfLastSend(h);
+      const { sessionId, zid } = await sessionWithTurns(h, ['[scenario:text] one', '[scenario:text] two']);
       const { checkpoints } = await ext<{ checkpoints: Checkpoint[] }>(h, '_zcode/session/checkpoints', { sessionId });
       const fork = await ext<{ sessionId: string }>(h, '_zcode/session/fork', { sessionId, checkpointId: checkpoints[1].checkpointId });
       const result = await ext<{ rewound: boolean; removedSessions?: string[] }>(h, '_zcode/session/rewind', {
