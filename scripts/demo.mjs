@@ -20,7 +20,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, syml
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT, SETUP_HINT, locateToolchain, startCodeServer, workbenchUrl, zcodeSimSettings } from '../test/e2e/lib/codeServer.mjs';
+import { REPO_ROOT, ensureToolchain, locateToolchain, startCodeServer, workbenchUrl, zcodeSimSettings } from '../test/e2e/lib/codeServer.mjs';
 
 const host = process.env.ZCODE_DEMO_HOST || '127.0.0.1';
 const say = (...a) => console.log('[demo]', ...a);
@@ -31,14 +31,12 @@ function ensureBuild() {
   if (r.status !== 0) { console.error(`${r.stdout}${r.stderr}\n[demo] build failed`); process.exit(1); }
 }
 
-function ensureToolchain() {
+function installedToolchain() {
   try {
-    return locateToolchain({ browser: false });
+    return ensureToolchain({ browser: false, log: (text) => text.split('\n').forEach((line) => say(line)) });
   } catch (e) {
-    say(`${e.message.split('\n')[0]}\n[demo] installing it once: bash .ci/setup-vscode.sh --no-browser`);
-    const r = spawnSync('bash', [join(REPO_ROOT, '.ci/setup-vscode.sh'), '--no-browser'], { stdio: 'inherit' });
-    if (r.status !== 0) { console.error(`[demo] could not install code-server. To fix: ${SETUP_HINT}`); process.exit(1); }
-    return locateToolchain({ browser: false });
+    console.error(`[demo] ${e.message}`);
+    process.exit(1);
   }
 }
 
@@ -69,7 +67,7 @@ function linkExtension(dir) {
 }
 
 ensureBuild();
-ensureToolchain();
+installedToolchain();
 const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
 // ZCODE_DEMO_PORT=0: any free port (chosen by code-server)
 const wanted = Number(process.env.ZCODE_DEMO_PORT ?? 8080);

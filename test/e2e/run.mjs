@@ -11,10 +11,10 @@
 //
 // Options: --only a,b   --skip a,b   (step names above).  Env: ARTIFACTS (default ci-artifacts),
 // ZCODE_E2E_STEP_TIMEOUT_MS (default 20 min per step), + the toolchain vars of lib/codeServer.mjs.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { REPO_ROOT, locateToolchain, toolchainVersions } from './lib/codeServer.mjs';
+import { REPO_ROOT, ensureToolchain, toolchainVersions } from './lib/codeServer.mjs';
 
 const ARTIFACTS = resolve(process.env.ARTIFACTS || join(REPO_ROOT, 'ci-artifacts'));
 const STEP_TIMEOUT = Number(process.env.ZCODE_E2E_STEP_TIMEOUT_MS || 20 * 60_000);
@@ -100,20 +100,11 @@ async function main() {
   const selected = STEPS.filter((s) => (!only || only.has(s.name)) && !skip?.has(s.name));
   if (selected.some((s) => s.needsVSCode)) {
     try {
-      locateToolchain();
+      ensureToolchain({ log: (line) => console.log(line.split('\n').map((l) => `${stamp()} ${l}`).join('\n')) });
     } catch (e) {
-      // A fresh clone: `npm ci && npm test` must work on its own, so install the private VS Code once
-      // (the same script CI runs; it reuses $VSCODE_CI_CACHE next time).
-      console.log(`${stamp()} ${e.message.split('\n')[0]}\n${stamp()} installing it once: bash .ci/setup-vscode.sh`);
-      const setup = spawnSync('bash', [join(REPO_ROOT, '.ci/setup-vscode.sh')], { stdio: 'inherit' });
-      try {
-        if (setup.status !== 0) throw new Error(`.ci/setup-vscode.sh exited ${setup.status}`);
-        locateToolchain();
-      } catch (again) {
-        console.error(`\n${again.message}\n`);
-        console.log('e2e: 0 passed, 1 failed');
-        process.exit(1);
-      }
+      console.error(`\n${e.message}\n`);
+      console.log('e2e: 0 passed, 1 failed');
+      process.exit(1);
     }
     const v = toolchainVersions();
     console.log(`${stamp()} code-server ${v.codeServer} on Node ${v.node}`);

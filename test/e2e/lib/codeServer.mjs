@@ -41,6 +41,30 @@ export function locateToolchain({ browser = true } = {}) {
   return { node, entry, chrome };
 }
 
+/**
+ * The toolchain, installing it first when it is missing (a fresh clone: `npm ci && npm test` and
+ * `npm ci && npm run demo` must work on their own). Runs `.ci/setup-vscode.sh`, which cleans the npm
+ * environment this process inherited from `npm test` / `npm run demo` before its inner installs; on failure
+ * the script has already printed what to install or how to point VSCODE_CI_CACHE at a writable directory.
+ * @param {{browser?: boolean, log?: (line: string) => void}} [o]
+ */
+export function ensureToolchain({ browser = true, log = console.log } = {}) {
+  try {
+    return locateToolchain({ browser });
+  } catch (e) {
+    if (e.code !== 'TOOLCHAIN_MISSING') throw e;
+    const args = [join(REPO_ROOT, '.ci/setup-vscode.sh'), ...(browser ? [] : ['--no-browser'])];
+    log(`${e.message.split('\n')[0]}\ninstalling it once (about 3 minutes on 2 cores): bash .ci/setup-vscode.sh${browser ? '' : ' --no-browser'}`);
+    const setup = spawnSync('bash', args, { stdio: 'inherit' });
+    if (setup.status !== 0) {
+      const err = new Error(`.ci/setup-vscode.sh exited ${setup.status ?? setup.signal}; its message above says what to do.`);
+      err.code = 'TOOLCHAIN_SETUP_FAILED';
+      throw err;
+    }
+    return locateToolchain({ browser });
+  }
+}
+
 /** User settings every test/demo window gets. VS Code 1.139 otherwise starts an AI helper, phones home, shows a welcome page. */
 export const BASE_SETTINGS = Object.freeze({
   'chat.disableAIFeatures': true,
