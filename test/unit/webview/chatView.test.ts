@@ -268,10 +268,15 @@ describe('chat webview', () => {
     const withImages = open();
     withImages.snapshot({ promptCapabilities: { image: true, embeddedContext: false } });
     paste(withImages.root);
-    await act(async () => {
-      await new Promise((r) => setTimeout(r, 20));
-    });
-    const chip = withImages.root.querySelector('.attachments .chip')!;
+    // the webview reads the file with FileReader (asynchronous): wait for the chip it adds, not for a fixed time
+    let chip: Element | null = null;
+    for (let i = 0; i < 200 && !chip; i++) {
+      await act(async () => {
+        await new Promise((r) => setTimeout(r, 10));
+      });
+      chip = withImages.root.querySelector('.attachments .chip');
+    }
+    assert.ok(chip, 'the pasted image became an attachment chip');
     assert.match(chip.textContent!, /shot\.png/);
     assert.match(chip.querySelector('img')!.getAttribute('src')!, /^data:image\/png;base64,iVBORw==$/);
     setValue(withImages.root.querySelector('textarea.prompt-input'), 'what is this?');
