@@ -117,7 +117,9 @@ export class TurnEngine implements Disposable {
       backend.onDidExit((info) => {
         const error = new RequestError(
           BackendErrorCode.ProcessExited,
-          info.expected ? 'zcode was stopped while the prompt was running' : `zcode exited unexpectedly while the prompt was running${info.stderrTail ? `: ${info.stderrTail.trim().split('\n').pop()}` : ''}`,
+          info.expected
+            ? 'zcode was stopped while the prompt was running'
+            : (info.reason ?? `zcode exited unexpectedly while the prompt was running${info.stderrTail ? `: ${info.stderrTail.trim().split('\n').pop()}` : ''}`),
           { zcode: { code: info.code, signal: info.signal } },
         );
         for (const runtime of sessions.allRuntimes) this.turnsOf(runtime).running?.settle({ kind: 'exited', error });

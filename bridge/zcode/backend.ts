@@ -105,6 +105,8 @@ export interface ExitInfo {
   expected: boolean;
   /** Last stderr lines, for the crash notification. */
   stderrTail: string;
+  /** What went wrong, in words, when the bridge knows better than the exit code (start-up failure, output closed). */
+  reason?: string;
 }
 
 /**
