@@ -33,14 +33,15 @@ import { LineMessageReader } from './lineReader.ts';
 import { buildLaunchEnv, cliFileOf, defaultLaunchHost, describeLaunch, explainStartupExit, isKnownStartupFailure } from './launchEnv.ts';
 import type { LaunchHost, LaunchPlan } from './launchEnv.ts';
 import { locateZcode } from './locate.ts';
+import { defaultConfigSource, HOST_REQUEST, HostRequests } from './hostRequests.ts';
+import type { ZcodeConfigSource } from './hostRequests.ts';
 import type { LocatedCli } from './locate.ts';
 import { ZcodeMethods } from './methods.ts';
 import { DEFAULT_KILL_GRACE_MS, ZcodeProcess } from './process.ts';
 import type { StartZcodeProcess, ZcodeChild } from './process.ts';
-import { RUNTIME_PREFERENCES_REPLY, RuntimePreferencesParams } from './protocol.ts';
 import type { ZcodeEvent } from './protocol.ts';
 
-export const RUNTIME_PREFERENCES_METHOD = 'session/requestRuntimePreferences';
+export const RUNTIME_PREFERENCES_METHOD = HOST_REQUEST.runtimePreferences;
 
 /** Seams for tests: where the CLI comes from and how it is started. Defaults are the real ones. */
 export interface BackendDeps {
@@ -48,6 +49,8 @@ export interface BackendDeps {
   startProcess?: StartZcodeProcess;
   /** What the launch environment is derived from (launchEnv.ts); default: this machine. */
   launchHost?: LaunchHost;
+  /** zcode's own configuration (`~/.zcode/v2/config.json`), read for provider runtime headers. */
+  zcodeConfig?: ZcodeConfigSource;
 }
 
 /** Create a backend client. Nothing starts until the first call (or `start()`). */
@@ -85,6 +88,7 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
   private starting: Promise<Incarnation> | undefined;
   private handler: InteractionHandler | undefined;
   private disposed = false;
+  private readonly hostRequests: HostRequests;
 
   readonly onDidChangeState: ZcodeBackend['onDidChangeState'];
   readonly onDidExit: ZcodeBackend['onDidExit'];
@@ -102,6 +106,7 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
     this.onDidChangeState = this.stateEmitter.event;
     this.onDidExit = this.exitEmitter.event;
     this.onEvent = this.eventEmitter.event;
+    this.hostRequests = new HostRequests(this.logger, deps.zcodeConfig ?? defaultConfigSource(options.env));
   }
 
   get state(): BackendState {
@@ -318,18 +323,12 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
 
   private async onServerRequest(broker: InteractionBroker, method: string, params: unknown): Promise<unknown> {
     switch (method) {
-      case RUNTIME_PREFERENCES_METHOD: {
-        // session/create does not finish until this is answered: answer at once, whatever came.
-        const parsed = RuntimePreferencesParams.safeParse(params);
-        if (!parsed.success) this.logger.debug(`unexpected ${method} params: ${JSON.stringify(params)}`);
-        return { ...RUNTIME_PREFERENCES_REPLY };
-      }
       case PERMISSION_METHOD:
       case USER_INPUT_METHOD:
         return broker.handle(method, params);
       default:
-        this.logger.warn(`zcode sent a request the bridge does not know: ${method}; answering -32601`);
-        throw new ZcodeError(`method not found: ${method}`, -32601, method);
+        // Everything else is answered at once, honestly (hostRequests.ts); unknown ones -32601.
+        return this.hostRequests.answer(method, params);
     }
   }
 

@@ -7,6 +7,7 @@ import { MODES } from './sessions.mjs';
 import { Turn } from './turns.mjs';
 import { loadSteps, parsePrompt } from './scenarios.mjs';
 import { extensionMethods } from './extensions.mjs';
+import { ignoresStop } from './faults.mjs';
 
 const RUNTIME_PREFERENCES = { nativeSearchEnhancementsEnabled: false, memoryEnabled: false, askUserQuestionAutoResolutionEnabled: false };
 
@@ -131,6 +132,7 @@ export function createHandlers(sv) {
     onNotification(method, params) {
       if (method === 'session/stop') {
         const session = sessionOf(sv, paramsOf(params));
+        if (ignoresStop()) return;
         session.turn?.cancel();
         session.compaction?.abort();
         return;
