@@ -61,6 +61,11 @@ export interface TurnTuning {
   terminalWaitMs: number;
   /** How long the title look-up after a turn may delay the response (default 2 s). */
   titleReadMs: number;
+  /**
+   * How long a prompt waits for a cancelled turn that zcode did not stop in time to really end
+   * before it is sent (default 60 s: a tool may take that long to notice the stop).
+   */
+  cancelDrainMs: number;
 }
 
 export const DEFAULT_TURN_TUNING: TurnTuning = {
@@ -72,6 +77,7 @@ export const DEFAULT_TURN_TUNING: TurnTuning = {
   cancelGraceMs: 5000,
   terminalWaitMs: 250,
   titleReadMs: 2000,
+  cancelDrainMs: 60_000,
 };
 
 /** The title zcode gives a session before it has named it. */
@@ -90,6 +96,11 @@ interface SessionTurns {
   running: RunningTurn | undefined;
   queue: PromptJob[];
   idleWaiters: Array<() => void>;
+  /**
+   * A cancelled turn zcode had not ended when the prompt answered `cancelled` (issue 17 item 5):
+   * resolves when its end arrives (or zcode goes away). The next prompt waits for it.
+   */
+  lingering: { ended: Promise<void>; end(): void } | undefined;
 }
 
 export class TurnEngine implements Disposable {
@@ -112,7 +123,13 @@ export class TurnEngine implements Disposable {
     this.subscriptions = [
       sessions.onSignal(({ runtime, signal }) => {
         if (signal.type === 'turn_terminal') this.sendsTurnTerminal = true;
-        this.turnsOf(runtime).running?.onSignal(signal, logger);
+        const turns = this.turnsOf(runtime);
+        if (turns.lingering && !turns.running?.sent && (signal.type === 'turn_completed' || signal.type === 'turn_failed') && !signal.background) {
+          logger.info(`the cancelled turn of ${runtime.zcodeId} has ended`);
+          turns.lingering.end();
+          return;
+        }
+        turns.running?.onSignal(signal, logger);
       }),
       backend.onDidExit((info) => {
         const error = new RequestError(
@@ -122,7 +139,10 @@ export class TurnEngine implements Disposable {
             : (info.reason ?? `zcode exited unexpectedly while the prompt was running${info.stderrTail ? `: ${info.stderrTail.trim().split('\n').pop()}` : ''}`),
           { zcode: { code: info.code, signal: info.signal } },
         );
-        for (const runtime of sessions.allRuntimes) this.turnsOf(runtime).running?.settle({ kind: 'exited', error });
+        for (const runtime of sessions.allRuntimes) {
+          this.turnsOf(runtime).lingering?.end();
+          this.turnsOf(runtime).running?.settle({ kind: 'exited', error });
+        }
       }),
     ];
   }
@@ -270,8 +290,9 @@ export class TurnEngine implements Disposable {
       for (let transient = 0; ; transient++) {
         await this.sessions.ensureOpen(runtime);
         if (job.cancelled) return { stopReason: 'cancelled' };
-        await this.send(runtime, prompt, job);
-        turn.sent = true;
+        await this.drainCancelled(runtime, turns, job);
+        if (job.cancelled) return { stopReason: 'cancelled' };
+        await this.sendOrEnd(runtime, prompt, job, turn);
         // zcode names the session when it takes the prompt: read it while the turn runs.
         if (!titleRead && this.needsTitle(runtime)) titleRead = this.earlyTitle(runtime);
         if (job.cancelled) {
@@ -288,7 +309,8 @@ export class TurnEngine implements Disposable {
             }
             return this.response(job.cancelled ? 'cancelled' : outcome.stopReason, outcome.usage, turn.terminal);
           case 'cancel_timeout':
-            this.logger.warn(`zcode did not end the cancelled turn of ${runtime.zcodeId} within ${this.tuning.cancelGraceMs} ms`);
+            this.logger.warn(`zcode did not end the cancelled turn of ${runtime.zcodeId} within ${this.tuning.cancelGraceMs} ms; the next prompt waits for its end`);
+            turns.lingering ??= lingering();
             return { stopReason: 'cancelled' };
           case 'exited':
             if (job.cancelled) return { stopReason: 'cancelled' };
@@ -314,6 +336,72 @@ export class TurnEngine implements Disposable {
       // Whatever text is still held goes out before the response.
       this.sessions.flush(runtime);
     }
+  }
+
+  /**
+   * `session/send`, or the end of the turn if that comes first (issue 17 item 4): the answer only
+   * says zcode admitted the input, and the turn's own events are what end a prompt. A build that
+   * answers late, never, or under another id must not hold a finished prompt for the request
+   * timeout; the missing answer is logged when it finally fails (or arrives).
+   */
+  private async sendOrEnd(runtime: SessionRuntime, prompt: ZcodePrompt, job: PromptJob, turn: RunningTurn): Promise<void> {
+    const sent = this.send(runtime, prompt, job);
+    const ended = turn.outcome.then((outcome) => outcome.kind);
+    const first = await Promise.race([sent.then(() => 'acked' as const), ended]);
+    if (first === 'acked') {
+      turn.sent = true;
+      return;
+    }
+    if (first !== 'completed' && first !== 'failed') return void sent.catch(() => undefined);
+    this.logger.warn(`zcode ended the turn of ${runtime.zcodeId} before it answered session/send (the acknowledgement is missing)`);
+    sent.then(
+      () => this.logger.debug(`session/send of ${runtime.zcodeId} was answered after its turn had ended`),
+      (error: unknown) => this.logger.warn(`session/send of ${runtime.zcodeId} was never answered: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+
+  /**
+   * A prompt after a cancel zcode did not honour in time (issue 17 item 5, issue 12 item 4): it is
+   * sent only once the old turn has really ended, so the user never gets "busy" as the answer to a
+   * new prompt. While it waits the client sees why (a thought chunk), and the stop is said again.
+   * Bounded by `cancelDrainMs`; then the prompt fails with a clear error (not a busy one).
+   */
+  private async drainCancelled(runtime: SessionRuntime, turns: SessionTurns, job: PromptJob): Promise<void> {
+    const old = turns.lingering;
+    if (!old) return;
+    this.logger.info(`waiting for the cancelled turn of ${runtime.zcodeId} to end before sending the next prompt`);
+    this.sessions.emit(runtime, [
+      {
+        sessionUpdate: 'agent_thought_chunk',
+        content: { type: 'text', text: 'Waiting for zcode to finish stopping the previous turn…\n' },
+        _meta: { zcode: { status: 'waitingForCancelledTurn' } },
+      },
+    ]);
+    this.sessions.flush(runtime);
+    this.backend.stop({ sessionId: runtime.zcodeId });
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      old.ended.then(() => 'ended' as const),
+      new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), this.tuning.cancelDrainMs))),
+      new Promise<'cancelled'>((resolve) => {
+        const previous = job.onCancel;
+        job.onCancel = () => {
+          previous?.();
+          resolve('cancelled');
+        };
+      }),
+    ]);
+    clearTimeout(timer);
+    if (outcome === 'ended') {
+      if (turns.lingering === old) turns.lingering = undefined;
+      return;
+    }
+    if (outcome === 'cancelled') return;
+    throw new RequestError(
+      -32603,
+      `zcode has not finished stopping the previous turn of this session after ${Math.round(this.tuning.cancelDrainMs / 1000)} s; try again later, or restart zcode ("ZCode: Restart zcode").`,
+      { zcode: { status: 'cancelledTurnStillRunning' } },
+    );
   }
 
   /** `session/send` with the busy and eviction rules. */
@@ -427,7 +515,7 @@ export class TurnEngine implements Disposable {
   private turnsOf(runtime: SessionRuntime): SessionTurns {
     let turns = this.state.get(runtime);
     if (!turns) {
-      turns = { holder: undefined, running: undefined, queue: [], idleWaiters: [] };
+      turns = { holder: undefined, running: undefined, queue: [], idleWaiters: [], lingering: undefined };
       this.state.set(runtime, turns);
     }
     return turns;
@@ -443,6 +531,13 @@ interface EarlyTitle {
   settled: boolean;
   title: string | undefined;
   promise: Promise<string | undefined>;
+}
+
+/** A cancelled turn still running in zcode: `ended` resolves once, when `end()` is called. */
+function lingering(): { ended: Promise<void>; end(): void } {
+  let end!: () => void;
+  const ended = new Promise<void>((resolve) => (end = resolve));
+  return { ended, end };
 }
 
 /** `promise`, or a rejection after `ms` (a late rejection of `promise` is ignored). */
