@@ -39,7 +39,7 @@ import type { Usage } from '../zcode/protocol.ts';
 import { assertNever, fromZcodeError, isBusy, isNotActive, toRequestError } from './errors.ts';
 import type { SessionManager, SessionRuntime } from './sessions.ts';
 import { PromptJob, RunningTurn, toAcpUsage, turnFailedError } from './turnState.ts';
-import type { Terminal, TurnUsage } from './turnState.ts';
+import type { Outcome, Terminal, TurnUsage } from './turnState.ts';
 
 
 export interface TurnTuning {
@@ -318,8 +318,10 @@ export class TurnEngine implements Disposable {
           case 'failed': {
             if (job.cancelled) return { stopReason: 'cancelled' };
             if (outcome.retryable && transient < this.tuning.transientRetries) {
+              const delay = backoff(this.tuning.transientBackoffMs, transient, this.tuning.maxBackoffMs);
               this.logger.warn(`turn failed with a transient error (${outcome.code ?? '?'}: ${outcome.message}); retrying (${transient + 1}/${this.tuning.transientRetries})`);
-              await this.pause(backoff(this.tuning.transientBackoffMs, transient, this.tuning.maxBackoffMs), job);
+              this.announceRetry(runtime, outcome, transient + 1, delay);
+              await this.pause(delay, job);
               if (job.cancelled) return { stopReason: 'cancelled' };
               turn.reset();
               continue;
@@ -402,6 +404,23 @@ export class TurnEngine implements Disposable {
       `zcode has not finished stopping the previous turn of this session after ${Math.round(this.tuning.cancelDrainMs / 1000)} s; try again later, or restart zcode ("ZCode: Restart zcode").`,
       { zcode: { status: 'cancelledTurnStillRunning' } },
     );
+  }
+
+  /**
+   * Each transient retry is shown (issue 12 item 7): a thought chunk with the cause, the attempt
+   * and the delay, so a slow answer is never a silent one. Backoff: `transientBackoffMs` doubling
+   * per attempt up to `maxBackoffMs`, at most `transientRetries` attempts (500 ms, 1 s by default).
+   */
+  private announceRetry(runtime: SessionRuntime, outcome: Extract<Outcome, { kind: 'failed' }>, attempt: number, delayMs: number): void {
+    const why = outcome.cause && outcome.cause !== 'unknown' ? outcome.cause.replace(/_/g, ' ') : 'a transient error';
+    this.sessions.emit(runtime, [
+      {
+        sessionUpdate: 'agent_thought_chunk',
+        content: { type: 'text', text: `zcode's turn failed (${why}); retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt} of ${this.tuning.transientRetries})…\n` },
+        _meta: { zcode: { status: 'retrying', attempt, of: this.tuning.transientRetries, delayMs, ...(outcome.cause ? { cause: outcome.cause } : {}) } },
+      },
+    ]);
+    this.sessions.flush(runtime);
   }
 
   /** `session/send` with the busy and eviction rules. */
