@@ -8,6 +8,7 @@
 //   close-stdout-after-send  after the first `session/send` is answered, stdout is closed; the process
 //                        keeps running (and keeps reading stdin) until it is killed or stdin ends
 //   ignore-stop          `session/stop` does nothing: the turn runs to its own end
+//   send-read-only       `session/send` answers -32010 "Subagent sessions are read-only" (a -32010 that is not busy)
 // ZCODE_SIM_HOST_REQUESTS (comma list), sent at the start of every user turn, before the first model output:
 //   headers:coding-plan | headers:start-plan   `interaction/requestProviderRuntimeHeaders` (0.16.9-era params)
 //   official-mcp         `interaction/requestOfficialMcpAuthHeaders`
@@ -17,11 +18,11 @@
 // `headersApplied:false` fails the turn with its `errorMessage` (or zcode's default text), code -32031.
 import { closeSync } from 'node:fs';
 import { Writable } from 'node:stream';
-import { TurnFailure, hasExactKeys, isObject, log } from './util.mjs';
+import { SimError, TurnFailure, hasExactKeys, isObject, log } from './util.mjs';
 
 const faults = new Set(String(process.env.ZCODE_SIM_FAULTS ?? '').split(',').map((s) => s.trim()).filter(Boolean));
 const hostRequests = String(process.env.ZCODE_SIM_HOST_REQUESTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-const KNOWN = new Set(['no-send-ack', 'send-ack-wrong-id', 'close-stdout-after-send', 'ignore-stop']);
+const KNOWN = new Set(['no-send-ack', 'send-ack-wrong-id', 'close-stdout-after-send', 'ignore-stop', 'send-read-only']);
 for (const f of faults) if (!KNOWN.has(f)) log(`unknown fault ${f} (ignored)`);
 let stdoutClosed = false;
 
@@ -40,6 +41,11 @@ export function deliverReply(writer, msg, result) {
       log('fault close-stdout-after-send: stdout closed, still running');
     });
   }
+}
+
+/** server.mjs hook: a refusal of `session/send` that is not "busy". */
+export function sendFault() {
+  if (faults.has('send-read-only')) throw new SimError(-32010, 'Subagent sessions are read-only');
 }
 
 /** server.mjs hook: true when `session/stop` must be ignored. */

@@ -7,7 +7,7 @@ import { MODES } from './sessions.mjs';
 import { Turn } from './turns.mjs';
 import { loadSteps, parsePrompt } from './scenarios.mjs';
 import { extensionMethods } from './extensions.mjs';
-import { ignoresStop } from './faults.mjs';
+import { ignoresStop, sendFault } from './faults.mjs';
 
 const RUNTIME_PREFERENCES = { nativeSearchEnhancementsEnabled: false, memoryEnabled: false, askUserQuestionAutoResolutionEnabled: false };
 
@@ -85,6 +85,7 @@ export function createHandlers(sv) {
         throw badParams('"attachments" must be an array of {type:"image", mimeType, data}');
       }
       requireActive(sv, session);
+      sendFault();
       const picked = parsePrompt(content);
       const steps = await loadSteps(picked, { prompt: content, session, workspace: session.workspace.workspacePath, attachments });
       // Checked after the (async) scenario load so that check + claim happen in one tick.

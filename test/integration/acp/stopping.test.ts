@@ -61,4 +61,22 @@ describe('stop that stops (inproc)', () => {
       assert.equal(h.logger.find('info', 'zcode started (pid').length, 2, 'a second zcode process');
     });
   });
+
+  test('a -32010 that is not "busy" (read-only sub-agent session) is surfaced at once, not retried', T, async () => {
+    await withHarness('inproc', { sim: { env: { ZCODE_SIM_FAULTS: 'send-read-only' } } }, async (h) => {
+      const sessionId = await newSession(h);
+      const error = await errorOf(prompt(h, sessionId, 'hello'));
+      assert.equal(error.code, -32010);
+      assert.match(error.message, /Subagent sessions are read-only/);
+      assert.equal(h.simRecord().received.filter((m) => m.method === 'session/send').length, 1, 'no busy retries');
+    });
+  });
+
+  test('a real busy -32010 is still retried (by code and message)', T, async () => {
+    await withHarness('inproc', { sim: { quirks: ['busy-32010', 'busy-once'] } }, async (h) => {
+      const sessionId = await newSession(h);
+      assert.equal((await prompt(h, sessionId, '[scenario:text]')).stopReason, 'end_turn');
+      assert.equal(h.simRecord().received.filter((m) => m.method === 'session/send').length, 2);
+    });
+  });
 });
