@@ -8,6 +8,8 @@
 //   close-stdout-after-send  after the first `session/send` is answered, stdout is closed; the process
 //                        keeps running (and keeps reading stdin) until it is killed or stdin ends
 //   ignore-stop          `session/stop` does nothing: the turn runs to its own end
+//   spawn-grandchild     at start, a long-lived child process joins the simulator's process group (like a
+//                        tool shell zcode started): it outlives the simulator unless the group is killed
 //   send-read-only       `session/send` answers -32010 "Subagent sessions are read-only" (a -32010 that is not busy)
 // ZCODE_SIM_HOST_REQUESTS (comma list), sent at the start of every user turn, before the first model output:
 //   headers:coding-plan | headers:start-plan   `interaction/requestProviderRuntimeHeaders` (0.16.9-era params)
@@ -16,13 +18,19 @@
 //   unknown              `zcode/futureFeature` (a request the host cannot know)
 // Each reply is checked against zcode's own schema (strict); a bad one is a violation. A headers reply with
 // `headersApplied:false` fails the turn with its `errorMessage` (or zcode's default text), code -32031.
+import { spawn } from 'node:child_process';
 import { closeSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { SimError, TurnFailure, hasExactKeys, isObject, log } from './util.mjs';
 
 const faults = new Set(String(process.env.ZCODE_SIM_FAULTS ?? '').split(',').map((s) => s.trim()).filter(Boolean));
 const hostRequests = String(process.env.ZCODE_SIM_HOST_REQUESTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-const KNOWN = new Set(['no-send-ack', 'send-ack-wrong-id', 'close-stdout-after-send', 'ignore-stop', 'send-read-only']);
+const KNOWN = new Set(['no-send-ack', 'send-ack-wrong-id', 'close-stdout-after-send', 'ignore-stop', 'send-read-only', 'spawn-grandchild']);
+if (faults.has('spawn-grandchild')) {
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 300000)'], { stdio: 'ignore' });
+  child.unref();
+  log(`fault spawn-grandchild: pid ${child.pid} in the simulator's group`);
+}
 for (const f of faults) if (!KNOWN.has(f)) log(`unknown fault ${f} (ignored)`);
 let stdoutClosed = false;
 
