@@ -71,6 +71,7 @@ import { handleSignal, notifyAliases } from './signals.ts';
 import { runSlashCommand } from './slashCommands.ts';
 import { LazySessionStore } from './store.ts';
 import { ModelOptionCache } from './modelCache.ts';
+import { AutomationProbe } from '../zcode/automation.ts';
 import { DEFAULT_TURN_TUNING, TurnEngine } from './turns.ts';
 import type { TurnTuning } from './turns.ts';
 import { linkedStreams } from './streams.ts';
@@ -154,6 +155,7 @@ class BridgeImpl implements Bridge {
       logger,
       defaultMode: options.defaultMode ?? DEFAULT_MODE,
       models: new ModelOptionCache(options.storageDir, logger),
+      automation: new AutomationProbe(this.backend, logger),
     });
     this.races = new RequestRaces(this.registry, logger);
     this.router = new InteractionRouter(this.sessions, this.registry, this.races, logger, (runtime) => this.turns.cancelRunning(runtime), {

@@ -25,6 +25,7 @@ import { supportsTerminalOutput } from './clients.ts';
 import { isNotActive, isSessionNotFound } from './errors.ts';
 import type { LazySessionStore } from './store.ts';
 import type { ModelOptionCache } from './modelCache.ts';
+import type { AutomationProbe } from '../zcode/automation.ts';
 import { UpdateSink } from './updateSink.ts';
 import { newTranslator, setTerminalOutput, translate } from './translation.ts';
 import type { TranslatorState, TurnSignal } from './translation.ts';
@@ -78,6 +79,8 @@ export interface SessionManagerOptions {
   defaultMode: string;
   /** The last model option seen (announced at `session/new`, modelCache.ts). */
   models?: ModelOptionCache;
+  /** Which tools a build without `automation/*` must not offer (automation.ts). */
+  automation?: AutomationProbe;
 }
 
 export class SessionManager implements Disposable {
@@ -185,7 +188,7 @@ export class SessionManager implements Disposable {
       this.options.store.set(entry.id, { ...stored, lastUsedAt: Date.now() });
       return runtime;
     }
-    const created = await this.options.backend.createSession({ workspacePath: entry.cwd, mode: this.options.defaultMode });
+    const created = await this.createZcodeSession(entry.cwd);
     const zcodeId = created.session.sessionId;
     this.options.logger.info(`materialized ${entry.id} as zcode session ${zcodeId}`);
     if (stored || entry.id.startsWith(PLACEHOLDER_PREFIX)) {
@@ -194,6 +197,18 @@ export class SessionManager implements Disposable {
     const runtime = await this.attach(entry, zcodeId, entry.cwd, { resume: false, settings: created.settings, title: created.session.title });
     this.announceMaterialized(runtime);
     return runtime;
+  }
+
+  /** `session/create`, keeping tools this build cannot serve from the model (automation.ts). */
+  private async createZcodeSession(cwd: string): Promise<Awaited<ReturnType<ZcodeBackend['createSession']>>> {
+    const { backend, automation } = this.options;
+    const toolDenylist = await automation?.denylist();
+    try {
+      return await backend.createSession({ workspacePath: cwd, mode: this.options.defaultMode, ...(toolDenylist ? { toolDenylist } : {}) });
+    } catch (error) {
+      if (!toolDenylist || !automation?.rejected(error)) throw error;
+      return backend.createSession({ workspacePath: cwd, mode: this.options.defaultMode });
+    }
   }
 
   /**

@@ -11,6 +11,8 @@
 //   spawn-grandchild     at start, a long-lived child process joins the simulator's process group (like a
 //                        tool shell zcode started): it outlives the simulator unless the group is killed
 //   send-read-only       `session/send` answers -32010 "Subagent sessions are read-only" (a -32010 that is not busy)
+// ZCODE_SIM_AUTOMATION=1: `automation/list` exists (answers -32602 to bad params, as builds before 0.16.5
+//   do); otherwise it is gone (-32601), as in 0.16.5 and later.
 // ZCODE_SIM_HOST_REQUESTS (comma list), sent at the start of every user turn, before the first model output:
 //   headers:coding-plan | headers:start-plan   `interaction/requestProviderRuntimeHeaders` (0.16.9-era params)
 //   official-mcp         `interaction/requestOfficialMcpAuthHeaders`
@@ -54,6 +56,11 @@ export function deliverReply(writer, msg, result) {
 /** server.mjs hook: a refusal of `session/send` that is not "busy". */
 export function sendFault() {
   if (faults.has('send-read-only')) throw new SimError(-32010, 'Subagent sessions are read-only');
+}
+
+/** server.mjs hook: `automation/list` of a build that still has it (ZCODE_SIM_AUTOMATION=1). */
+export function automationMethod(method) {
+  if (method === 'automation/list' && process.env.ZCODE_SIM_AUTOMATION === '1') throw new SimError(-32602, 'Invalid params: "workspace" is required');
 }
 
 /** server.mjs hook: true when `session/stop` must be ignored. */

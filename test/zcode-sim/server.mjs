@@ -7,7 +7,7 @@ import { MODES } from './sessions.mjs';
 import { Turn } from './turns.mjs';
 import { loadSteps, parsePrompt } from './scenarios.mjs';
 import { extensionMethods } from './extensions.mjs';
-import { ignoresStop, sendFault } from './faults.mjs';
+import { automationMethod, ignoresStop, sendFault } from './faults.mjs';
 
 const RUNTIME_PREFERENCES = { nativeSearchEnhancementsEnabled: false, memoryEnabled: false, askUserQuestionAutoResolutionEnabled: false };
 
@@ -127,6 +127,7 @@ export function createHandlers(sv) {
 
   return {
     async onRequest(method, params, ctx) {
+      automationMethod(method);
       if (!Object.hasOwn(methods, method) || isMissing(sv.profile, method)) throw new SimError(-32601, `Method not found: ${method}`);
       return methods[method](params, ctx);
     },
