@@ -40,6 +40,8 @@ import { assertNever, fromZcodeError, isBusy, isNotActive, toRequestError } from
 import type { SessionManager, SessionRuntime } from './sessions.ts';
 import { PromptJob, RunningTurn, toAcpUsage, turnFailedError } from './turnState.ts';
 import type { Outcome, Terminal, TurnUsage } from './turnState.ts';
+import { askStatus, DEFAULT_WATCHDOG_TUNING, watchTurn } from './turnWatchdog.ts';
+import type { WatchdogTuning } from './turnWatchdog.ts';
 
 
 export interface TurnTuning {
@@ -66,6 +68,8 @@ export interface TurnTuning {
    * before it is sent (default 60 s: a tool may take that long to notice the stop).
    */
   cancelDrainMs: number;
+  /** The progress watchdog (turnWatchdog.ts). */
+  watchdog: WatchdogTuning;
 }
 
 export const DEFAULT_TURN_TUNING: TurnTuning = {
@@ -78,6 +82,7 @@ export const DEFAULT_TURN_TUNING: TurnTuning = {
   terminalWaitMs: 250,
   titleReadMs: 2000,
   cancelDrainMs: 60_000,
+  watchdog: DEFAULT_WATCHDOG_TUNING,
 };
 
 /** The title zcode gives a session before it has named it. */
@@ -286,6 +291,16 @@ export class TurnEngine implements Disposable {
     };
     // The title read starts once zcode has the prompt (see announceTitle).
     let titleRead: EarlyTitle | undefined;
+    // zcode is asked, not the clock, whether a quiet turn still runs (turnWatchdog.ts).
+    let watchdog: { stop(): void } | undefined;
+    const watch = (): { stop(): void } => watchTurn(this.backend, runtime, this.logger, this.tuning.watchdog, (verdict) => {
+      const message =
+        verdict.kind === 'idle'
+          ? 'zcode says this turn is no longer running, but its end never reached the bridge; the prompt ends here. Send it again if the answer is incomplete.'
+          : `zcode stopped answering while this turn was running (no answer to ${verdict.reads} status requests); restart zcode ("ZCode: Restart zcode") and try again.`;
+      this.logger.error(`watchdog: ${message}`);
+      turn.settle({ kind: 'failed', message, retryable: false, cause: verdict.kind === 'idle' ? 'turn_end_lost' : 'zcode_unresponsive' });
+    });
     try {
       for (let transient = 0; ; transient++) {
         await this.sessions.ensureOpen(runtime);
@@ -293,6 +308,8 @@ export class TurnEngine implements Disposable {
         await this.drainCancelled(runtime, turns, job);
         if (job.cancelled) return { stopReason: 'cancelled' };
         await this.sendOrEnd(runtime, prompt, job, turn);
+        // Watched once zcode has the prompt (a send waiting behind busy or a cancel is not "quiet").
+        watchdog ??= watch();
         // zcode names the session when it takes the prompt: read it while the turn runs.
         if (!titleRead && this.needsTitle(runtime)) titleRead = this.earlyTitle(runtime);
         if (job.cancelled) {
@@ -333,6 +350,7 @@ export class TurnEngine implements Disposable {
         }
       }
     } finally {
+      watchdog?.stop();
       job.onCancel = undefined;
       turns.running = undefined;
       // Whatever text is still held goes out before the response.
@@ -382,8 +400,10 @@ export class TurnEngine implements Disposable {
     this.sessions.flush(runtime);
     this.backend.stop({ sessionId: runtime.zcodeId });
     let timer: NodeJS.Timeout | undefined;
+    const asked = this.untilIdle(runtime, old.ended);
     const outcome = await Promise.race([
       old.ended.then(() => 'ended' as const),
+      asked.then(() => 'ended' as const),
       new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), this.tuning.cancelDrainMs))),
       new Promise<'cancelled'>((resolve) => {
         const previous = job.onCancel;
@@ -394,6 +414,7 @@ export class TurnEngine implements Disposable {
       }),
     ]);
     clearTimeout(timer);
+    old.end();
     if (outcome === 'ended') {
       if (turns.lingering === old) turns.lingering = undefined;
       return;
@@ -421,6 +442,23 @@ export class TurnEngine implements Disposable {
       },
     ]);
     this.sessions.flush(runtime);
+  }
+
+  /**
+   * Resolves when zcode says the session is idle (asked every `quietMs` while `ended` has not
+   * come): the end of a cancelled turn whose `turn.completed` was lost is noticed too. Never rejects.
+   */
+  private async untilIdle(runtime: SessionRuntime, ended: Promise<void>): Promise<void> {
+    let done = false;
+    void ended.then(() => (done = true));
+    while (!done) {
+      await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, this.tuning.watchdog.quietMs).unref())]);
+      if (done) return;
+      if ((await askStatus(this.backend, runtime, this.tuning.watchdog.readTimeoutMs)) === 'idle') {
+        this.logger.info(`zcode says the cancelled turn of ${runtime.zcodeId} has ended (session/read); its end event did not arrive`);
+        return;
+      }
+    }
   }
 
   /** `session/send` with the busy and eviction rules. */

@@ -8,6 +8,7 @@
 //   close-stdout-after-send  after the first `session/send` is answered, stdout is closed; the process
 //                        keeps running (and keeps reading stdin) until it is killed or stdin ends
 //   ignore-stop          `session/stop` does nothing: the turn runs to its own end
+//   drop-turn-end        `turn.completed` / `turn.failed` / `turn.terminal` are never sent (the session still goes idle)
 //   spawn-grandchild     at start, a long-lived child process joins the simulator's process group (like a
 //                        tool shell zcode started): it outlives the simulator unless the group is killed
 //   send-read-only       `session/send` answers -32010 "Subagent sessions are read-only" (a -32010 that is not busy)
@@ -27,7 +28,7 @@ import { SimError, TurnFailure, hasExactKeys, isObject, log } from './util.mjs';
 
 const faults = new Set(String(process.env.ZCODE_SIM_FAULTS ?? '').split(',').map((s) => s.trim()).filter(Boolean));
 const hostRequests = String(process.env.ZCODE_SIM_HOST_REQUESTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-const KNOWN = new Set(['no-send-ack', 'send-ack-wrong-id', 'close-stdout-after-send', 'ignore-stop', 'send-read-only', 'spawn-grandchild']);
+const KNOWN = new Set(['no-send-ack', 'send-ack-wrong-id', 'close-stdout-after-send', 'ignore-stop', 'send-read-only', 'spawn-grandchild', 'drop-turn-end']);
 if (faults.has('spawn-grandchild')) {
   const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 300000)'], { stdio: 'ignore' });
   child.unref();
@@ -51,6 +52,11 @@ export function deliverReply(writer, msg, result) {
       log('fault close-stdout-after-send: stdout closed, still running');
     });
   }
+}
+
+/** sessions.mjs hook: an event this build never sends. */
+export function dropsEvent(type) {
+  return faults.has('drop-turn-end') && (type === 'turn.completed' || type === 'turn.failed' || type === 'turn.terminal');
 }
 
 /** server.mjs hook: a refusal of `session/send` that is not "busy". */

@@ -79,4 +79,24 @@ describe('stop that stops (inproc)', () => {
       assert.equal(h.simRecord().received.filter((m) => m.method === 'session/send').length, 2);
     });
   });
+
+  test('a turn whose end never arrives: the watchdog asks zcode, which says idle, and the prompt ends with a clear error', T, async () => {
+    const watchdog = { quietMs: 150, readTimeoutMs: 2000, unansweredLimit: 3 };
+    await withHarness('inproc', { sim: { env: { ZCODE_SIM_FAULTS: 'drop-turn-end' } }, tuning: { turns: { watchdog } } }, async (h) => {
+      const sessionId = await newSession(h);
+      const error = await errorOf(prompt(h, sessionId, '[scenario:text]'));
+      assert.match(error.message, /no longer running, but its end never reached the bridge/);
+      assert.ok(h.simRecord().received.some((m) => m.method === 'session/read'), 'zcode was asked');
+    });
+  });
+
+  test('a quiet turn that zcode says is still running is left alone (a long sub-agent step is never cut off)', T, async () => {
+    const watchdog = { quietMs: 100, readTimeoutMs: 2000, unansweredLimit: 3 };
+    await withHarness('inproc', { tuning: { turns: { watchdog } } }, async (h) => {
+      const sessionId = await newSession(h);
+      // 1.5 s without a single event, well past the 100 ms quiet threshold.
+      assert.equal((await prompt(h, sessionId, '[scenario:slow-end]')).stopReason, 'end_turn');
+      assert.ok(h.logger.find('debug', 'is quiet but zcode says "running"').length >= 1, 'zcode was asked while the turn was quiet');
+    });
+  });
 });
