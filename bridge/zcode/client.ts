@@ -245,6 +245,8 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
     conn.listen();
     proc.stdout.once('data', () => (inc.heard = true));
     proc.stdout.once('end', () => this.onOutputEnded(inc));
+    // A write that fails (EPIPE) while zcode still runs means the same: nothing can reach it any more.
+    proc.stdin.once('error', () => this.onOutputEnded(inc));
     return inc;
   }
 
