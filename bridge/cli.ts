@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
 import { createBridge } from './acp/bridge.ts';
+import { formatDoctorReport, runDoctor } from './zcode/doctor.ts';
 import { startRemoteFromEnv } from './remote/env.ts';
 import type { Bridge } from './acp/bridge.ts';
 import type { Logger } from './zcode/backend.ts';
@@ -24,7 +25,11 @@ import { BRIDGE_NAME, BRIDGE_VERSION } from './version.ts';
 
 const HELP = `${BRIDGE_NAME} ${BRIDGE_VERSION}: zcode as an Agent Client Protocol (ACP) agent on stdio.
 
-Usage: ${BRIDGE_NAME} [--help] [--version]
+Usage: ${BRIDGE_NAME} [--help] [--version] [--doctor [--json]]
+
+  --doctor   check which zcode would be used, how it is launched, whether its configuration has
+             credentials (presence only) and whether it starts; prints a verdict with the fix.
+             --json prints the same report as JSON. Exit code 0 when everything is fine, 1 otherwise.
 
 Speaks ACP on stdin/stdout; logs go to stderr. Starts \`zcode app-server --stdio\` on first use.
 
@@ -74,6 +79,12 @@ async function main(): Promise<void> {
   }
   if (args.includes('--help') || args.includes('-h')) {
     process.stdout.write(HELP);
+    return;
+  }
+  if (args.includes('--doctor')) {
+    const report = await runDoctor({ env: process.env });
+    process.stdout.write(args.includes('--json') ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorReport(report));
+    process.exitCode = report.verdict.ok ? 0 : 1;
     return;
   }
   const unknown = args.filter((a) => a.startsWith('-'));

@@ -59,7 +59,7 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
 
   const runner = new CommandRunner(log, locate, context.subscriptions);
   registerSessionCommands(runner, host, sessions);
-  registerAppCommands(runner, { host, remote, tree, locate, log });
+  registerAppCommands(runner, { host, remote, tree, locate, log, locateOptions: readLocateOptions });
 
   // Context keys for `when` clauses.
   const setContext = (key: string, value: unknown): void => void vscode.commands.executeCommand('setContext', key, value);

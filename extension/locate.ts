@@ -77,14 +77,20 @@ export class LocateUi extends Disposable {
     return file;
   }
 
+  /** The outcome of the last `check()` (for the installation report). */
+  lastCheck: { ok: boolean; error?: string; ms: number } | undefined;
+
   /** Starts zcode and reports the outcome (the walkthrough's "Check" link, and after Locate). */
   async check(): Promise<boolean> {
+    const started = Date.now();
     try {
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting zcode…') }, () => this.host.start());
+      this.lastCheck = { ok: true, ms: Date.now() - started };
       this.clear();
       void vscode.window.showInformationMessage(vscode.l10n.t('zcode is ready.'));
       return true;
     } catch (error) {
+      this.lastCheck = { ok: false, error: errorMessage(error), ms: Date.now() - started };
       if (classifyError(error) === 'notFound') {
         this.reportNotFound(error);
       } else {

@@ -70,6 +70,8 @@ import type { SessionRuntime } from './sessions.ts';
 import { handleSignal, notifyAliases } from './signals.ts';
 import { runSlashCommand } from './slashCommands.ts';
 import { LazySessionStore } from './store.ts';
+import { ModelOptionCache } from './modelCache.ts';
+import { AutomationProbe } from '../zcode/automation.ts';
 import { DEFAULT_TURN_TUNING, TurnEngine } from './turns.ts';
 import type { TurnTuning } from './turns.ts';
 import { linkedStreams } from './streams.ts';
@@ -146,7 +148,15 @@ class BridgeImpl implements Bridge {
     this.registry = new ClientRegistry(logger);
     this.store = new LazySessionStore({ storageDir: options.storageDir, logger });
     void this.store.load();
-    this.sessions = new SessionManager({ backend: this.backend, store: this.store, clients: this.registry, logger, defaultMode: options.defaultMode ?? DEFAULT_MODE });
+    this.sessions = new SessionManager({
+      backend: this.backend,
+      store: this.store,
+      clients: this.registry,
+      logger,
+      defaultMode: options.defaultMode ?? DEFAULT_MODE,
+      models: new ModelOptionCache(options.storageDir, logger),
+      automation: new AutomationProbe(this.backend, logger),
+    });
     this.races = new RequestRaces(this.registry, logger);
     this.router = new InteractionRouter(this.sessions, this.registry, this.races, logger, (runtime) => this.turns.cancelRunning(runtime), {
       ...DEFAULT_INTERACTION_TUNING,

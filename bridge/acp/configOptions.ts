@@ -48,7 +48,10 @@ export class ConfigService {
   async apply(runtime: SessionRuntime, patch: ConfigPatch): Promise<void> {
     const sessionId = runtime.zcodeId;
     if (patch.mode !== undefined) await this.backend.setMode({ sessionId, mode: patch.mode });
-    if (patch.model !== undefined) await this.backend.setModel({ sessionId, modelId: patch.model });
+    if (patch.model !== undefined) {
+      await this.backend.setModel({ sessionId, modelId: patch.model });
+      runtime.chosenModel = patch.model;
+    }
     if (patch.thoughtLevel !== undefined) await this.backend.setThoughtLevel({ sessionId, thoughtLevel: patch.thoughtLevel });
     this.changed(runtime, patch);
   }

@@ -35,9 +35,18 @@ export function isSessionNotFound(error: unknown): boolean {
   return /session (?:not found|does not exist|unknown)|no such session|unknown session/i.test(error.message);
 }
 
-/** "A prompt is already running" in either spelling (zcode-protocol.md error codes). */
+/** What zcode says when a session is busy (zcode-current.md §2: "A prompt is already running for this session"). */
+const BUSY_TEXT = /already running|prompt is running|is busy|still running/i;
+
+/**
+ * "A prompt is already running", by code AND message (issue 12 item 11): -32010 also carries other
+ * refusals ("Subagent sessions are read-only") that a retry cannot fix and that must reach the user
+ * at once. 1308 (older builds) is busy by code alone.
+ */
 export function isBusy(error: unknown): boolean {
-  return error instanceof ZcodeError && (error.code === ZcodeErrorCode.Busy || error.code === ZcodeErrorCode.AlreadyRunning);
+  if (!(error instanceof ZcodeError)) return false;
+  if (error.code === ZcodeErrorCode.Busy) return true;
+  return BUSY_TEXT.test(error.message) && (error.code === ZcodeErrorCode.AlreadyRunning || error.code < 0);
 }
 
 /** The session was evicted after idling: resume it and retry once. */

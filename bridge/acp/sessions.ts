@@ -24,6 +24,8 @@ import type { ClientRegistry } from './clients.ts';
 import { supportsTerminalOutput } from './clients.ts';
 import { isNotActive, isSessionNotFound } from './errors.ts';
 import type { LazySessionStore } from './store.ts';
+import type { ModelOptionCache } from './modelCache.ts';
+import type { AutomationProbe } from '../zcode/automation.ts';
 import { UpdateSink } from './updateSink.ts';
 import { newTranslator, setTerminalOutput, translate } from './translation.ts';
 import type { TranslatorState, TurnSignal } from './translation.ts';
@@ -46,6 +48,8 @@ export class SessionRuntime {
   configOptions: SessionConfigOption[];
   todos: Todo[] | undefined;
   title: string | undefined;
+  /** The model the user chose in this bridge (re-applied after a resume: zcode may fall back to its default). */
+  chosenModel: string | undefined;
   /** Where its updates leave (merges streaming text; see updateSink.ts). Set by the manager. */
   sink!: UpdateSink;
 
@@ -73,6 +77,10 @@ export interface SessionManagerOptions {
   clients: ClientRegistry;
   logger: Logger;
   defaultMode: string;
+  /** The last model option seen (announced at `session/new`, modelCache.ts). */
+  models?: ModelOptionCache;
+  /** Which tools a build without `automation/*` must not offer (automation.ts). */
+  automation?: AutomationProbe;
 }
 
 export class SessionManager implements Disposable {
@@ -180,7 +188,7 @@ export class SessionManager implements Disposable {
       this.options.store.set(entry.id, { ...stored, lastUsedAt: Date.now() });
       return runtime;
     }
-    const created = await this.options.backend.createSession({ workspacePath: entry.cwd, mode: this.options.defaultMode });
+    const created = await this.createZcodeSession(entry.cwd);
     const zcodeId = created.session.sessionId;
     this.options.logger.info(`materialized ${entry.id} as zcode session ${zcodeId}`);
     if (stored || entry.id.startsWith(PLACEHOLDER_PREFIX)) {
@@ -189,6 +197,18 @@ export class SessionManager implements Disposable {
     const runtime = await this.attach(entry, zcodeId, entry.cwd, { resume: false, settings: created.settings, title: created.session.title });
     this.announceMaterialized(runtime);
     return runtime;
+  }
+
+  /** `session/create`, keeping tools this build cannot serve from the model (automation.ts). */
+  private async createZcodeSession(cwd: string): Promise<Awaited<ReturnType<ZcodeBackend['createSession']>>> {
+    const { backend, automation } = this.options;
+    const toolDenylist = await automation?.denylist();
+    try {
+      return await backend.createSession({ workspacePath: cwd, mode: this.options.defaultMode, ...(toolDenylist ? { toolDenylist } : {}) });
+    } catch (error) {
+      if (!toolDenylist || !automation?.rejected(error)) throw error;
+      return backend.createSession({ workspacePath: cwd, mode: this.options.defaultMode });
+    }
   }
 
   /**
@@ -284,6 +304,7 @@ export class SessionManager implements Disposable {
     if (runtime.activeIn !== generation) {
       await backend.resumeSession({ sessionId: runtime.zcodeId, workspacePath: runtime.cwd });
       runtime.activeIn = generation;
+      await this.reapplyModel(runtime);
     }
     if (runtime.subscribedIn !== generation) {
       const result = await backend.subscribe({ sessionId: runtime.zcodeId, afterSeq: runtime.lastSeq, includeSnapshot: false });
@@ -294,6 +315,21 @@ export class SessionManager implements Disposable {
         runtime.lastSeq = result.eventSeq;
       }
       runtime.subscribedIn = generation;
+    }
+  }
+
+  /**
+   * After a resume (backend restart, eviction) zcode may silently fall back to its default model
+   * (issue 12 item 11): the user's choice made through this bridge is applied again. A failure is
+   * logged, never fatal: the turn still runs, on zcode's model.
+   */
+  private async reapplyModel(runtime: SessionRuntime): Promise<void> {
+    if (!runtime.chosenModel) return;
+    try {
+      await this.options.backend.setModel({ sessionId: runtime.zcodeId, modelId: runtime.chosenModel });
+      this.options.logger.info(`re-applied model ${runtime.chosenModel} to ${runtime.zcodeId} after resuming it`);
+    } catch (error) {
+      this.options.logger.warn(`could not re-apply model ${runtime.chosenModel} to ${runtime.zcodeId}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
@@ -316,13 +352,18 @@ export class SessionManager implements Disposable {
 
   /** The config options of a session whose settings are not known yet (lazy placeholder). */
   placeholderConfig(): SessionConfigOption[] {
-    return buildConfigOptions(undefined, { mode: this.options.defaultMode });
+    const options = buildConfigOptions(undefined, { mode: this.options.defaultMode });
+    // The last model list seen, so clients see model support at `session/new` (modelCache.ts).
+    const model = this.options.models?.current;
+    if (model && !options.some((o) => o.id === CONFIG_ID.model)) options.splice(1, 0, model);
+    return options;
   }
 
   /** New settings from zcode: the config options are rebuilt from them. */
   private setSettings(runtime: SessionRuntime, settings: SessionSettings): void {
     runtime.settings = settings;
     runtime.configOptions = buildConfigOptions(settings, { mode: this.options.defaultMode });
+    this.options.models?.remember(runtime.configOptions.find((o) => o.id === CONFIG_ID.model));
   }
 
   /** After a crash: bring every open session back (events of background tasks keep flowing). */

@@ -21,7 +21,7 @@ export interface TurnUsage {
 
 export type Outcome =
   | { kind: 'completed'; stopReason: StopReason; usage?: Usage }
-  | { kind: 'failed'; code?: number | string; message: string; retryable: boolean }
+  | { kind: 'failed'; code?: number | string; message: string; retryable: boolean; cause?: string }
   | { kind: 'exited'; error: RequestError }
   | { kind: 'cancel_timeout' };
 
@@ -148,7 +148,7 @@ export class RunningTurn {
       case 'turn_failed':
         if (signal.background) return;
         if (!this.started && !this.sent) return void logger.debug('ignoring the failure of an earlier turn');
-        this.settle({ kind: 'failed', code: signal.code, message: signal.message, retryable: signal.retryable });
+        this.settle({ kind: 'failed', code: signal.code, message: signal.message, retryable: signal.retryable, ...(signal.cause ? { cause: signal.cause } : {}) });
         return;
       case 'steer':
       case 'background_tasks':
@@ -188,6 +188,6 @@ export function toAcpUsage(usage: Usage): TurnUsage | undefined {
 export function turnFailedError(outcome: Extract<Outcome, { kind: 'failed' }>, retries: number): RequestError {
   const numeric = typeof outcome.code === 'number' && Number.isInteger(outcome.code) ? outcome.code : undefined;
   // A string code cannot be a JSON-RPC code: -32000 ("server error") and zcode's code in data.
-  return new RequestError(numeric ?? -32000, outcome.message, { zcode: { code: outcome.code, retryable: outcome.retryable, retries } });
+  return new RequestError(numeric ?? -32000, outcome.message, { zcode: { code: outcome.code, retryable: outcome.retryable, retries, ...(outcome.cause ? { cause: outcome.cause } : {}) } });
 }
 

@@ -39,7 +39,9 @@ import type { Usage } from '../zcode/protocol.ts';
 import { assertNever, fromZcodeError, isBusy, isNotActive, toRequestError } from './errors.ts';
 import type { SessionManager, SessionRuntime } from './sessions.ts';
 import { PromptJob, RunningTurn, toAcpUsage, turnFailedError } from './turnState.ts';
-import type { Terminal, TurnUsage } from './turnState.ts';
+import type { Outcome, Terminal, TurnUsage } from './turnState.ts';
+import { askStatus, DEFAULT_WATCHDOG_TUNING, watchTurn } from './turnWatchdog.ts';
+import type { WatchdogTuning } from './turnWatchdog.ts';
 
 
 export interface TurnTuning {
@@ -61,6 +63,13 @@ export interface TurnTuning {
   terminalWaitMs: number;
   /** How long the title look-up after a turn may delay the response (default 2 s). */
   titleReadMs: number;
+  /**
+   * How long a prompt waits for a cancelled turn that zcode did not stop in time to really end
+   * before it is sent (default 60 s: a tool may take that long to notice the stop).
+   */
+  cancelDrainMs: number;
+  /** The progress watchdog (turnWatchdog.ts). */
+  watchdog: WatchdogTuning;
 }
 
 export const DEFAULT_TURN_TUNING: TurnTuning = {
@@ -72,6 +81,8 @@ export const DEFAULT_TURN_TUNING: TurnTuning = {
   cancelGraceMs: 5000,
   terminalWaitMs: 250,
   titleReadMs: 2000,
+  cancelDrainMs: 60_000,
+  watchdog: DEFAULT_WATCHDOG_TUNING,
 };
 
 /** The title zcode gives a session before it has named it. */
@@ -90,6 +101,11 @@ interface SessionTurns {
   running: RunningTurn | undefined;
   queue: PromptJob[];
   idleWaiters: Array<() => void>;
+  /**
+   * A cancelled turn zcode had not ended when the prompt answered `cancelled` (issue 17 item 5):
+   * resolves when its end arrives (or zcode goes away). The next prompt waits for it.
+   */
+  lingering: { ended: Promise<void>; end(): void } | undefined;
 }
 
 export class TurnEngine implements Disposable {
@@ -112,15 +128,26 @@ export class TurnEngine implements Disposable {
     this.subscriptions = [
       sessions.onSignal(({ runtime, signal }) => {
         if (signal.type === 'turn_terminal') this.sendsTurnTerminal = true;
-        this.turnsOf(runtime).running?.onSignal(signal, logger);
+        const turns = this.turnsOf(runtime);
+        if (turns.lingering && !turns.running?.sent && (signal.type === 'turn_completed' || signal.type === 'turn_failed') && !signal.background) {
+          logger.info(`the cancelled turn of ${runtime.zcodeId} has ended`);
+          turns.lingering.end();
+          return;
+        }
+        turns.running?.onSignal(signal, logger);
       }),
       backend.onDidExit((info) => {
         const error = new RequestError(
           BackendErrorCode.ProcessExited,
-          info.expected ? 'zcode was stopped while the prompt was running' : `zcode exited unexpectedly while the prompt was running${info.stderrTail ? `: ${info.stderrTail.trim().split('\n').pop()}` : ''}`,
+          info.expected
+            ? 'zcode was stopped while the prompt was running'
+            : (info.reason ?? `zcode exited unexpectedly while the prompt was running${info.stderrTail ? `: ${info.stderrTail.trim().split('\n').pop()}` : ''}`),
           { zcode: { code: info.code, signal: info.signal } },
         );
-        for (const runtime of sessions.allRuntimes) this.turnsOf(runtime).running?.settle({ kind: 'exited', error });
+        for (const runtime of sessions.allRuntimes) {
+          this.turnsOf(runtime).lingering?.end();
+          this.turnsOf(runtime).running?.settle({ kind: 'exited', error });
+        }
       }),
     ];
   }
@@ -264,12 +291,25 @@ export class TurnEngine implements Disposable {
     };
     // The title read starts once zcode has the prompt (see announceTitle).
     let titleRead: EarlyTitle | undefined;
+    // zcode is asked, not the clock, whether a quiet turn still runs (turnWatchdog.ts).
+    let watchdog: { stop(): void } | undefined;
+    const watch = (): { stop(): void } => watchTurn(this.backend, runtime, this.logger, this.tuning.watchdog, (verdict) => {
+      const message =
+        verdict.kind === 'idle'
+          ? 'zcode says this turn is no longer running, but its end never reached the bridge; the prompt ends here. Send it again if the answer is incomplete.'
+          : `zcode stopped answering while this turn was running (no answer to ${verdict.reads} status requests); restart zcode ("ZCode: Restart zcode") and try again.`;
+      this.logger.error(`watchdog: ${message}`);
+      turn.settle({ kind: 'failed', message, retryable: false, cause: verdict.kind === 'idle' ? 'turn_end_lost' : 'zcode_unresponsive' });
+    });
     try {
       for (let transient = 0; ; transient++) {
         await this.sessions.ensureOpen(runtime);
         if (job.cancelled) return { stopReason: 'cancelled' };
-        await this.send(runtime, prompt, job);
-        turn.sent = true;
+        await this.drainCancelled(runtime, turns, job);
+        if (job.cancelled) return { stopReason: 'cancelled' };
+        await this.sendOrEnd(runtime, prompt, job, turn);
+        // Watched once zcode has the prompt (a send waiting behind busy or a cancel is not "quiet").
+        watchdog ??= watch();
         // zcode names the session when it takes the prompt: read it while the turn runs.
         if (!titleRead && this.needsTitle(runtime)) titleRead = this.earlyTitle(runtime);
         if (job.cancelled) {
@@ -286,7 +326,8 @@ export class TurnEngine implements Disposable {
             }
             return this.response(job.cancelled ? 'cancelled' : outcome.stopReason, outcome.usage, turn.terminal);
           case 'cancel_timeout':
-            this.logger.warn(`zcode did not end the cancelled turn of ${runtime.zcodeId} within ${this.tuning.cancelGraceMs} ms`);
+            this.logger.warn(`zcode did not end the cancelled turn of ${runtime.zcodeId} within ${this.tuning.cancelGraceMs} ms; the next prompt waits for its end`);
+            turns.lingering ??= lingering();
             return { stopReason: 'cancelled' };
           case 'exited':
             if (job.cancelled) return { stopReason: 'cancelled' };
@@ -294,8 +335,10 @@ export class TurnEngine implements Disposable {
           case 'failed': {
             if (job.cancelled) return { stopReason: 'cancelled' };
             if (outcome.retryable && transient < this.tuning.transientRetries) {
+              const delay = backoff(this.tuning.transientBackoffMs, transient, this.tuning.maxBackoffMs);
               this.logger.warn(`turn failed with a transient error (${outcome.code ?? '?'}: ${outcome.message}); retrying (${transient + 1}/${this.tuning.transientRetries})`);
-              await this.pause(backoff(this.tuning.transientBackoffMs, transient, this.tuning.maxBackoffMs), job);
+              this.announceRetry(runtime, outcome, transient + 1, delay);
+              await this.pause(delay, job);
               if (job.cancelled) return { stopReason: 'cancelled' };
               turn.reset();
               continue;
@@ -307,10 +350,114 @@ export class TurnEngine implements Disposable {
         }
       }
     } finally {
+      watchdog?.stop();
       job.onCancel = undefined;
       turns.running = undefined;
       // Whatever text is still held goes out before the response.
       this.sessions.flush(runtime);
+    }
+  }
+
+  /**
+   * `session/send`, or the end of the turn if that comes first (issue 17 item 4): the answer only
+   * says zcode admitted the input, and the turn's own events are what end a prompt. A build that
+   * answers late, never, or under another id must not hold a finished prompt for the request
+   * timeout; the missing answer is logged when it finally fails (or arrives).
+   */
+  private async sendOrEnd(runtime: SessionRuntime, prompt: ZcodePrompt, job: PromptJob, turn: RunningTurn): Promise<void> {
+    const sent = this.send(runtime, prompt, job);
+    const ended = turn.outcome.then((outcome) => outcome.kind);
+    const first = await Promise.race([sent.then(() => 'acked' as const), ended]);
+    if (first === 'acked') {
+      turn.sent = true;
+      return;
+    }
+    if (first !== 'completed' && first !== 'failed') return void sent.catch(() => undefined);
+    this.logger.warn(`zcode ended the turn of ${runtime.zcodeId} before it answered session/send (the acknowledgement is missing)`);
+    sent.then(
+      () => this.logger.debug(`session/send of ${runtime.zcodeId} was answered after its turn had ended`),
+      (error: unknown) => this.logger.warn(`session/send of ${runtime.zcodeId} was never answered: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+
+  /**
+   * A prompt after a cancel zcode did not honour in time (issue 17 item 5, issue 12 item 4): it is
+   * sent only once the old turn has really ended, so the user never gets "busy" as the answer to a
+   * new prompt. While it waits the client sees why (a thought chunk), and the stop is said again.
+   * Bounded by `cancelDrainMs`; then the prompt fails with a clear error (not a busy one).
+   */
+  private async drainCancelled(runtime: SessionRuntime, turns: SessionTurns, job: PromptJob): Promise<void> {
+    const old = turns.lingering;
+    if (!old) return;
+    this.logger.info(`waiting for the cancelled turn of ${runtime.zcodeId} to end before sending the next prompt`);
+    this.sessions.emit(runtime, [
+      {
+        sessionUpdate: 'agent_thought_chunk',
+        content: { type: 'text', text: 'Waiting for zcode to finish stopping the previous turn…\n' },
+        _meta: { zcode: { status: 'waitingForCancelledTurn' } },
+      },
+    ]);
+    this.sessions.flush(runtime);
+    this.backend.stop({ sessionId: runtime.zcodeId });
+    let timer: NodeJS.Timeout | undefined;
+    const asked = this.untilIdle(runtime, old.ended);
+    const outcome = await Promise.race([
+      old.ended.then(() => 'ended' as const),
+      asked.then(() => 'ended' as const),
+      new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), this.tuning.cancelDrainMs))),
+      new Promise<'cancelled'>((resolve) => {
+        const previous = job.onCancel;
+        job.onCancel = () => {
+          previous?.();
+          resolve('cancelled');
+        };
+      }),
+    ]);
+    clearTimeout(timer);
+    old.end();
+    if (outcome === 'ended') {
+      if (turns.lingering === old) turns.lingering = undefined;
+      return;
+    }
+    if (outcome === 'cancelled') return;
+    throw new RequestError(
+      -32603,
+      `zcode has not finished stopping the previous turn of this session after ${Math.round(this.tuning.cancelDrainMs / 1000)} s; try again later, or restart zcode ("ZCode: Restart zcode").`,
+      { zcode: { status: 'cancelledTurnStillRunning' } },
+    );
+  }
+
+  /**
+   * Each transient retry is shown (issue 12 item 7): a thought chunk with the cause, the attempt
+   * and the delay, so a slow answer is never a silent one. Backoff: `transientBackoffMs` doubling
+   * per attempt up to `maxBackoffMs`, at most `transientRetries` attempts (500 ms, 1 s by default).
+   */
+  private announceRetry(runtime: SessionRuntime, outcome: Extract<Outcome, { kind: 'failed' }>, attempt: number, delayMs: number): void {
+    const why = outcome.cause && outcome.cause !== 'unknown' ? outcome.cause.replace(/_/g, ' ') : 'a transient error';
+    this.sessions.emit(runtime, [
+      {
+        sessionUpdate: 'agent_thought_chunk',
+        content: { type: 'text', text: `zcode's turn failed (${why}); retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt} of ${this.tuning.transientRetries})…\n` },
+        _meta: { zcode: { status: 'retrying', attempt, of: this.tuning.transientRetries, delayMs, ...(outcome.cause ? { cause: outcome.cause } : {}) } },
+      },
+    ]);
+    this.sessions.flush(runtime);
+  }
+
+  /**
+   * Resolves when zcode says the session is idle (asked every `quietMs` while `ended` has not
+   * come): the end of a cancelled turn whose `turn.completed` was lost is noticed too. Never rejects.
+   */
+  private async untilIdle(runtime: SessionRuntime, ended: Promise<void>): Promise<void> {
+    let done = false;
+    void ended.then(() => (done = true));
+    while (!done) {
+      await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, this.tuning.watchdog.quietMs).unref())]);
+      if (done) return;
+      if ((await askStatus(this.backend, runtime, this.tuning.watchdog.readTimeoutMs)) === 'idle') {
+        this.logger.info(`zcode says the cancelled turn of ${runtime.zcodeId} has ended (session/read); its end event did not arrive`);
+        return;
+      }
     }
   }
 
@@ -425,7 +572,7 @@ export class TurnEngine implements Disposable {
   private turnsOf(runtime: SessionRuntime): SessionTurns {
     let turns = this.state.get(runtime);
     if (!turns) {
-      turns = { holder: undefined, running: undefined, queue: [], idleWaiters: [] };
+      turns = { holder: undefined, running: undefined, queue: [], idleWaiters: [], lingering: undefined };
       this.state.set(runtime, turns);
     }
     return turns;
@@ -441,6 +588,13 @@ interface EarlyTitle {
   settled: boolean;
   title: string | undefined;
   promise: Promise<string | undefined>;
+}
+
+/** A cancelled turn still running in zcode: `ended` resolves once, when `end()` is called. */
+function lingering(): { ended: Promise<void>; end(): void } {
+  let end!: () => void;
+  const ended = new Promise<void>((resolve) => (end = resolve));
+  return { ended, end };
 }
 
 /** `promise`, or a rejection after `ms` (a late rejection of `promise` is ignored). */

@@ -21,6 +21,8 @@ import {
 } from '../zcode/protocol.ts';
 import { translateBackgroundTask } from './backgroundTasks.ts';
 import { errorText } from './content.ts';
+import { explainTurnFailure } from './failures.ts';
+import { readTurnFailure } from '../zcode/turnFailure.ts';
 import { interactionCardId, pendingInteractionCard } from './interactions.ts';
 import { isTerminalCard, toolCallCard, zcodeMeta } from './toolCards.ts';
 import { flushOpenTools, onToolUpdated } from './toolEvents.ts';
@@ -206,7 +208,9 @@ function onTurnFailed(state: SessionTranslatorState, payload: EventOf<'turn.fail
   const text = message ?? 'turn failed';
   const updates = flushOpenTools(state, 'failed');
   const { background, turnId } = endTurn(state);
-  const failed: TurnSignal = { type: 'turn_failed', message: text, retryable: isRetryableFailure(code, text, cause), background };
+  // Attribution and provider codes → a cause the user understands (failures.ts).
+  const explained = explainTurnFailure(readTurnFailure(payload.error), isRetryableFailure(code, text, cause));
+  const failed: TurnSignal = { type: 'turn_failed', message: explained.message, retryable: explained.retryable, background, cause: explained.cause };
   if (code !== undefined) failed.code = code;
   if (turnId) failed.turnId = turnId;
   return { updates, signals: [failed] };

@@ -2,6 +2,7 @@
  * The session translator's state and the small helpers its parts share (sessionTranslator.ts is the
  * entry point; toolEvents.ts and backgroundTasks.ts translate tool and background-task events).
  */
+import type { FailureCause } from './failures.ts';
 import { randomUUID } from 'node:crypto';
 import type { SessionUpdate, StopReason, ToolCallStatus } from '@agentclientprotocol/sdk';
 import type { BackgroundTaskStatus, Usage } from '../zcode/protocol.ts';
@@ -37,8 +38,8 @@ export type TurnSignal =
   | { type: 'turn_started'; background: boolean; turnId?: string; inputSource?: string }
   /** `turn.completed`. `stopReason` is the ACP reading of `resultType`. */
   | { type: 'turn_completed'; resultType: string; stopReason: StopReason; usage?: Usage; background: boolean; turnId?: string }
-  /** `turn.failed`. `retryable` per `isRetryableFailure`. */
-  | { type: 'turn_failed'; code?: number | string; message: string; retryable: boolean; background: boolean; turnId?: string }
+  /** `turn.failed`: `message`, `cause` and `retryable` as failures.ts explains them. */
+  | { type: 'turn_failed'; code?: number | string; message: string; retryable: boolean; background: boolean; turnId?: string; cause?: FailureCause }
   /** `turn.terminal` (0.15.2+): figures only, never ends a turn by itself; `turnId` when zcode gives one. */
   | {
       type: 'turn_terminal';

@@ -105,6 +105,8 @@ export interface ExitInfo {
   expected: boolean;
   /** Last stderr lines, for the crash notification. */
   stderrTail: string;
+  /** What went wrong, in words, when the bridge knows better than the exit code (start-up failure, output closed). */
+  reason?: string;
 }
 
 /**
@@ -135,7 +137,8 @@ export interface ZcodeBackend extends Disposable {
   /** Stop the process (SIGTERM then SIGKILL); the next call starts a fresh one. */
   restart(): Promise<void>;
 
-  createSession(params: { workspacePath: string; mode?: string }): Promise<CreateSessionResult>;
+  /** `toolDenylist`: tools zcode must not offer the model in this session (automation.ts). */
+  createSession(params: { workspacePath: string; mode?: string; toolDenylist?: readonly string[] }): Promise<CreateSessionResult>;
   listSessions(params: { workspacePath?: string }): Promise<ListSessionsResult>;
   resumeSession(params: { sessionId: string; workspacePath: string }): Promise<unknown>;
   send(params: { sessionId: string; content: string; attachments?: ImageAttachment[] }): Promise<unknown>;

@@ -30,20 +30,27 @@ import { parseZcodeEvent, SESSION_EVENT_METHOD, sessionEventLane } from './event
 import { InteractionBroker, PERMISSION_METHOD, USER_INPUT_METHOD } from './interactions.ts';
 import { LineMessageWriter } from './lineCodec.ts';
 import { LineMessageReader } from './lineReader.ts';
+import { buildLaunchEnv, cliFileOf, defaultLaunchHost, describeLaunch, explainStartupExit, isKnownStartupFailure } from './launchEnv.ts';
+import type { LaunchHost, LaunchPlan } from './launchEnv.ts';
 import { locateZcode } from './locate.ts';
+import { defaultConfigSource, HOST_REQUEST, HostRequests } from './hostRequests.ts';
+import type { ZcodeConfigSource } from './hostRequests.ts';
 import type { LocatedCli } from './locate.ts';
 import { ZcodeMethods } from './methods.ts';
 import { DEFAULT_KILL_GRACE_MS, ZcodeProcess } from './process.ts';
 import type { StartZcodeProcess, ZcodeChild } from './process.ts';
-import { RUNTIME_PREFERENCES_REPLY, RuntimePreferencesParams } from './protocol.ts';
 import type { ZcodeEvent } from './protocol.ts';
 
-export const RUNTIME_PREFERENCES_METHOD = 'session/requestRuntimePreferences';
+export const RUNTIME_PREFERENCES_METHOD = HOST_REQUEST.runtimePreferences;
 
 /** Seams for tests: where the CLI comes from and how it is started. Defaults are the real ones. */
 export interface BackendDeps {
   locate?: (options: BackendOptions) => LocatedCli;
   startProcess?: StartZcodeProcess;
+  /** What the launch environment is derived from (launchEnv.ts); default: this machine. */
+  launchHost?: LaunchHost;
+  /** zcode's own configuration (`~/.zcode/v2/config.json`), read for provider runtime headers. */
+  zcodeConfig?: ZcodeConfigSource;
 }
 
 /** Create a backend client. Nothing starts until the first call (or `start()`). */
@@ -55,7 +62,21 @@ interface Incarnation {
   proc: ZcodeChild;
   conn: ZcodeConnection;
   broker: InteractionBroker;
+  /** How it was launched (for the explanation when it ends at start). */
+  plan: LaunchPlan | undefined;
+  /** zcode answered at least one request: an exit from now on is not a start-up failure. */
+  answered: boolean;
+  /** zcode wrote anything at all on stdout. */
+  heard: boolean;
+  /** The process is gone. */
+  exited: boolean;
+  /** zcode closed its stdout but kept running (the bridge stopped it). */
+  outputLost: boolean;
 }
+
+/** How long a zcode whose stdout ended may take to exit before it is treated as stuck (a crash exits at once). */
+const OUTPUT_END_GRACE_MS = 1000;
+const OUTPUT_LOST_MESSAGE = 'zcode closed its output but kept running, so it could not answer any more; the bridge stopped it. The next request starts a fresh zcode.';
 
 class Backend extends ZcodeMethods implements ZcodeBackend {
   private readonly logger: Logger;
@@ -67,6 +88,7 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
   private starting: Promise<Incarnation> | undefined;
   private handler: InteractionHandler | undefined;
   private disposed = false;
+  private readonly hostRequests: HostRequests;
 
   readonly onDidChangeState: ZcodeBackend['onDidChangeState'];
   readonly onDidExit: ZcodeBackend['onDidExit'];
@@ -84,6 +106,7 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
     this.onDidChangeState = this.stateEmitter.event;
     this.onDidExit = this.exitEmitter.event;
     this.onEvent = this.eventEmitter.event;
+    this.hostRequests = new HostRequests(this.logger, deps.zcodeConfig ?? defaultConfigSource(options.env));
   }
 
   get state(): BackendState {
@@ -139,7 +162,9 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
     let raw: unknown;
     try {
       raw = await inc.conn.request(method, params);
+      inc.answered = true;
     } catch (error) {
+      if (error instanceof ZcodeError && error.code !== BackendErrorCode.ProcessExited && error.code !== BackendErrorCode.Timeout) inc.answered = true;
       throw explainError(method, error);
     }
     const parsed = schema.safeParse(raw);
@@ -177,12 +202,15 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
   private async launch(): Promise<Incarnation> {
     this.setState('starting');
     let proc: ZcodeChild;
+    let plan: LaunchPlan | undefined;
     try {
       const cli = (this.deps.locate ?? locateZcode)(this.options);
+      plan = buildLaunchEnv(cliFileOf(cli), this.options.env ?? process.env, this.deps.launchHost ?? defaultLaunchHost());
+      this.logger.info(describeLaunch(plan));
       proc = await (this.deps.startProcess ?? ZcodeProcess.start)({
         cli,
         extraArgs: this.options.extraArgs,
-        env: this.options.env,
+        env: plan.env,
         cwd: this.options.cwd,
         logger: this.logger,
       });
@@ -195,14 +223,14 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
       void proc.stop(this.killGraceMs);
       throw new ZcodeError('the zcode backend was disposed', BackendErrorCode.Disposed);
     }
-    const inc = this.connect(proc);
+    const inc = this.connect(proc, plan);
     this.current = inc;
     this.logger.info(`zcode started (pid ${proc.pid})`);
     this.setState('ready');
     return inc;
   }
 
-  private connect(proc: ZcodeChild): Incarnation {
+  private connect(proc: ZcodeChild, plan: LaunchPlan | undefined): Incarnation {
     const broker = new InteractionBroker(() => this.handler, this.logger);
     const conn = new ZcodeConnection(new LineMessageReader(proc.stdout, this.logger), new LineMessageWriter(proc.stdin), {
       logger: this.logger,
@@ -212,33 +240,78 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
       // Events (nearly all of the traffic) skip vscode-jsonrpc's one-message-per-turn queue.
       lanes: new Map([[SESSION_EVENT_METHOD, sessionEventLane(this.logger, this.fireEvent)]]),
     });
-    const inc: Incarnation = { proc, conn, broker };
+    const inc: Incarnation = { proc, conn, broker, plan, answered: false, heard: false, exited: false, outputLost: false };
     proc.onExit((info) => this.onProcessExit(inc, info));
     conn.listen();
+    proc.stdout.once('data', () => (inc.heard = true));
+    proc.stdout.once('end', () => this.onOutputEnded(inc));
+    // A write that fails (EPIPE) while zcode still runs means the same: nothing can reach it any more.
+    proc.stdin.once('error', () => this.onOutputEnded(inc));
     return inc;
   }
 
-  private onProcessExit(inc: Incarnation, info: ExitInfo): void {
+  /**
+   * zcode's stdout ended (issue 17 item 3). A crash ends stdout and exits together; a zcode that
+   * closed its stdout but keeps running can never answer again. If it has not exited within
+   * `OUTPUT_END_GRACE_MS`, it is treated as gone: its group is stopped, everything pending fails
+   * with a clear error, and the next call starts a fresh zcode (as after a crash).
+   */
+  private onOutputEnded(inc: Incarnation): void {
+    if (inc.exited) return;
+    const timer = setTimeout(() => {
+      if (inc.exited) return;
+      inc.outputLost = true;
+      this.logger.error(`zcode (pid ${inc.proc.pid}) closed its output but is still running; stopping its process group`);
+      if (this.current === inc) this.current = undefined;
+      const reason = new ZcodeError(OUTPUT_LOST_MESSAGE, BackendErrorCode.ProcessExited);
+      inc.conn.close(reason);
+      inc.broker.close(reason);
+      void inc.proc.stop(0);
+    }, OUTPUT_END_GRACE_MS);
+    timer.unref();
+  }
+
+  private onProcessExit(inc: Incarnation, reported: ExitInfo): void {
+    inc.exited = true;
     const wasCurrent = this.current === inc;
     if (wasCurrent) this.current = undefined;
-    const how = info.signal ? `signal ${info.signal}` : `code ${info.code}`;
+    const how = reported.signal ? `signal ${reported.signal}` : `code ${reported.code}`;
+    const info = this.explainExit(inc, reported, how);
     const reason = this.disposed
       ? new ZcodeError('the zcode backend was disposed', BackendErrorCode.Disposed)
       : new ZcodeError(
-          info.expected ? `zcode was stopped (${how})` : `zcode exited unexpectedly (${how})${info.stderrTail ? `: ${lastLine(info.stderrTail)}` : ''}`,
+          info.expected ? `zcode was stopped (${how})` : (info.reason ?? `zcode exited unexpectedly (${how})${info.stderrTail ? `: ${lastLine(info.stderrTail)}` : ''}`),
           BackendErrorCode.ProcessExited,
+          undefined,
+          info.reason ? { stderrTail: info.stderrTail } : undefined,
         );
     // Reject first, so that `onDidExit` listeners see a backend with nothing pending.
     inc.conn.close(reason);
     inc.broker.close(reason);
     if (info.expected) {
       this.logger.info(`zcode (pid ${inc.proc.pid}) stopped (${how})`);
+    } else if (info.reason) {
+      this.logger.error(`zcode (pid ${inc.proc.pid}): ${info.reason}${info.stderrTail ? `; last stderr lines:\n${info.stderrTail}` : ''}`);
     } else {
       this.logger.error(`zcode (pid ${inc.proc.pid}) exited unexpectedly (${how})${info.stderrTail ? `; last stderr lines:\n${info.stderrTail}` : ''}`);
     }
     // A newer incarnation may already be starting/running (restart): leave its state alone.
     if (!this.disposed && !this.current && !this.starting) this.setState(info.expected ? 'stopped' : 'crashed');
     this.exitEmitter.fire(info);
+  }
+
+  /**
+   * The exit as the user should hear it: a zcode that closed its output was stopped by us but did
+   * not stop on its own; a known start-up message (provider table, model config) or an exit before
+   * zcode wrote anything gets zcode's own words plus what to do (launchEnv.ts).
+   */
+  private explainExit(inc: Incarnation, info: ExitInfo, how: string): ExitInfo {
+    if (inc.outputLost) return { ...info, expected: false, reason: OUTPUT_LOST_MESSAGE };
+    if (info.expected) return info;
+    const known = isKnownStartupFailure(info.stderrTail);
+    const silentAtStart = !inc.heard && !inc.answered && info.signal === null;
+    if (known || silentAtStart) return { ...info, reason: explainStartupExit(how, info.stderrTail, inc.plan) };
+    return info;
   }
 
   private setState(state: BackendState): void {
@@ -252,18 +325,12 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
 
   private async onServerRequest(broker: InteractionBroker, method: string, params: unknown): Promise<unknown> {
     switch (method) {
-      case RUNTIME_PREFERENCES_METHOD: {
-        // session/create does not finish until this is answered: answer at once, whatever came.
-        const parsed = RuntimePreferencesParams.safeParse(params);
-        if (!parsed.success) this.logger.debug(`unexpected ${method} params: ${JSON.stringify(params)}`);
-        return { ...RUNTIME_PREFERENCES_REPLY };
-      }
       case PERMISSION_METHOD:
       case USER_INPUT_METHOD:
         return broker.handle(method, params);
       default:
-        this.logger.warn(`zcode sent a request the bridge does not know: ${method}; answering -32601`);
-        throw new ZcodeError(`method not found: ${method}`, -32601, method);
+        // Everything else is answered at once, honestly (hostRequests.ts); unknown ones -32601.
+        return this.hostRequests.answer(method, params);
     }
   }
 

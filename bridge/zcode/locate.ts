@@ -109,8 +109,10 @@ export function desktopAppCandidates(platform: NodeJS.Platform, env: NodeJS.Proc
         p.join(homedir, 'Applications/ZCode.app/Contents/Resources/glm/zcode.cjs'),
       ];
     case 'win32': {
+      // Per-user install first, then a machine-wide one (zcode-current.md §1 [S4, S8]).
       const localAppData = env.LOCALAPPDATA ?? p.join(homedir, 'AppData', 'Local');
-      return [p.join(localAppData, 'Programs', 'ZCode', 'resources', 'glm', 'zcode.cjs')];
+      const programFiles = env.ProgramFiles ?? env.PROGRAMFILES ?? 'C:\\Program Files';
+      return [p.join(localAppData, 'Programs', 'ZCode', 'resources', 'glm', 'zcode.cjs'), p.join(programFiles, 'ZCode', 'resources', 'glm', 'zcode.cjs')];
     }
     default:
       return ['/opt/ZCode/resources/glm/zcode.cjs', '/usr/share/zcode/resources/glm/zcode.cjs'];

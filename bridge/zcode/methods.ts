@@ -53,8 +53,9 @@ export abstract class ZcodeMethods implements Methods {
   protected abstract notify(method: string, params: unknown): void;
 
   /** `mode` is sent only when given; otherwise zcode applies its own default. */
-  createSession(params: { workspacePath: string; mode?: string }): Promise<CreateSessionResult> {
-    return this.call('session/create', { workspace: workspaceParam(params.workspacePath), mode: params.mode }, CreateSessionResult);
+  createSession(params: { workspacePath: string; mode?: string; toolDenylist?: readonly string[] }): Promise<CreateSessionResult> {
+    const denied = params.toolDenylist?.length ? { toolDenylist: [...params.toolDenylist] } : {};
+    return this.call('session/create', { workspace: workspaceParam(params.workspacePath), mode: params.mode, ...denied }, CreateSessionResult);
   }
 
   listSessions(params: { workspacePath?: string }): Promise<ListSessionsResult> {

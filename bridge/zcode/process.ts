@@ -18,6 +18,8 @@ import { BackendErrorCode, ZcodeError } from './backend.ts';
 import type { ExitInfo, Logger } from './backend.ts';
 import { Emitter } from './emitter.ts';
 import type { LocatedCli } from './locate.ts';
+import { startOrphanWatchdog } from './orphanWatchdog.ts';
+import type { OrphanWatchdog } from './orphanWatchdog.ts';
 
 export const DEFAULT_KILL_GRACE_MS = 2000;
 /** How long to wait for stdout/stderr to drain after 'exit' before reporting the exit anyway. */
@@ -74,6 +76,8 @@ export class ZcodeProcess implements ZcodeChild {
   private exitInfo: ExitInfo | undefined;
   private readonly tail: string[] = [];
   private stderrPartial = '';
+  /** Ends zcode's group if the bridge is killed outright (orphanWatchdog.ts). */
+  private watchdog: OrphanWatchdog | undefined;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -171,6 +175,7 @@ export class ZcodeProcess implements ZcodeChild {
   private attach(): void {
     live.add(this);
     installExitHook();
+    this.watchdog = startOrphanWatchdog(this.pid, this.logger);
     this.child.stderr?.setEncoding('utf8');
     this.child.stderr?.on('data', (chunk: string) => this.onStderr(chunk));
     this.child.stdout?.on('error', (error) => this.logger.debug(`zcode stdout: ${error.message}`));
@@ -181,6 +186,7 @@ export class ZcodeProcess implements ZcodeChild {
     const finish = (): void => {
       if (this.exitInfo || !exit) return;
       live.delete(this);
+      this.watchdog?.release();
       // Anything the leader started dies with it (no orphans). The group id cannot have been
       // reused while members remain, and ESRCH (group already empty) is ignored.
       this.signalGroup('SIGKILL');

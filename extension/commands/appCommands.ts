@@ -8,6 +8,8 @@ import type { BackgroundTasksTree, TaskCommandArg } from '../backgroundTasks/tre
 import type { LocateUi } from '../locate.ts';
 import type { RemoteAccess } from '../remote.ts';
 import type { CommandRunner } from './runner.ts';
+import type { LocateOptions } from '../../bridge/zcode/backend.ts';
+import { showInstallationReport } from '../installationReport.ts';
 
 export interface AppCommandDeps {
   host: ZcodeClientHost;
@@ -15,6 +17,8 @@ export interface AppCommandDeps {
   tree: BackgroundTasksTree;
   locate: LocateUi;
   log: vscode.LogOutputChannel;
+  /** The current `zcode.path` / `zcode.nodePath` as locate options (the installation report). */
+  locateOptions?: () => LocateOptions;
 }
 
 export function registerAppCommands(runner: CommandRunner, deps: AppCommandDeps): void {
@@ -52,7 +56,12 @@ export function registerAppCommands(runner: CommandRunner, deps: AppCommandDeps)
   });
 
   runner.register('zcode.locate', () => t('Locate zcode'), (path?: string) => locate.locate(typeof path === 'string' ? path : undefined));
-  runner.register('zcode.checkInstallation', () => t('Check zcode Installation'), () => locate.check());
+  runner.register('zcode.checkInstallation', () => t('Check zcode Installation'), async () => {
+    const ok = await locate.check();
+    // The same report as `zcode-acp --doctor`; not awaited: the command answers with the check.
+    if (deps.locateOptions) void showInstallationReport(locate, deps.locateOptions(), log).catch((error: unknown) => log.warn(`installation report failed: ${String(error)}`));
+    return ok;
+  });
   runner.register('zcode.showInstallInstructions', () => t('Install Instructions'), () => locate.showInstallInstructions());
 
   runner.register('zcode.backgroundTasks.cancel', () => t('Cancel Background Task'), (arg?: TaskCommandArg) => tree.cancel(arg));

@@ -1,6 +1,7 @@
 // The message layer: classify incoming lines, dispatch requests/notifications, correlate responses to the
 // simulator's own requests ("server-N" ids), and record every violation the client commits.
 import { SimError, isObject, log } from './util.mjs';
+import { deliverReply } from './faults.mjs';
 
 export class Connection {
   /**
@@ -67,7 +68,7 @@ export class Connection {
     const afters = [];
     try {
       const result = await this.onRequest(msg.method, msg.params, { after: (fn) => afters.push(fn) });
-      this.writer.send({ id: msg.id, result: result ?? {} });
+      deliverReply(this.writer, msg, result);
       for (const fn of afters) fn();
     } catch (err) {
       if (err instanceof SimError) {

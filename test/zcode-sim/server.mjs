@@ -7,6 +7,7 @@ import { MODES } from './sessions.mjs';
 import { Turn } from './turns.mjs';
 import { loadSteps, parsePrompt } from './scenarios.mjs';
 import { extensionMethods } from './extensions.mjs';
+import { automationMethod, ignoresStop, sendFault } from './faults.mjs';
 
 const RUNTIME_PREFERENCES = { nativeSearchEnhancementsEnabled: false, memoryEnabled: false, askUserQuestionAutoResolutionEnabled: false };
 
@@ -84,6 +85,7 @@ export function createHandlers(sv) {
         throw badParams('"attachments" must be an array of {type:"image", mimeType, data}');
       }
       requireActive(sv, session);
+      sendFault();
       const picked = parsePrompt(content);
       const steps = await loadSteps(picked, { prompt: content, session, workspace: session.workspace.workspacePath, attachments });
       // Checked after the (async) scenario load so that check + claim happen in one tick.
@@ -125,12 +127,14 @@ export function createHandlers(sv) {
 
   return {
     async onRequest(method, params, ctx) {
+      automationMethod(method);
       if (!Object.hasOwn(methods, method) || isMissing(sv.profile, method)) throw new SimError(-32601, `Method not found: ${method}`);
       return methods[method](params, ctx);
     },
     onNotification(method, params) {
       if (method === 'session/stop') {
         const session = sessionOf(sv, paramsOf(params));
+        if (ignoresStop()) return;
         session.turn?.cancel();
         session.compaction?.abort();
         return;

@@ -3,6 +3,7 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { log } from './util.mjs';
+import { dropsEvent } from './faults.mjs';
 
 export const MODES = ['plan', 'build', 'edit', 'yolo'];
 export const THOUGHT_LEVELS = ['low', 'medium', 'high', 'max'];
@@ -45,6 +46,7 @@ export class Session {
 
   /** Emit one `session/event`; buffered for replay, written only if the client subscribed. */
   emit(type, payload) {
+    if (dropsEvent(type)) return;
     const seq = ++this.seq;
     const line = JSON.stringify({ method: 'session/event', params: { sessionId: this.sessionId, seq, type, payload } });
     this.buffer.push({ seq, line });

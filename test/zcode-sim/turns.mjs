@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Cancelled, TurnFailure, fill, log } from './util.mjs';
 import { runTool } from './tools.mjs';
 import { scheduleBackground } from './background.mjs';
+import { WireTurnFailure, hostRequestsBeforeModel } from './faults.mjs';
 
 /** Per-delta delay at speed 1 (the demo's streaming pace). */
 const DELTA_MS = 15;
@@ -62,11 +63,13 @@ export class Turn {
     session.emit('turn.started', { turnId: this.id, ...this.spec.started });
     let outcome;
     try {
+      if (this.spec.source !== 'background') await hostRequestsBeforeModel(this);
       await this.steps(this.spec.steps);
       await this.drainSteers(true); // a steer that arrived at the very end is still answered
       outcome = { status: 'success' };
     } catch (err) {
       if (err instanceof Cancelled || this.signal.aborted) outcome = { status: 'cancelled' };
+      else if (err instanceof WireTurnFailure) outcome = { status: 'failed', error: err.wire };
       else if (err instanceof TurnFailure) outcome = { status: 'failed', error: { code: err.code, message: err.message, ...(err.cause ? { cause: err.cause } : {}) } };
       else {
         log('scenario error:', err?.stack ?? String(err));
@@ -159,6 +162,7 @@ export class Turn {
       return void session.emit('state.updated', { patch, reason: s.state.reason ?? 'scenario' });
     }
     if ('fail' in s) throw new TurnFailure(s.fail.code, s.fail.message, s.fail.cause);
+    if ('failWire' in s) throw new WireTurnFailure(s.failWire);
     if ('failEveryOther' in s) {
       // fail-transient: the first run in a session fails with a retryable error, the next one succeeds (and so on).
       session.flags.transientFailed = !session.flags.transientFailed;

@@ -10,6 +10,7 @@ import { createHandlers, startTurn } from './server.mjs';
 import { SessionStore } from './sessions.mjs';
 import { Interactions } from './interactions.mjs';
 import { Ids, log, makeDelay } from './util.mjs';
+import { runLaunchChecks } from './launchCheck.mjs';
 
 const USAGE = `usage: zcode-sim.mjs [--profile ${Object.keys(PROFILES).join('|')}] [--quirks a,b,...] app-server --stdio
        zcode-sim.mjs --version
@@ -52,6 +53,7 @@ if (args.version) {
   process.exit(0);
 }
 if (args.positional[0] !== 'app-server' || !args.stdio) fail('expected the command `app-server --stdio`');
+runLaunchChecks(process.env, process.argv);
 const { quirks, unknown } = parseQuirks(args.quirkSpecs);
 if (unknown.length) fail(`unknown quirk(s): ${unknown.join(', ')}`);
 

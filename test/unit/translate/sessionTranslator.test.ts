@@ -407,13 +407,22 @@ describe('turn lifecycle and signals', () => {
       ev('turn.failed', { error: { message: 'upstream overloaded, try later' } }),
       ev('turn.failed', { error: {} }),
     ]);
-    assert.deepEqual(signals, [
-      { type: 'turn_failed', code: 429, message: 'Too Many Requests', retryable: true, background: false },
-      { type: 'turn_failed', code: 1305, message: 'service busy', retryable: true, background: false },
-      { type: 'turn_failed', code: 401, message: 'invalid api key', retryable: false, background: false },
-      { type: 'turn_failed', message: 'upstream overloaded, try later', retryable: true, background: false },
-      { type: 'turn_failed', message: 'turn failed', retryable: false, background: false },
-    ]);
+    // Messages and causes come from failures.ts (its own tests cover every cause).
+    assert.deepEqual(
+      signals.map((s) => (s.type === 'turn_failed' ? [s.code, s.cause, s.retryable, s.background] : s.type)),
+      [
+        [429, 'rate_limit', true, false],
+        [1305, 'rate_limit', true, false],
+        [401, 'auth_failed', false, false],
+        [undefined, 'unknown', true, false],
+        [undefined, 'unknown', false, false],
+      ],
+    );
+    const messages = signals.map((s) => (s.type === 'turn_failed' ? s.message : ''));
+    assert.match(messages[0], /rate-limiting.*\(zcode: Too Many Requests\)/);
+    assert.match(messages[2], /Authentication with the model provider failed.*invalid api key/);
+    assert.equal(messages[3], 'upstream overloaded, try later');
+    assert.match(messages[4], /zcode gave no reason/);
   });
 
   test('retry rule', () => {

@@ -93,6 +93,19 @@ test('Windows desktop app under %LOCALAPPDATA%', () => {
   assert.deepEqual(locateZcode({}, h), { command: 'C:\\node\\node.exe', args: [cli], tried: locateZcode({}, h).tried });
 });
 
+test('Windows machine-wide desktop app under Program Files (after the per-user install)', () => {
+  const cli = 'C:\\Program Files\\ZCode\\resources\\glm\\zcode.cjs';
+  const h = host([cli, 'C:\\node\\node.exe'], {
+    platform: 'win32',
+    homedir: 'C:\\Users\\u',
+    env: { LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local', ProgramFiles: 'C:\\Program Files', PATH: 'C:\\node', PATHEXT: '.EXE' },
+  });
+  const r = locateZcode({}, h);
+  assert.deepEqual(r.args, [cli]);
+  const perUser = r.tried.indexOf('desktop app: C:\\Users\\u\\AppData\\Local\\Programs\\ZCode\\resources\\glm\\zcode.cjs');
+  assert.ok(perUser >= 0 && perUser < r.tried.indexOf(`desktop app: ${cli}`));
+});
+
 test('Linux desktop app: /opt/ZCode then /usr/share/zcode', () => {
   const cli = '/usr/share/zcode/resources/glm/zcode.cjs';
   const h = host([cli, '/usr/bin/node'], { env: {} });
