@@ -19,6 +19,8 @@ import type { SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sd
 import { buildConfigOptions, CONFIG_ID } from '../translate/config.ts';
 import type { Disposable, Logger, ZcodeBackend } from '../zcode/backend.ts';
 import { Emitter } from '../zcode/emitter.ts';
+import { sessionTitleOf } from '../zcode/protocol.ts';
+import type { CheckpointInfo } from './extensionSchemas.ts';
 import type { ReadSessionResult, SessionSettings, Todo, ZcodeEvent } from '../zcode/protocol.ts';
 import type { ClientRegistry } from './clients.ts';
 import { supportsTerminalOutput } from './clients.ts';
@@ -46,6 +48,10 @@ export class SessionRuntime {
   configOptions: SessionConfigOption[];
   todos: Todo[] | undefined;
   title: string | undefined;
+  /** Checkpoints announced by `checkpoint.created` (current builds have no `session/checkpoints`). */
+  readonly checkpoints: CheckpointInfo[] = [];
+  /** zcode announces titles itself (`session.titleUpdated`, current builds): no need to read them after a turn. */
+  titleFromEvents = false;
   /** Where its updates leave (merges streaming text; see updateSink.ts). Set by the manager. */
   sink!: UpdateSink;
 
@@ -310,7 +316,8 @@ export class SessionManager implements Disposable {
     }
     if (read.settings) this.setSettings(runtime, read.settings);
     if (read.todos) runtime.todos = read.todos;
-    if (read.projection?.title) runtime.title = read.projection.title;
+    const title = sessionTitleOf(read);
+    if (title) runtime.title = title;
     return read;
   }
 

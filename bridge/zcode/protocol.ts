@@ -7,6 +7,7 @@
  * See docs: zcode-protocol.md (shared) and the seed's PROTOCOL.md diff.
  */
 import { z } from 'zod';
+import { ModelInfo } from './sessionShapes.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
@@ -42,122 +43,23 @@ export type Workspace = z.infer<typeof Workspace>;
 // Method results (bridge -> zcode requests). Params are built by typed methods, results parsed here.
 // ---------------------------------------------------------------------------------------------
 
-export const ModelInfo = z
-  .object({ modelId: z.string(), name: z.string().optional(), displayName: z.string().optional() })
-  .passthrough();
-export type ModelInfo = z.infer<typeof ModelInfo>;
-
-/** `settings` as returned by `session/read` (and by newer `session/create`). Every part optional. */
-export const SessionSettings = z
-  .object({
-    mode: z
-      .object({ current: z.string().optional(), available: z.array(z.string()).optional() })
-      .passthrough()
-      .optional(),
-    model: z
-      .object({ current: ModelInfo.optional(), available: z.array(ModelInfo).optional() })
-      .passthrough()
-      .optional(),
-    thoughtLevel: z
-      .object({ current: z.string().optional(), available: z.array(z.string()).optional() })
-      .passthrough()
-      .optional(),
-  })
-  .passthrough();
-export type SessionSettings = z.infer<typeof SessionSettings>;
-
-export const CreateSessionResult = z
-  .object({
-    session: z.object({ sessionId: z.string(), title: z.string().optional(), traceId: z.string().optional() }).passthrough(),
-    settings: SessionSettings.optional(),
-  })
-  .passthrough();
-export type CreateSessionResult = z.infer<typeof CreateSessionResult>;
-
-export const SessionSummary = z
-  .object({
-    sessionId: z.string(),
-    workspace: z.object({ workspacePath: z.string() }).passthrough().optional(),
-    title: z.string().nullish(),
-    /** epoch milliseconds */
-    updatedAt: z.number().nullish(),
-  })
-  .passthrough();
-export type SessionSummary = z.infer<typeof SessionSummary>;
-
-export const ListSessionsResult = z.object({ sessions: z.array(SessionSummary) }).passthrough();
-export type ListSessionsResult = z.infer<typeof ListSessionsResult>;
-
-export const Todo = z
-  .object({ content: z.string(), status: z.string(), priority: z.string().optional(), id: z.string().optional() })
-  .passthrough();
-export type Todo = z.infer<typeof Todo>;
-
-export const ReadSessionResult = z
-  .object({
-    projection: z
-      .object({
-        status: z.string().optional(),
-        contextUsed: z.number().optional(),
-        contextWindow: z.number().optional(),
-        totalTokenCount: z.number().optional(),
-        title: z.string().optional(),
-      })
-      .passthrough()
-      .optional(),
-    settings: SessionSettings.optional(),
-    todos: z.array(Todo).optional(),
-  })
-  .passthrough();
-export type ReadSessionResult = z.infer<typeof ReadSessionResult>;
-
-/** One part of a historical message (`session/messages`). */
-export const MessagePart = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text: z.string() }).passthrough(),
-  z.object({ type: z.literal('reasoning'), text: z.string() }).passthrough(),
-  z
-    .object({
-      type: z.literal('tool'),
-      callId: z.string(),
-      tool: z.string(),
-      state: z
-        .object({
-          status: z.string().optional(),
-          input: z.record(z.string(), z.unknown()).optional(),
-          output: z.unknown().optional(),
-          metadata: z.record(z.string(), z.unknown()).optional(),
-          error: z.unknown().optional(),
-        })
-        .passthrough(),
-    })
-    .passthrough(),
-]);
-export type MessagePart = z.infer<typeof MessagePart>;
-
-export const HistoryMessage = z
-  .object({
-    info: z.object({ id: z.string(), role: z.enum(['user', 'assistant', 'system']).or(z.string()) }).passthrough(),
-    // Unknown part types are kept as raw records; readers skip what they do not know.
-    parts: z.array(z.union([MessagePart, z.object({ type: z.string() }).passthrough()])),
-  })
-  .passthrough();
-export type HistoryMessage = z.infer<typeof HistoryMessage>;
-
-export const MessagesResult = z.object({ messages: z.array(HistoryMessage) }).passthrough();
-export type MessagesResult = z.infer<typeof MessagesResult>;
-
-export const SubscribeResult = z.object({ eventSeq: z.number().optional(), snapshot: z.unknown().optional() }).passthrough();
-export type SubscribeResult = z.infer<typeof SubscribeResult>;
-
-/** Fork results are read defensively: `sessionId` or `forkedSessionId` (zcode-protocol.md). */
-export const ForkResult = z
-  .object({
-    sessionId: z.string().optional(),
-    forkedSessionId: z.string().optional(),
-    session: z.object({ sessionId: z.string() }).passthrough().optional(),
-  })
-  .passthrough();
-export type ForkResult = z.infer<typeof ForkResult>;
+// Session-level results (both eras) live in sessionShapes.ts; re-exported here for the existing importers.
+export {
+  CreateSessionResult,
+  ForkResult,
+  GoalResult,
+  HistoryMessage,
+  ListSessionsResult,
+  MessagePart,
+  MessagesResult,
+  ModelInfo,
+  ReadSessionResult,
+  SessionSettings,
+  SessionSummary,
+  SubscribeResult,
+  Todo,
+  sessionTitleOf,
+} from './sessionShapes.ts';
 
 export const CheckpointTarget = z.union([
   z.object({ kind: z.literal('latestCheckpoint') }),
@@ -167,16 +69,6 @@ export type CheckpointTarget = z.infer<typeof CheckpointTarget>;
 
 export const GoalAction = z.enum(['show', 'set', 'replace', 'clear', 'pause', 'resume']);
 export type GoalAction = z.infer<typeof GoalAction>;
-
-export const GoalResult = z
-  .object({
-    goal: z
-      .object({ objective: z.string().nullish(), status: z.string().optional() })
-      .passthrough()
-      .nullish(),
-  })
-  .passthrough();
-export type GoalResult = z.infer<typeof GoalResult>;
 
 export const CancelBackgroundTaskResult = z.object({ cancelled: z.boolean() }).passthrough();
 export type CancelBackgroundTaskResult = z.infer<typeof CancelBackgroundTaskResult>;
@@ -206,21 +98,44 @@ export const Usage = z
   .passthrough();
 export type Usage = z.infer<typeof Usage>;
 
+/**
+ * `turn.started`. Seed builds put `turnId` in the payload; current ones put it in the envelope and
+ * add `turnNumber` / `input` (zcode-current.md §8). The translator reads either.
+ */
 export const TurnStartedPayload = z
   .object({
     turnId: z.string().optional(),
+    turnNumber: z.number().optional(),
     inputSource: z.string().optional(),
     inputVisibility: z.string().optional(),
     input: z.string().optional(),
   })
   .passthrough();
 
+/** `model.streaming` kinds current builds send that carry nothing the bridge shows (start/end markers, tool input streaming). */
+export const SILENT_STREAMING_KINDS = [
+  'start',
+  'finish',
+  'error',
+  'text_start',
+  'text_end',
+  'reasoning_start',
+  'reasoning_end',
+  'tool_input_start',
+  'tool_input_delta',
+  'tool_input_end',
+] as const;
+
+/** Deltas carry `messageId` (seed) or `assistantMessageId` (current). */
+const deltaShape = { delta: z.string(), messageId: z.string().optional(), assistantMessageId: z.string().optional() };
+
 export const ModelStreamingPayload = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('text_delta'), delta: z.string(), messageId: z.string().optional() }).passthrough(),
-  z.object({ kind: z.literal('reasoning_delta'), delta: z.string(), messageId: z.string().optional() }).passthrough(),
+  z.object({ kind: z.literal('text_delta'), ...deltaShape }).passthrough(),
+  z.object({ kind: z.literal('reasoning_delta'), ...deltaShape }).passthrough(),
   z
     .object({ kind: z.literal('tool_call'), toolCallId: z.string(), toolName: z.string(), input: ToolInput.optional() })
     .passthrough(),
+  z.object({ kind: z.enum(SILENT_STREAMING_KINDS) }).passthrough(),
 ]);
 export type ModelStreamingPayload = z.infer<typeof ModelStreamingPayload>;
 
@@ -229,6 +144,11 @@ export const ToolResult = z
   .passthrough();
 export type ToolResult = z.infer<typeof ToolResult>;
 
+/**
+ * `tool.updated`. Current builds add `startedAt` (started) and `duration` (result), send errors as
+ * objects `{type, message, …}` (seed: a string; `errorText` reads both), count a batch as
+ * `successCount` / `errorCount` (seed: `succeeded` / `failed`) and add a `raw` kind.
+ */
 export const ToolUpdatedPayload = z.discriminatedUnion('kind', [
   z
     .object({ kind: z.literal('scheduled'), toolCallId: z.string(), toolName: z.string().optional(), input: ToolInput.optional() })
@@ -256,21 +176,52 @@ export const ToolUpdatedPayload = z.discriminatedUnion('kind', [
       toolCallIds: z.array(z.string()).optional(),
       succeeded: z.number().optional(),
       failed: z.number().optional(),
+      successCount: z.number().optional(),
+      errorCount: z.number().optional(),
     })
     .passthrough(),
+  z.object({ kind: z.literal('raw'), toolCallId: z.string().optional() }).passthrough(),
 ]);
 export type ToolUpdatedPayload = z.infer<typeof ToolUpdatedPayload>;
 
+/**
+ * `turn.completed`. Current builds add `response`, `tokenCount`, `toolCallCount`, `duration` and
+ * declare `usage` as free-form: a usage the bridge cannot read is dropped, not the event.
+ */
 export const TurnCompletedPayload = z
-  .object({ resultType: z.string().optional(), usage: Usage.optional() })
-  .passthrough();
-
-export const TurnFailedPayload = z
   .object({
-    error: z.object({ code: z.union([z.number(), z.string()]).optional(), message: z.string().optional(), cause: z.unknown().optional() }).passthrough(),
+    resultType: z.string().optional(),
+    usage: Usage.optional().catch(undefined),
+    response: z.string().optional(),
+    tokenCount: z.number().optional(),
+    toolCallCount: z.number().optional(),
+    duration: z.number().optional(),
   })
   .passthrough();
 
+/**
+ * `turn.failed`. Seed: `{error:{code:number, message, cause?}}`. Current: `{error:{type, message,
+ * code?:string, attribution?:{source, reason, providerId, statusCode, providerErrorCode, …},
+ * retryable?, detail?}, turnPhase}`.
+ */
+export const TurnFailedPayload = z
+  .object({
+    error: z
+      .object({
+        code: z.union([z.number(), z.string()]).optional(),
+        message: z.string().optional(),
+        cause: z.unknown().optional(),
+        type: z.string().optional(),
+        detail: z.string().optional(),
+        retryable: z.boolean().optional(),
+        attribution: z.record(z.string(), z.unknown()).optional(),
+      })
+      .passthrough(),
+    turnPhase: z.string().optional(),
+  })
+  .passthrough();
+
+/** `turn.terminal` (seed 0.15.2–0.16.0 only; current builds moved it to v4 telemetry). Any `status` is read. */
 export const TurnTerminalPayload = z
   .object({
     status: z.string().optional(),
@@ -297,7 +248,8 @@ export const BackgroundTaskPayload = z
     outputTail: z.string().optional(),
     pid: z.number().optional(),
     terminalId: z.string().optional(),
-    startedAt: z.string().optional(),
+    // Seed: an ISO string; current builds may send epoch ms.
+    startedAt: z.union([z.string(), z.number().transform((ms) => new Date(ms).toISOString())]).optional(),
   })
   .passthrough();
 export type BackgroundTaskPayload = z.infer<typeof BackgroundTaskPayload>;
@@ -310,41 +262,96 @@ export const UsagePayload = z
   .passthrough();
 export type UsagePayload = z.infer<typeof UsagePayload>;
 
+/** A setting in a patch: a bare string (seed) or `{current}` (current builds). */
+const patchedValue = z
+  .union([z.string(), z.object({ current: z.string().optional() }).passthrough().transform((v) => v.current)])
+  .optional();
+/** A model in a patch: an id, a model, or `{current: model}`. Normalised to the id and, when given, the provider. */
+const patchedModel = z
+  .union([
+    z.string().transform((modelId): ModelInfo => ({ modelId })),
+    ModelInfo,
+    z.object({ current: ModelInfo.optional() }).passthrough().transform((v) => v.current),
+  ])
+  .optional();
+
+/**
+ * A state change, from a `state.updated` inside `session/event` (seed) or from the top-level
+ * `state.updated` notification (current: `{type, scope, sessionId, revision, reason, patch}`).
+ * Mode, model and thought level are normalised to strings (undefined when the patch names none).
+ * Current builds report a compaction outcome by `reason` (`session_compacted`,
+ * `session_compact_failed`, `session_compact_cancelled`), possibly with no `patch.compaction`.
+ */
 export const StateUpdatedPayload = z
   .object({
     patch: z
       .object({
-        mode: z.string().optional(),
-        model: z.union([z.string(), ModelInfo]).optional(),
-        thoughtLevel: z.string().optional(),
-        compaction: z.object({ status: z.string() }).passthrough().optional(),
+        mode: patchedValue,
+        model: patchedModel,
+        thoughtLevel: patchedValue,
+        compaction: z.object({ status: z.string().optional() }).passthrough().optional(),
         title: z.string().optional(),
       })
       .passthrough()
-      .optional(),
+      .nullish()
+      .catch(undefined),
     reason: z.string().optional(),
+    revision: z.number().optional(),
   })
   .passthrough();
 export type StateUpdatedPayload = z.infer<typeof StateUpdatedPayload>;
 
-/** Fields every event envelope carries. */
+/** The compaction outcome each current `reason` stands for when the patch carries no status. */
+const COMPACTION_REASONS: Readonly<Record<string, string>> = {
+  session_compacted: 'compacted',
+  session_compact_failed: 'failed',
+  session_compact_cancelled: 'cancelled',
+};
+
+/**
+ * The compaction state a `state.updated` reports, in either era: `patch.compaction` (with its
+ * status, or the status its `reason` implies) or, with no compaction in the patch, a compaction
+ * `reason` alone (current builds: `reason:"session_compact_failed"` and nothing else). Undefined
+ * when the change is not about a compaction.
+ */
+export function compactionOutcomeOf(payload: StateUpdatedPayload): ({ status: string } & Record<string, unknown>) | undefined {
+  const fromReason = payload.reason === undefined ? undefined : COMPACTION_REASONS[payload.reason];
+  const compaction = payload.patch?.compaction;
+  const status = compaction?.status ?? fromReason;
+  if (status === undefined) return undefined;
+  return { ...compaction, status };
+}
+
+/** `session.titleUpdated` (current builds; arrives before `turn.started` on the first send, and again for a generated title). */
+export const TitleUpdatedPayload = z
+  .object({ title: z.string(), previousTitle: z.string().optional(), source: z.string().optional() })
+  .passthrough();
+
+/** Fields every event envelope carries. Current builds add `eventId`, `timestamp`, `turnId`, `traceId`. */
 const envelope = { sessionId: z.string(), seq: z.number().optional() };
+/** Turn lifecycle events of current builds name the turn in the envelope. */
+const turnEnvelope = { ...envelope, turnId: z.string().optional() };
+const freeObject = z.record(z.string(), z.unknown());
 
 /**
  * A parsed `session/event`. An unknown `type` does not parse: `parseZcodeEvent()` (events.ts)
  * logs it at debug and skips it (design.md: unknown variants are logged, never fatal).
  */
 export const ZcodeEvent = z.discriminatedUnion('type', [
-  z.object({ ...envelope, type: z.literal('turn.started'), payload: TurnStartedPayload }),
+  z.object({ ...turnEnvelope, type: z.literal('turn.started'), payload: TurnStartedPayload }),
   z.object({ ...envelope, type: z.literal('model.streaming'), payload: ModelStreamingPayload }),
   z.object({ ...envelope, type: z.literal('tool.updated'), payload: ToolUpdatedPayload }),
-  z.object({ ...envelope, type: z.literal('turn.completed'), payload: TurnCompletedPayload }),
-  z.object({ ...envelope, type: z.literal('turn.failed'), payload: TurnFailedPayload }),
-  z.object({ ...envelope, type: z.literal('turn.terminal'), payload: TurnTerminalPayload }),
+  z.object({ ...turnEnvelope, type: z.literal('turn.completed'), payload: TurnCompletedPayload }),
+  z.object({ ...turnEnvelope, type: z.literal('turn.failed'), payload: TurnFailedPayload }),
+  z.object({ ...turnEnvelope, type: z.literal('turn.terminal'), payload: TurnTerminalPayload }),
   z.object({ ...envelope, type: z.literal('turn.steerQueued'), payload: z.object({}).passthrough().optional() }),
   z.object({ ...envelope, type: z.literal('turn.steerDrained'), payload: z.object({}).passthrough().optional() }),
   z.object({ ...envelope, type: z.literal('session.updated'), payload: z.union([BackgroundTaskPayload, UsagePayload]) }),
   z.object({ ...envelope, type: z.literal('state.updated'), payload: StateUpdatedPayload }),
+  z.object({ ...envelope, type: z.literal('session.titleUpdated'), payload: TitleUpdatedPayload }),
+  z.object({ ...envelope, type: z.literal('checkpoint.created'), payload: freeObject.optional() }),
+  // S4 saw `usage.delta` as a live session event of 0.16.5 (the source files it under v4 telemetry).
+  z.object({ ...envelope, type: z.literal('usage.delta'), payload: UsagePayload.optional() }),
 ]);
 export type ZcodeEvent = z.infer<typeof ZcodeEvent>;
 export type ZcodeEventType = ZcodeEvent['type'];
@@ -368,8 +375,29 @@ export const RUNTIME_PREFERENCES_REPLY = {
   askUserQuestionAutoResolutionEnabled: false,
 } as const;
 
+/**
+ * What zcode wants back for a permission option (current builds: each option carries it; the
+ * "always" options differ from "once" only in `permissionUpdates`). Replied unchanged.
+ */
+export const PermissionResponse = z
+  .object({
+    decision: z.enum(['allow', 'deny', 'escalate', 'modify']),
+    reason: z.string().optional(),
+    modifiedInput: z.unknown().optional(),
+    permissionUpdates: z.array(z.record(z.string(), z.unknown())).optional(),
+  })
+  .passthrough();
+export type PermissionResponse = z.infer<typeof PermissionResponse>;
+
 export const PermissionOption = z
-  .object({ optionId: z.string(), kind: z.string().optional(), name: z.string().optional() })
+  .object({
+    optionId: z.string(),
+    kind: z.string().optional(),
+    name: z.string().optional(),
+    description: z.string().optional(),
+    // A malformed response is dropped (the seed-era reply is used), not the whole request.
+    response: PermissionResponse.optional().catch(undefined),
+  })
   .passthrough();
 export type PermissionOption = z.infer<typeof PermissionOption>;
 
@@ -380,6 +408,7 @@ export const PermissionRequestParams = z
     toolCallId: z.string().optional(),
     toolName: z.string().optional(),
     reason: z.string().optional(),
+    riskLevel: z.string().optional(),
     input: z.record(z.string(), z.unknown()).optional(),
     options: z.array(PermissionOption).default([]),
   })
@@ -432,7 +461,8 @@ export function classifyUserInput(params: UserInputRequestParams): Interaction {
 }
 
 /** Replies zcode accepts, by interaction kind (zcode-protocol.md "Requests the backend sends"). */
-export type PermissionReply = { decision: 'allow' } | { decision: 'deny'; reason: string };
+/** Seed builds: a bare allow / deny. Current builds: the chosen option's own `response`, unchanged. */
+export type PermissionReply = { decision: 'allow' } | { decision: 'deny'; reason: string } | PermissionResponse;
 export type UserInputReply =
   | { action: 'accept'; content: { answer_0: 'approve' } }
   | { action: 'accept'; content: { answers: Record<string, string> } }

@@ -168,14 +168,28 @@ test('typed methods send the documented params', async () => {
   b.dispose();
 });
 
-test('stop is a notification, and does not start a process', async () => {
-  const h = harness({ 'session/list': () => ({ sessions: [] }) });
+test('stop is a request (current builds drop notifications), and does not start a process', async () => {
+  const h = harness({ 'session/stop': () => ({}) });
   h.backend.stop({ sessionId: 's' });
   assert.equal(h.fakes.length, 0);
   await h.backend.start();
   h.backend.stop({ sessionId: 's' });
   const msg = await h.fake.waitFor((m) => m.method === 'session/stop');
-  assert.deepEqual(msg, { method: 'session/stop', params: { sessionId: 's' } });
+  assert.equal(typeof msg.id, 'number', 'sent with an id');
+  assert.deepEqual(msg.params, { sessionId: 's' });
+  h.backend.dispose();
+});
+
+test('a build that refuses session/stop as a request gets the notification, and only that from then on', async () => {
+  const h = harness({ 'session/stop': () => ({ error: { code: -32601, message: 'Method not found: session/stop' } }) });
+  await h.backend.start();
+  h.backend.stop({ sessionId: 's' });
+  const fallback = await h.fake.waitFor((m) => m.method === 'session/stop' && m.id === undefined);
+  assert.deepEqual(fallback, { method: 'session/stop', params: { sessionId: 's' } });
+  h.backend.stop({ sessionId: 't' });
+  const second = await h.fake.waitFor((m) => m.method === 'session/stop' && (m.params as { sessionId?: string }).sessionId === 't');
+  assert.equal(second.id, undefined, 'the second stop goes straight as a notification');
+  assert.equal(h.fake.received.filter((m) => m.method === 'session/stop' && m.id !== undefined).length, 1);
   h.backend.dispose();
 });
 
