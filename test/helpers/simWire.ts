@@ -19,6 +19,14 @@ export type Msg = any;
 
 /** A simulator child process with a tiny ndjson client on top. */
 export class Sim {
+  /** Every simulator started, so a test file can end those a failed test left running (`Sim.killAll`). */
+  private static readonly started = new Set<Sim>();
+
+  static killAll(): void {
+    for (const sim of Sim.started) sim.child.kill('SIGKILL');
+    Sim.started.clear();
+  }
+
   readonly child: ChildProcessWithoutNullStreams;
   /** every stdout line that parsed as JSON, in order */
   readonly messages: Msg[] = [];
@@ -43,8 +51,13 @@ export class Sim {
     });
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => this.onData(chunk));
-    this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.child.stderr.on('data', (chunk: Buffer) => {
+      this.stderr += chunk.toString();
+      this.stderrWaiters = this.stderrWaiters.filter((w) => (w.pattern.test(this.stderr) ? (w.resolve(), false) : true));
+    });
     this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
+    Sim.started.add(this);
+    void this.exited.then(() => Sim.started.delete(this));
   }
 
   private onData(chunk: string): void {
@@ -68,6 +81,16 @@ export class Sim {
   }
 
   autoPrefs = true;
+  private stderrWaiters: { pattern: RegExp; resolve: () => void }[] = [];
+
+  /** Resolves once stderr (the simulator's log) matches `pattern`. */
+  stderrMatches(pattern: RegExp, timeoutMs = 5000): Promise<void> {
+    if (pattern.test(this.stderr)) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`stderr never matched ${pattern}:\n${this.stderr}`)), timeoutMs);
+      this.stderrWaiters.push({ pattern, resolve: () => (clearTimeout(timer), resolve()) });
+    });
+  }
 
   write(msg: unknown): void {
     this.child.stdin.write(`${JSON.stringify(msg)}\n`);

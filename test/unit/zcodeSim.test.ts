@@ -2,11 +2,14 @@
  * Self-test of the zcode simulator (test/zcode-sim/): spawns it as a real child process and speaks raw
  * ndjson to it (no bridge code), at ZCODE_SIM_SPEED=0.
  */
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isEvent, PREFS, readRecord, Sim, tempDir, textOf, type Msg } from '../helpers/simWire.ts';
+
+// A failed assertion leaves its simulator running: end them all, or the test file never exits.
+after(() => Sim.killAll());
 
 test('session/create answers only after session/requestRuntimePreferences is answered', async () => {
   const sim = new Sim();

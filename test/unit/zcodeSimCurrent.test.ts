@@ -2,9 +2,12 @@
  * Self-test of the simulator's current-build profiles (0.16.5, desktop-3.12): every shape that differs from the
  * seed era, checked on the raw wire against zcode's own schemas as zcode-current.md quotes them.
  */
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isEvent, PREFS, Sim, type Msg } from '../helpers/simWire.ts';
+
+// A failed assertion leaves its simulator running: end them all, or the test file never exits.
+after(() => Sim.killAll());
 
 const WS = { workspacePath: '/tmp/ws-current', workspaceKey: '/tmp/ws-current' };
 const desktop = (env: Record<string, string> = {}, args: string[] = []) => new Sim(['--profile', 'desktop-3.12', ...args], env);
@@ -56,7 +59,7 @@ test('strict envelopes: jsonrpc → invalid-message -32600, non-JSON → parse-e
   assert.deepEqual(await sim.result('session/stop', { sessionId }), {}, 'stop is a request answering {}');
   const end = await sim.next((m) => isEvent(m, sessionId) && m.params.type === 'turn.completed', from);
   assert.equal(end.params.payload.resultType, 'cancelled');
-  assert.match(sim.stderr, /ZCode Protocol notification ignored: session\/stop/);
+  await sim.stderrMatches(/ZCode Protocol notification ignored: session\/stop/);
   await sim.close();
 });
 
