@@ -8,8 +8,8 @@
  * - zcode is always addressed by the zcode session id behind the ACP id.
  * - A -32601 from zcode (0.16 removed steer/rewind/rewindCascade; 0.14.8 has no rewindCascade)
  *   becomes -32601 naming the zcode method and the version that has it. `session/checkpoints`
- *   missing is not an error: the answer is `{checkpoints: [], latestOnly: true}` (fork and rewind
- *   still take the latest checkpoint).
+ *   missing is not an error: the answer is the checkpoints zcode announced with `checkpoint.created`
+ *   (current builds), else `{checkpoints: [], latestOnly: true}` (fork and rewind still take the latest).
  * - Operations zcode refuses while a turn runs (compact, rewind) wait for the session's prompts to
  *   finish (`ctx.whenIdle`) and retry a busy answer a bounded number of times (the backend's own
  *   background-task turns are not in the prompt queue).
