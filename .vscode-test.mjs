@@ -53,6 +53,10 @@ function testRun(label, files, extra) {
     workspaceFolder: workspace(label),
     mocha: { ui: 'bdd', timeout: 30_000, slow: 5_000 },
     env: {
+      // The palette suite drives steer and rewind, which current builds removed: these mocha runs use the
+      // seed-era 0.15.2 unless told otherwise. The UI e2e (test/e2e/ui) and the demo run the simulator's
+      // default, desktop-3.12.
+      ZCODE_SIM_PROFILE: process.env.ZCODE_SIM_PROFILE ?? '0.15.2',
       ZCODE_SIM_SPEED: '0',
       ZCODE_SIM_RECORD: simRecord,
       ZCODE_E2E_REPO_ROOT: root,

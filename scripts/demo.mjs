@@ -82,7 +82,8 @@ const cs = await startCodeServer({
   port,
   smokeTestDriver: false,
   settings: { ...zcodeSimSettings(), 'workbench.colorTheme': 'Default Dark Modern' },
-  env: { ZCODE_SIM_SPEED: process.env.ZCODE_SIM_SPEED ?? '1' },
+  // The newest build's shapes by default; ZCODE_SIM_PROFILE=0.15.2 npm run demo shows the seed era.
+  env: { ZCODE_SIM_SPEED: process.env.ZCODE_SIM_SPEED ?? '1', ZCODE_SIM_PROFILE: process.env.ZCODE_SIM_PROFILE ?? 'desktop-3.12' },
   prepare: ({ extensionsDir }) => linkExtension(join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`)),
   keep: true,
 });

@@ -31,7 +31,8 @@
  *
  * ## Notifications the bridge sends to every client
  * `session/update`; `_zcode/session/backgroundTasks` `{sessionId, tasks}` on every change of a
- * session's background tasks; `_zcode/session/steerState` `{sessionId, state: 'queued'|'drained'}`.
+ * session's background tasks; `_zcode/session/steerState` `{sessionId, state: 'queued'|'drained'}`;
+ * `_zcode/session/checkpointsChanged` `{sessionId, checkpointId?}` when zcode made a checkpoint (current builds).
  *
  * ## Behaviour worth knowing
  * - `session/new` is lazy (store.ts); the zcode session is created on first real use.
@@ -280,6 +281,9 @@ class BridgeImpl implements Bridge {
         },
         get running() {
           return turns.isRunning(runtime);
+        },
+        get announcedCheckpoints() {
+          return runtime.checkpoints;
         },
       };
     };

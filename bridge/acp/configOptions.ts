@@ -8,7 +8,7 @@
  */
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
-import { applyConfigPatch, CONFIG_ID, validateConfigValue } from '../translate/config.ts';
+import { applyConfigPatch, CONFIG_ID, modelSelectionFor, validateConfigValue } from '../translate/config.ts';
 import type { ConfigPatch } from '../translate/config.ts';
 import type { ZcodeBackend } from '../zcode/backend.ts';
 import type { SessionManager, SessionRuntime } from './sessions.ts';
@@ -49,7 +49,10 @@ export class ConfigService {
     const sessionId = runtime.zcodeId;
     if (patch.mode !== undefined) await this.backend.setMode({ sessionId, mode: patch.mode });
     if (patch.model !== undefined) {
-      await this.backend.setModel({ sessionId, modelId: patch.model });
+      // Current builds need the provider (and a reasoning level) of the chosen model: from zcode's list.
+      const thoughtLevel = runtime.configOptions.find((o) => o.id === CONFIG_ID.thoughtLevel)?.currentValue;
+      const selection = modelSelectionFor(runtime.settings, patch.model, typeof thoughtLevel === 'string' ? thoughtLevel : undefined);
+      await this.backend.setModel({ sessionId, ...selection });
       runtime.chosenModel = patch.model;
     }
     if (patch.thoughtLevel !== undefined) await this.backend.setThoughtLevel({ sessionId, thoughtLevel: patch.thoughtLevel });

@@ -8,6 +8,7 @@ import type { ContentBlock, PromptResponse, SessionUpdate } from '@agentclientpr
 import type { Disposable, Logger, ZcodeBackend } from '../zcode/backend.ts';
 import type { SessionSettings } from '../zcode/protocol.ts';
 import type { ClientRegistry } from './clients.ts';
+import type { CheckpointInfo } from './extensionSchemas.ts';
 import type { TranslatorState, TurnSignal } from './translation.ts';
 
 /** A live zcode session as seen through one ACP session id. */
@@ -23,6 +24,11 @@ export interface SessionHandle {
   readonly settings: SessionSettings | undefined;
   /** Whether a prompt turn is running right now (steer needs one; compact prefers none). */
   readonly running: boolean;
+  /**
+   * Checkpoints zcode announced in this process (`checkpoint.created`, current builds), oldest first:
+   * the list `_zcode/session/checkpoints` offers where the build has no `session/checkpoints`.
+   */
+  readonly announcedCheckpoints?: readonly CheckpointInfo[];
 }
 
 /** Config changes the core knows how to apply (and announce with config_option_update); `model` is a model id. */

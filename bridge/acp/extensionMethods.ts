@@ -8,8 +8,8 @@
  * - zcode is always addressed by the zcode session id behind the ACP id.
  * - A -32601 from zcode (0.16 removed steer/rewind/rewindCascade; 0.14.8 has no rewindCascade)
  *   becomes -32601 naming the zcode method and the version that has it. `session/checkpoints`
- *   missing is not an error: the answer is `{checkpoints: [], latestOnly: true}` (fork and rewind
- *   still take the latest checkpoint).
+ *   missing is not an error: the answer is the checkpoints zcode announced with `checkpoint.created`
+ *   (current builds), else `{checkpoints: [], latestOnly: true}` (fork and rewind still take the latest).
  * - Operations zcode refuses while a turn runs (compact, rewind) wait for the session's prompts to
  *   finish (`ctx.whenIdle`) and retry a busy answer a bounded number of times (the backend's own
  *   background-task turns are not in the prompt queue).
@@ -28,6 +28,7 @@ import { parseCheckpointArg } from '../translate/prompt.ts';
 import { cancelledBackgroundTaskUpdates, listBackgroundTasks } from '../translate/sessionTranslator.ts';
 import { ZcodeError } from '../zcode/backend.ts';
 import type { Disposable } from '../zcode/backend.ts';
+import { compactionOutcomeOf } from '../zcode/protocol.ts';
 import type { CheckpointTarget, ZcodeEvent } from '../zcode/protocol.ts';
 import type { BridgeContext, SessionHandle } from './context.ts';
 import { isBusy, toRequestError } from './errors.ts';
@@ -239,7 +240,11 @@ export class SessionOperations {
     try {
       raw = await this.ctx.backend.request('session/checkpoints', { sessionId: handle.zcodeSessionId });
     } catch (error) {
-      if (error instanceof ZcodeError && error.code === -32601) return { checkpoints: [], latestOnly: true };
+      if (error instanceof ZcodeError && error.code === -32601) {
+        // Current builds: no listing method, but every checkpoint is announced (`checkpoint.created`).
+        const announced = handle.announcedCheckpoints ?? [];
+        return announced.length > 0 ? { checkpoints: announced.map((c) => ({ ...c })) } : { checkpoints: [], latestOnly: true };
+      }
       throw operationError(error, 'session/checkpoints');
     }
     const parsed = CheckpointsResult.safeParse(raw);
@@ -318,7 +323,9 @@ class CompactionWaiter implements Disposable {
 
   private onEvent(event: ZcodeEvent): void {
     if (event.sessionId !== this.zcodeSessionId || event.type !== 'state.updated') return;
-    const response = compactionOf(event.payload.patch?.compaction);
+    // Either era: `patch.compaction.status`, or (current builds) only a `reason` such as
+    // "session_compact_failed" with no status: every documented outcome settles the request.
+    const response = compactionOf(compactionOutcomeOf(event.payload));
     if (response) this.settle(response);
   }
 

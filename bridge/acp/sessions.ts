@@ -16,9 +16,11 @@
 import { randomUUID } from 'node:crypto';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
-import { buildConfigOptions, CONFIG_ID } from '../translate/config.ts';
+import { buildConfigOptions, CONFIG_ID, modelSelectionFor } from '../translate/config.ts';
 import type { Disposable, Logger, ZcodeBackend } from '../zcode/backend.ts';
 import { Emitter } from '../zcode/emitter.ts';
+import { sessionTitleOf } from '../zcode/protocol.ts';
+import type { CheckpointInfo } from './extensionSchemas.ts';
 import type { ReadSessionResult, SessionSettings, Todo, ZcodeEvent } from '../zcode/protocol.ts';
 import type { ClientRegistry } from './clients.ts';
 import { supportsTerminalOutput } from './clients.ts';
@@ -50,6 +52,10 @@ export class SessionRuntime {
   title: string | undefined;
   /** The model the user chose in this bridge (re-applied after a resume: zcode may fall back to its default). */
   chosenModel: string | undefined;
+  /** Checkpoints announced by `checkpoint.created` (current builds have no `session/checkpoints`). */
+  readonly checkpoints: CheckpointInfo[] = [];
+  /** zcode announces titles itself (`session.titleUpdated`, current builds): no need to read them after a turn. */
+  titleFromEvents = false;
   /** Where its updates leave (merges streaming text; see updateSink.ts). Set by the manager. */
   sink!: UpdateSink;
 
@@ -326,7 +332,9 @@ export class SessionManager implements Disposable {
   private async reapplyModel(runtime: SessionRuntime): Promise<void> {
     if (!runtime.chosenModel) return;
     try {
-      await this.options.backend.setModel({ sessionId: runtime.zcodeId, modelId: runtime.chosenModel });
+      const thoughtLevel = runtime.configOptions.find((o) => o.id === CONFIG_ID.thoughtLevel)?.currentValue;
+      const selection = modelSelectionFor(runtime.settings, runtime.chosenModel, typeof thoughtLevel === 'string' ? thoughtLevel : undefined);
+      await this.options.backend.setModel({ sessionId: runtime.zcodeId, ...selection });
       this.options.logger.info(`re-applied model ${runtime.chosenModel} to ${runtime.zcodeId} after resuming it`);
     } catch (error) {
       this.options.logger.warn(`could not re-apply model ${runtime.chosenModel} to ${runtime.zcodeId}: ${error instanceof Error ? error.message : String(error)}`);
@@ -346,7 +354,8 @@ export class SessionManager implements Disposable {
     }
     if (read.settings) this.setSettings(runtime, read.settings);
     if (read.todos) runtime.todos = read.todos;
-    if (read.projection?.title) runtime.title = read.projection.title;
+    const title = sessionTitleOf(read);
+    if (title) runtime.title = title;
     return read;
   }
 

@@ -6,7 +6,9 @@
  *   VS Code tree and remote clients need not parse cards);
  * - `config` (zcode changed mode/model/thought level itself) → `config_option_update` /
  *   `current_mode_update` (configOptions.ts);
- * - `title` → `session_info_update`.
+ * - `title` → `session_info_update`;
+ * - `checkpoint` (`checkpoint.created`) → `_zcode/session/checkpointsChanged` `{sessionId, checkpointId?}`,
+ *   so a client refreshes its fork / rewind pickers (`_zcode/session/checkpoints`).
  */
 import type { ConfigPatch } from '../translate/config.ts';
 import type { ClientRegistry } from './clients.ts';
@@ -17,6 +19,7 @@ import type { TurnSignal } from './translation.ts';
 
 export const STEER_STATE_NOTIFICATION = '_zcode/session/steerState';
 export const BACKGROUND_TASKS_NOTIFICATION = '_zcode/session/backgroundTasks';
+export const CHECKPOINTS_CHANGED_NOTIFICATION = '_zcode/session/checkpointsChanged';
 
 export interface SignalContext {
   runtime: SessionRuntime;
@@ -49,9 +52,17 @@ export function handleSignal({ runtime, signal, registry, sessions, config }: Si
       return;
     }
     case 'title':
+      // `session.titleUpdated` (current builds) replaces reading the title after the first turn (turns.ts).
+      if (signal.source !== undefined) runtime.titleFromEvents = true;
       if (runtime.title === signal.title) return;
       runtime.title = signal.title;
-      sessions.emit(runtime, [{ sessionUpdate: 'session_info_update', title: signal.title }]);
+      sessions.emit(runtime, [{ sessionUpdate: 'session_info_update', title: signal.title, updatedAt: new Date().toISOString() }]);
+      return;
+    case 'checkpoint':
+      if (signal.checkpointId && !runtime.checkpoints.some((c) => c.checkpointId === signal.checkpointId)) {
+        runtime.checkpoints.push({ checkpointId: signal.checkpointId, ...(signal.createdAt ? { createdAt: signal.createdAt } : {}), ...(signal.label ? { label: signal.label } : {}), ...(signal.turnId ? { turnId: signal.turnId } : {}) });
+      }
+      notifyAliases(registry, runtime.aliases, CHECKPOINTS_CHANGED_NOTIFICATION, signal.checkpointId ? { checkpointId: signal.checkpointId } : {});
       return;
     default:
       assertNever(signal, 'signal');

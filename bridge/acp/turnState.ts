@@ -155,6 +155,7 @@ export class RunningTurn {
       case 'config':
       case 'compaction':
       case 'title':
+      case 'checkpoint':
         return;
       default:
         assertNever(signal, 'turn signal');

@@ -35,6 +35,7 @@ import { promptToZcode } from '../translate/prompt.ts';
 import type { ZcodePrompt } from '../translate/prompt.ts';
 import { BackendErrorCode } from '../zcode/backend.ts';
 import type { Disposable, Logger, ZcodeBackend } from '../zcode/backend.ts';
+import { sessionTitleOf } from '../zcode/protocol.ts';
 import type { Usage } from '../zcode/protocol.ts';
 import { assertNever, fromZcodeError, isBusy, isNotActive, toRequestError } from './errors.ts';
 import type { SessionManager, SessionRuntime } from './sessions.ts';
@@ -492,14 +493,14 @@ export class TurnEngine implements Disposable {
 
   /** No title known yet (or still zcode's placeholder), and zcode may have one. */
   private needsTitle(runtime: SessionRuntime): boolean {
-    return (!runtime.title || runtime.title === PLACEHOLDER_TITLE) && !this.untitled.has(runtime);
+    return (!runtime.title || runtime.title === PLACEHOLDER_TITLE) && !this.untitled.has(runtime) && !runtime.titleFromEvents;
   }
 
   /** The title zcode has for the session (`session/read`, bounded); undefined when unknown. Never rejects. */
   private async readTitle(runtime: SessionRuntime): Promise<string | undefined> {
     try {
       const read = await withTimeout(this.backend.read({ sessionId: runtime.zcodeId }), this.tuning.titleReadMs);
-      const title = read.projection?.title;
+      const title = sessionTitleOf(read);
       if (typeof title === 'string' && title !== '') return title;
       this.untitled.add(runtime);
     } catch (error) {

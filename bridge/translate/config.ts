@@ -60,8 +60,45 @@ function selectValues(ids: readonly string[] | undefined, defaults: readonly Ses
   return values;
 }
 
-function modelOption(model: ModelInfo): SessionConfigSelectOption {
-  return { value: model.modelId, name: model.displayName ?? model.name ?? model.modelId };
+/**
+ * The ACP value of a model: its id, or `providerId/modelId` when another provider offers the same id
+ * (current builds list models per provider; zcode-current.md §3).
+ */
+export function modelValue(model: ModelInfo, all: readonly ModelInfo[] = []): string {
+  const shared = model.providerId !== undefined && all.some((m) => m.modelId === model.modelId && m.providerId !== model.providerId);
+  return shared ? `${model.providerId}/${model.modelId}` : model.modelId;
+}
+
+function modelOption(model: ModelInfo, all: readonly ModelInfo[]): SessionConfigSelectOption {
+  const option: SessionConfigSelectOption = { value: modelValue(model, all), name: model.displayName ?? model.name ?? model.modelId };
+  // The provider goes back to zcode in `session/setModel` (modelSelectionFor); clients may show it.
+  if (model.providerId !== undefined) option._meta = { zcode: { providerId: model.providerId } };
+  return option;
+}
+
+/** What `session/setModel` needs for an ACP model value: the model id and, on current builds, provider and reasoning level. */
+export interface ModelSelection {
+  modelId: string;
+  providerId?: string;
+  reasoningLevel?: string;
+}
+
+/**
+ * The selection for the ACP model `value` from zcode's settings. The reasoning level is the
+ * model's `defaultLevel`, else the session's thought level when the model offers it, else the
+ * model's last (deepest) level — some models fail the next turn without one (zcode-current.md §6).
+ * A value zcode did not list is sent as a bare id (seed builds take nothing else).
+ */
+export function modelSelectionFor(settings: SessionSettings | undefined, value: string, thoughtLevel?: string): ModelSelection {
+  const models = settings?.model?.available ?? [];
+  const model = models.find((m) => modelValue(m, models) === value) ?? models.find((m) => m.modelId === value);
+  if (!model) return { modelId: value };
+  const selection: ModelSelection = { modelId: model.modelId };
+  if (model.providerId !== undefined) selection.providerId = model.providerId;
+  const levels = model.reasoningLevels ?? [];
+  const level = model.defaultReasoningLevel ?? (thoughtLevel !== undefined && levels.includes(thoughtLevel) ? thoughtLevel : levels.at(-1));
+  if (level !== undefined) selection.reasoningLevel = level;
+  return selection;
 }
 
 /**
@@ -87,15 +124,18 @@ export function buildConfigOptions(settings: SessionSettings | undefined, fallba
   });
 
   const models = settings?.model?.available ?? fallbacks.models ?? [];
-  const model = settings?.model?.current?.modelId ?? fallbacks.model ?? models[0]?.modelId;
+  const current = settings?.model?.current;
+  // The current model of a current build is a selection `{providerId, modelId}`: match it to its option.
+  const currentListed = current && models.find((m) => m.modelId === current.modelId && (current.providerId === undefined || m.providerId === undefined || m.providerId === current.providerId));
+  const model = (currentListed ? modelValue(currentListed, models) : current?.modelId) ?? fallbacks.model ?? (models[0] ? modelValue(models[0], models) : undefined);
   if (model !== undefined) {
-    const values = models.map(modelOption);
-    if (!values.some((o) => o.value === model)) values.push(settings?.model?.current ? modelOption(settings.model.current) : { value: model, name: model });
+    const values = models.map((m) => modelOption(m, models));
+    if (!values.some((o) => o.value === model)) values.push(current ? modelOption(current, models) : { value: model, name: model });
     options.push({ id: CONFIG_ID.model, name: 'Model', category: 'model', type: 'select', currentValue: model, options: dedupe(values) });
   }
 
   const levelIds = settings?.thoughtLevel?.available;
-  const level = settings?.thoughtLevel?.current ?? fallbacks.thoughtLevel ?? DEFAULT_THOUGHT_LEVEL;
+  const level = settings?.thoughtLevel?.current ?? settings?.thoughtLevel?.defaultLevel ?? fallbacks.thoughtLevel ?? DEFAULT_THOUGHT_LEVEL;
   options.push({
     id: CONFIG_ID.thoughtLevel,
     name: 'Thought level',

@@ -16,6 +16,7 @@
  * - `network`: timeouts, ECONNRESET, "Cannot connect to API". Retried (a bare 5xx stays `unknown`,
  *   retried by the heuristics, with zcode's own message).
  * - `model_request_failed`: attribution reason `model_request_failed`. Retried.
+ * The retried causes are retried unless zcode itself says `retryable:false` (current builds).
  * - `unknown`: zcode's own message; retried only when zcode says `retryable:true` or the text
  *   matches the transient heuristics (sessionTranslator.ts `isRetryableFailure`).
  */
@@ -102,7 +103,9 @@ export function explainTurnFailure(d: TurnFailureDetail, heuristicRetryable: boo
   const cause = failureCause(d);
   const code = d.code ?? d.attribution?.code;
   const said = providerSays(d);
-  const retryable = FINAL.has(cause) ? false : cause === 'unknown' ? d.retryable ?? heuristicRetryable : true;
+  // Final causes (captcha, auth, quota…) are never retried, whatever zcode says; otherwise zcode's own
+  // `retryable` (current builds) wins, then the cause, then the older text-based judgement.
+  const retryable = FINAL.has(cause) ? false : d.retryable ?? (cause === 'unknown' ? heuristicRetryable : true);
   const message = ((): string => {
     switch (cause) {
       case 'captcha':

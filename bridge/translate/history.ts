@@ -97,7 +97,10 @@ export function replayToolCall(
 
 /** Text the user never typed: model-only inputs (background task notifications) and synthetic parts. */
 function hiddenMessage(info: Record<string, unknown>): boolean {
-  return info.inputVisibility === 'model-only' || info.visibility === 'model-only' || info.inputSource === 'background_task';
+  if (info.inputVisibility === 'model-only' || info.visibility === 'model-only' || info.inputSource === 'background_task') return true;
+  // Current builds: `source` names synthetic inputs; `semantics.uiVisibility` says what the desktop hides.
+  const semantics = info.semantics as { uiVisibility?: unknown } | undefined;
+  return info.source === 'background_task' || semantics?.uiVisibility === 'hidden';
 }
 
 function hiddenPart(part: Record<string, unknown>): boolean {

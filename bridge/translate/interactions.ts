@@ -143,13 +143,26 @@ function outcomeOf(answer: PermissionAnswer | undefined): RequestPermissionOutco
 }
 
 /**
- * The zcode reply to a permission answer: a selected allow option → `{decision:"allow"}`; any other
- * selection → `{decision:"deny", reason:"rejected (<optionId>)"}`; cancelled →
- * `{decision:"deny", reason:"cancelled by user"}`.
+ * The reply to a cancelled permission: the response of zcode's plain deny option when the build
+ * gives one (it knows that shape), else `{decision:"deny", reason:"cancelled by user"}`.
+ */
+function cancelledReply(params: PermissionRequestParams): PermissionReply {
+  const deny = params.options.find((o) => o.response?.decision === 'deny' && !o.response.permissionUpdates?.length)?.response;
+  return deny ? { ...structuredClone(deny), reason: 'cancelled by user' } : { decision: 'deny', reason: 'cancelled by user' };
+}
+
+/**
+ * The zcode reply to a permission answer. Current builds: the selected option's own `response`,
+ * unchanged (zcode-current.md §7: answering "always allow" with a bare allow makes it "once").
+ * Seed builds (no `response`): a selected allow option → `{decision:"allow"}`; any other selection →
+ * `{decision:"deny", reason:"rejected (<optionId>)"}`; cancelled → `{decision:"deny", reason:"cancelled by user"}`.
  */
 export function permissionOutcomeToReply(answer: PermissionAnswer, params: PermissionRequestParams): PermissionReply {
   const outcome = outcomeOf(answer);
-  if (outcome.outcome !== 'selected') return { decision: 'deny', reason: 'cancelled by user' };
+  if (outcome.outcome !== 'selected') return cancelledReply(params);
+  // Current builds: the option's own response is the reply ("always" keeps its permissionUpdates).
+  const own = params.options.find((o) => o.optionId === outcome.optionId)?.response;
+  if (own) return structuredClone(own);
   const option = permissionOptionsToAcp(params).find((o) => o.optionId === outcome.optionId);
   if (option && (option.kind === 'allow_once' || option.kind === 'allow_always')) return { decision: 'allow' };
   return { decision: 'deny', reason: `rejected (${outcome.optionId})` };

@@ -17,6 +17,7 @@ import {
   type ModelStreamingPayload,
   type StateUpdatedPayload,
   type UsagePayload,
+  compactionOutcomeOf,
   type ZcodeEvent,
 } from '../zcode/protocol.ts';
 import { translateBackgroundTask } from './backgroundTasks.ts';
@@ -89,7 +90,7 @@ function messageId(state: SessionTranslatorState, kind: 'text' | 'reasoning', gi
 export function translateEvent(state: SessionTranslatorState, event: ZcodeEvent): TranslateResult {
   switch (event.type) {
     case 'turn.started':
-      return onTurnStarted(state, event.payload);
+      return onTurnStarted(state, event.payload, event.turnId);
     case 'model.streaming':
       return only(onStreaming(state, event.payload));
     case 'tool.updated':
@@ -108,6 +109,13 @@ export function translateEvent(state: SessionTranslatorState, event: ZcodeEvent)
       return isBackgroundTaskPayload(event.payload) ? translateBackgroundTask(state, event.payload) : only(onUsage(state, event.payload));
     case 'state.updated':
       return onStateUpdated(event.payload);
+    case 'session.titleUpdated':
+      // `source` marks the title as zcode's own announcement (signals.ts stops reading titles then).
+      return event.payload.title === '' ? NONE : signal({ type: 'title', title: event.payload.title, source: event.payload.source ?? 'zcode' });
+    case 'checkpoint.created':
+      return signal(checkpointSignal(event.payload ?? {}));
+    case 'usage.delta':
+      return event.payload ? only(onUsage(state, event.payload)) : NONE;
     default: {
       // Unknown event types are filtered out when parsing; nothing to do at run time.
       const unreachable: never = event;
@@ -121,12 +129,14 @@ export function translateEvent(state: SessionTranslatorState, event: ZcodeEvent)
 // Turn lifecycle
 // ---------------------------------------------------------------------------------------------
 
-function onTurnStarted(state: SessionTranslatorState, payload: EventOf<'turn.started'>['payload']): TranslateResult {
+/** `envelopeTurnId`: current builds name the turn in the envelope, seed builds in the payload. */
+function onTurnStarted(state: SessionTranslatorState, payload: EventOf<'turn.started'>['payload'], envelopeTurnId: string | undefined): TranslateResult {
   const background = payload.inputSource === 'background_task';
-  state.turn = { active: true, background, turnId: payload.turnId, lastBackground: state.turn.lastBackground };
+  const turnId = payload.turnId ?? envelopeTurnId;
+  state.turn = { active: true, background, turnId, lastBackground: state.turn.lastBackground };
   state.segment = undefined;
   const started: TurnSignal = { type: 'turn_started', background };
-  if (payload.turnId) started.turnId = payload.turnId;
+  if (turnId) started.turnId = turnId;
   if (payload.inputSource) started.inputSource = payload.inputSource;
   return signal(started);
 }
@@ -156,7 +166,11 @@ export function stopReasonOf(resultType: string | undefined): StopReason {
       return 'max_tokens';
     case 'max_turn_requests':
     case 'max_turns':
+    case 'error_max_turns': // current builds (zcode-current.md §8)
+    case 'error_max_tool_calls':
       return 'max_turn_requests';
+    case 'error_max_budget':
+      return 'max_tokens';
     case 'refusal':
       return 'refusal';
     default:
@@ -204,14 +218,16 @@ export function isRetryableFailure(code: number | string | undefined, message: s
 }
 
 function onTurnFailed(state: SessionTranslatorState, payload: EventOf<'turn.failed'>['payload']): TranslateResult {
-  const { code, message, cause } = payload.error;
+  const { code, message, cause, retryable } = payload.error;
   const text = message ?? 'turn failed';
   const updates = flushOpenTools(state, 'failed');
   const { background, turnId } = endTurn(state);
-  // Attribution and provider codes → a cause the user understands (failures.ts).
-  const explained = explainTurnFailure(readTurnFailure(payload.error), isRetryableFailure(code, text, cause));
+  // Attribution and provider codes → a cause the user understands (failures.ts); current builds say
+  // themselves whether a failure is retryable, seed builds leave it to the code and text.
+  const explained = explainTurnFailure(readTurnFailure(payload.error), retryable ?? isRetryableFailure(code, text, cause));
   const failed: TurnSignal = { type: 'turn_failed', message: explained.message, retryable: explained.retryable, background, cause: explained.cause };
-  if (code !== undefined) failed.code = code;
+  // Current builds send the code as a string ("500", "rate_limit"); a numeric one stays a number.
+  if (code !== undefined) failed.code = typeof code === 'string' && /^-?\d+$/.test(code) ? Number(code) : code;
   if (turnId) failed.turnId = turnId;
   return { updates, signals: [failed] };
 }
@@ -244,7 +260,7 @@ function onStreaming(state: SessionTranslatorState, payload: ModelStreamingPaylo
       const chunk: SessionUpdate = {
         sessionUpdate: kind === 'text' ? 'agent_message_chunk' : 'agent_thought_chunk',
         content: { type: 'text', text: payload.delta },
-        messageId: messageId(state, kind, payload.messageId),
+        messageId: messageId(state, kind, payload.messageId ?? payload.assistantMessageId),
       };
       if (state.turn.background) chunk._meta = zcodeMeta(undefined, { background: true });
       return [chunk];
@@ -257,6 +273,9 @@ function onStreaming(state: SessionTranslatorState, payload: ModelStreamingPaylo
       if (payload.input) record.input = payload.input;
       return [];
     }
+    default:
+      // Start/end markers and tool-input streaming of current builds: nothing to show.
+      return [];
   }
 }
 
@@ -277,10 +296,23 @@ function onUsage(state: SessionTranslatorState, payload: UsagePayload): SessionU
   return [{ sessionUpdate: 'usage_update', used: nonNegativeInt(used), size: nonNegativeInt(size) }];
 }
 
+/** `checkpoint.created` is a free object: read what a checkpoint picker can show (times as ISO strings). */
+function checkpointSignal(payload: Record<string, unknown>): TurnSignal {
+  const out: TurnSignal = { type: 'checkpoint' };
+  const id = payload.checkpointId ?? payload.id;
+  if (typeof id === 'string' && id !== '') out.checkpointId = id;
+  const created = payload.createdAt;
+  if (typeof created === 'number' && Number.isFinite(created)) out.createdAt = new Date(created).toISOString();
+  else if (typeof created === 'string' && created !== '') out.createdAt = created;
+  if (typeof payload.label === 'string' && payload.label !== '') out.label = payload.label;
+  if (typeof payload.turnId === 'string' && payload.turnId !== '') out.turnId = payload.turnId;
+  return out;
+}
+
 function onStateUpdated(payload: StateUpdatedPayload): TranslateResult {
   const patch = payload.patch ?? {};
   const signals: TurnSignal[] = [];
-  const model = typeof patch.model === 'string' ? patch.model : patch.model?.modelId;
+  const model = patch.model?.modelId;
   if (patch.mode !== undefined || model !== undefined || patch.thoughtLevel !== undefined) {
     const config: TurnSignal = { type: 'config' };
     if (patch.mode !== undefined) config.mode = patch.mode;
@@ -289,7 +321,8 @@ function onStateUpdated(payload: StateUpdatedPayload): TranslateResult {
     if (payload.reason !== undefined) config.reason = payload.reason;
     signals.push(config);
   }
-  if (patch.compaction) signals.push({ type: 'compaction', status: patch.compaction.status, ...(payload.reason !== undefined ? { reason: payload.reason } : {}) });
+  const compaction = compactionOutcomeOf(payload);
+  if (compaction) signals.push({ type: 'compaction', status: compaction.status, ...(payload.reason !== undefined ? { reason: payload.reason } : {}) });
   if (patch.title) signals.push({ type: 'title', title: patch.title });
   return signal(...signals);
 }

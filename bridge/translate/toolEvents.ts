@@ -57,6 +57,9 @@ export function onToolUpdated(state: SessionTranslatorState, payload: ToolUpdate
       return onError(state, payload);
     case 'batch':
       return onBatch(state, payload);
+    case 'raw':
+      // Current builds' opaque tool payloads: nothing a client can show.
+      return [];
   }
 }
 

@@ -142,7 +142,10 @@ export interface ZcodeBackend extends Disposable {
   listSessions(params: { workspacePath?: string }): Promise<ListSessionsResult>;
   resumeSession(params: { sessionId: string; workspacePath: string }): Promise<unknown>;
   send(params: { sessionId: string; content: string; attachments?: ImageAttachment[] }): Promise<unknown>;
-  /** A notification (no reply): zcode stops the running turn. */
+  /**
+   * Stop the running turn. Fire-and-forget for the caller: sent as a request (current builds drop
+   * client notifications and answer `{}`), as a notification on builds that refuse the request.
+   */
   stop(params: { sessionId: string }): void;
   read(params: { sessionId: string }): Promise<ReadSessionResult>;
   messages(params: { sessionId: string }): Promise<MessagesResult>;
@@ -155,7 +158,12 @@ export interface ZcodeBackend extends Disposable {
   steer(params: { sessionId: string; content: string }): Promise<unknown>;
   setMode(params: { sessionId: string; mode: string }): Promise<unknown>;
   setThoughtLevel(params: { sessionId: string; thoughtLevel: string }): Promise<unknown>;
-  setModel(params: { sessionId: string; modelId: string }): Promise<unknown>;
+  /**
+   * Current builds take `{sessionId, model:{providerId, modelId, options?:{reasoningLevel}}}`; seed
+   * builds `{sessionId, modelId}`. With a `providerId` the current shape is tried first and a -32602
+   * about the params switches this backend to the legacy shape (zcode-current.md §6).
+   */
+  setModel(params: { sessionId: string; modelId: string; providerId?: string; reasoningLevel?: string }): Promise<unknown>;
   cancelBackgroundTask(params: { sessionId: string; taskId: string }): Promise<CancelBackgroundTaskResult>;
   /** Escape hatch for methods without a typed wrapper (e.g. `session/checkpoints` when a build has it). */
   request(method: string, params: unknown): Promise<unknown>;

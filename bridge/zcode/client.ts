@@ -26,7 +26,7 @@ import type {
 } from './backend.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, ZcodeConnection } from './connection.ts';
 import { Emitter } from './emitter.ts';
-import { parseZcodeEvent, SESSION_EVENT_METHOD, sessionEventLane } from './events.ts';
+import { parseZcodeEvent, SESSION_EVENT_METHOD, sessionEventLane, STATE_UPDATED_METHOD, stateUpdatedEvent } from './events.ts';
 import { InteractionBroker, PERMISSION_METHOD, USER_INPUT_METHOD } from './interactions.ts';
 import { LineMessageWriter } from './lineCodec.ts';
 import { LineMessageReader } from './lineReader.ts';
@@ -39,6 +39,7 @@ import type { LocatedCli } from './locate.ts';
 import { ZcodeMethods } from './methods.ts';
 import { DEFAULT_KILL_GRACE_MS, ZcodeProcess } from './process.ts';
 import type { StartZcodeProcess, ZcodeChild } from './process.ts';
+import { UnknownFields } from './unknownFields.ts';
 import type { ZcodeEvent } from './protocol.ts';
 
 export const RUNTIME_PREFERENCES_METHOD = HOST_REQUEST.runtimePreferences;
@@ -72,6 +73,8 @@ interface Incarnation {
   exited: boolean;
   /** zcode closed its stdout but kept running (the bridge stopped it). */
   outputLost: boolean;
+  /** This process refused `session/stop` as a request (a seed build): send it as a notification. */
+  stopAsNotification?: boolean;
 }
 
 /** How long a zcode whose stdout ended may take to exit before it is treated as stuck (a crash exits at once). */
@@ -80,6 +83,8 @@ const OUTPUT_LOST_MESSAGE = 'zcode closed its output but kept running, so it cou
 
 class Backend extends ZcodeMethods implements ZcodeBackend {
   private readonly logger: Logger;
+  private readonly noted = new Set<string>();
+  private readonly unknownFields: UnknownFields;
   private readonly stateEmitter: Emitter<BackendState>;
   private readonly exitEmitter: Emitter<ExitInfo>;
   private readonly eventEmitter: Emitter<ZcodeEvent>;
@@ -100,6 +105,7 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
   ) {
     super();
     this.logger = options.logger;
+    this.unknownFields = new UnknownFields(this.logger);
     this.stateEmitter = new Emitter('onDidChangeState', this.logger);
     this.exitEmitter = new Emitter('onDidExit', this.logger);
     this.eventEmitter = new Emitter('onEvent', this.logger);
@@ -167,6 +173,7 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
       if (error instanceof ZcodeError && error.code !== BackendErrorCode.ProcessExited && error.code !== BackendErrorCode.Timeout) inc.answered = true;
       throw explainError(method, error);
     }
+    this.unknownFields.noteResult(method, raw, schema);
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(result)'}: ${i.message}`).join('; ');
@@ -183,6 +190,50 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
       return;
     }
     this.current.conn.notify(method, params);
+  }
+
+  /**
+   * `session/stop` as a request (current builds drop notifications and answer `{}`). A seed build
+   * that refuses the request (-32601 / -32600) gets the notification it expects, and every later
+   * stop of that process goes as a notification at once. Nothing is started for a stop.
+   */
+  protected sendStop(sessionId: string): void {
+    const inc = this.current;
+    if (!inc) {
+      this.logger.debug('not sending session/stop: zcode is not running');
+      return;
+    }
+    const params = { sessionId };
+    if (inc.stopAsNotification) {
+      inc.conn.notify('session/stop', params);
+      return;
+    }
+    inc.conn.request('session/stop', params).then(
+      () => undefined,
+      (error: unknown) => {
+        const code = error instanceof ZcodeError ? error.code : undefined;
+        if (code === -32601 || code === -32600) {
+          inc.stopAsNotification = true;
+          this.noteOnce('stop', `zcode refused session/stop as a request (${code}); sending it as a notification to this process`);
+          if (this.current === inc) inc.conn.notify('session/stop', params);
+          return;
+        }
+        this.logger.warn(`session/stop failed: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+  }
+
+  protected noteOnce(key: string, message: string): void {
+    if (this.noted.has(key)) return;
+    this.noted.add(key);
+    this.logger.info(message);
+  }
+
+  protected deliverEvents(events: readonly unknown[]): void {
+    for (const params of events) {
+      const event = parseZcodeEvent(params, this.logger);
+      if (event) this.fireEvent(event);
+    }
   }
 
   // -------------------------------------------------------------------------------------------
@@ -238,7 +289,7 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
       onRequest: (method, params) => this.onServerRequest(broker, method, params),
       onNotification: (method, params) => this.onServerNotification(method, params),
       // Events (nearly all of the traffic) skip vscode-jsonrpc's one-message-per-turn queue.
-      lanes: new Map([[SESSION_EVENT_METHOD, sessionEventLane(this.logger, this.fireEvent)]]),
+      lanes: new Map([[SESSION_EVENT_METHOD, sessionEventLane(this.logger, this.fireEvent, this.unknownFields)]]),
     });
     const inc: Incarnation = { proc, conn, broker, plan, answered: false, heard: false, exited: false, outputLost: false };
     proc.onExit((info) => this.onProcessExit(inc, info));
@@ -339,10 +390,19 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
    * (`connect()`); it is handled here too so that a connection without lanes stays correct.
    */
   private onServerNotification(method: string, params: unknown): void {
+    if (method === STATE_UPDATED_METHOD) {
+      // Current builds: `state.updated` is its own notification; it reaches the translator as the
+      // seed-era `state.updated` session event would have.
+      const event = stateUpdatedEvent(params, this.logger);
+      if (event) this.fireEvent(event);
+      return;
+    }
     if (method !== SESSION_EVENT_METHOD) {
+      // `startup/storageState` (sent before any request), telemetry, resource samples: not for the bridge.
       this.logger.debug(`ignoring zcode notification ${method}`);
       return;
     }
+    this.unknownFields.noteEvent(params);
     const event = parseZcodeEvent(params, this.logger);
     if (event) this.fireEvent(event);
   }

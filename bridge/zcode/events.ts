@@ -14,10 +14,31 @@
  */
 import type { Logger } from './backend.ts';
 import type { NotificationLane } from './lineReader.ts';
-import { ZcodeEvent } from './protocol.ts';
+import { StateUpdatedPayload, ZcodeEvent } from './protocol.ts';
 import type { EventOf, ModelStreamingPayload } from './protocol.ts';
+import type { UnknownFields } from './unknownFields.ts';
 
 export const SESSION_EVENT_METHOD = 'session/event';
+/** Current builds send state changes as their own notification (zcode-current.md §4 "Other notifications"). */
+export const STATE_UPDATED_METHOD = 'state.updated';
+
+/**
+ * A top-level `state.updated` notification `{type, scope, sessionId?, revision, reason?, patch}` as
+ * the `state.updated` session event the rest of the bridge knows. Server- and workspace-scoped
+ * changes (no `sessionId`) concern no session and are skipped, like a malformed notification.
+ */
+export function stateUpdatedEvent(params: unknown, logger: Logger): EventOf<'state.updated'> | undefined {
+  if (!isRecord(params) || typeof params.sessionId !== 'string' || params.sessionId === '') {
+    logger.debug(`ignoring a state.updated without a session (scope ${isRecord(params) ? String(params.scope) : 'unknown'})`);
+    return undefined;
+  }
+  const parsed = StateUpdatedPayload.safeParse(params);
+  if (!parsed.success) {
+    logger.warn(`skipping malformed state.updated: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    return undefined;
+  }
+  return { sessionId: params.sessionId, type: 'state.updated', payload: parsed.data };
+}
 
 /** The `type`s `ZcodeEvent` knows, read from the schema itself so the two never drift. */
 const KNOWN_TYPES: ReadonlySet<string> = new Set(ZcodeEvent.options.map((option) => option.shape.type.value));
@@ -63,11 +84,12 @@ export function parseStreamingDelta(params: unknown): EventOf<'model.streaming'>
 
 function isDeltaPayload(value: unknown): value is DeltaPayload {
   if (!isRecord(value)) return false;
-  const { kind, delta, messageId } = value;
+  const { kind, delta, messageId, assistantMessageId } = value;
   return (
     (kind === 'text_delta' || kind === 'reasoning_delta') &&
     typeof delta === 'string' &&
     (messageId === undefined || typeof messageId === 'string') &&
+    (assistantMessageId === undefined || typeof assistantMessageId === 'string') &&
     // zod never copies an undeclared `__proto__` key into its output; leave that oddity to it.
     !Object.hasOwn(value, '__proto__')
   );
@@ -83,7 +105,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * moment their line is read; every other event is validated by the schema and delivered in an
  * event-loop turn of its own, as vscode-jsonrpc would have delivered it.
  */
-export function sessionEventLane(logger: Logger, fire: (event: ZcodeEvent) => void): NotificationLane {
+export function sessionEventLane(logger: Logger, fire: (event: ZcodeEvent) => void, unknownFields?: UnknownFields): NotificationLane {
   return {
     deliverInline(params) {
       const event = parseStreamingDelta(params);
@@ -92,6 +114,7 @@ export function sessionEventLane(logger: Logger, fire: (event: ZcodeEvent) => vo
       return true;
     },
     deliver(params) {
+      unknownFields?.noteEvent(params);
       const event = parseZcodeEvent(params, logger);
       if (event) fire(event);
     },

@@ -168,11 +168,11 @@ export class HostRequests {
         return reply;
       }
       case HOST_REQUEST.officialMcpAuth:
-        this.logOnce(method, 'official MCP servers need the ZCode desktop sign-in; answered official_auth_unavailable');
+        this.logOnce(method, 'official MCP servers need the ZCode desktop sign-in; answered official_auth_unavailable', 'info');
         return { ok: false, reason: 'official_auth_unavailable' };
       case HOST_REQUEST.browserList:
       case HOST_REQUEST.browserExecute:
-        this.logOnce(method, 'the bridge has no browser for zcode\'s browser use; answered with an error');
+        this.logOnce(method, 'the bridge has no browser for zcode\'s browser use; answered with an error', 'info');
         throw new ZcodeError('This host has no browser for browser use (editor sessions run without the ZCode desktop app).', -32601, method);
       default:
         this.logOnce(method, 'the bridge does not know this request; answered -32601');
@@ -180,9 +180,10 @@ export class HostRequests {
     }
   }
 
-  private logOnce(method: string, what: string): void {
+  /** Documented requests with a documented "unsupported" answer are routine (info); unknown ones are worth a warning. */
+  private logOnce(method: string, what: string, level: 'info' | 'warn' = 'warn'): void {
     if (this.unknownLogged.has(method)) return;
     this.unknownLogged.add(method);
-    this.logger.warn(`zcode sent ${method}: ${what} (logged once)`);
+    this.logger[level](`zcode sent ${method}: ${what} (logged once)`);
   }
 }

@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import { ZcodeError } from './backend.ts';
 import type { InteractionHandler, Logger } from './backend.ts';
-import { classifyUserInput, PermissionRequestParams, UserInputRequestParams } from './protocol.ts';
+import { classifyUserInput, PermissionRequestParams, PermissionResponse, UserInputRequestParams } from './protocol.ts';
 import type { Interaction, InteractionReply } from './protocol.ts';
 
 export const PERMISSION_METHOD = 'interaction/requestPermission';
@@ -23,10 +23,14 @@ export const USER_INPUT_METHOD = 'interaction/requestUserInput';
 const ANSWERED_TTL_MS = 5 * 60_000;
 
 /** What zcode accepts for each kind (protocol.ts types, as schemas to check the handler's reply). */
-const PermissionReplySchema = z.union([
-  z.object({ decision: z.literal('allow') }),
-  z.object({ decision: z.literal('deny'), reason: z.string() }),
-]);
+// Seed `{decision:"allow"}` / `{decision:"deny", reason}`, or (current builds) an option's own
+// response with its `permissionUpdates`; anything else is stripped.
+const PermissionReplySchema = z.object({
+  decision: PermissionResponse.shape.decision,
+  reason: z.string().optional(),
+  modifiedInput: z.unknown().optional(),
+  permissionUpdates: z.array(z.record(z.string(), z.unknown())).optional(),
+});
 const DeclineSchema = z.object({ action: z.literal('decline'), reason: z.string() });
 const PlanReplySchema = z.union([z.object({ action: z.literal('accept'), content: z.object({ answer_0: z.literal('approve') }) }), DeclineSchema]);
 const QuestionsReplySchema = z.union([

@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import type { z } from 'zod';
+import { ZcodeError } from './backend.ts';
 import type { ImageAttachment, ZcodeBackend } from './backend.ts';
 import {
   AnyResult,
@@ -51,6 +52,15 @@ export abstract class ZcodeMethods implements Methods {
   protected abstract call<S extends z.ZodType>(method: string, params: unknown, schema: S): Promise<z.infer<S>>;
   /** One notification to the running process (none is started for it). */
   protected abstract notify(method: string, params: unknown): void;
+  /** `session/stop` to the running process, in the form it accepts (client.ts). */
+  protected abstract sendStop(sessionId: string): void;
+  /** Say something once per backend (a shape fallback); `key` de-duplicates. */
+  protected abstract noteOnce(key: string, message: string): void;
+  /** Replayed events a subscribe result carries (current builds: `events`), delivered like live ones. */
+  protected abstract deliverEvents(events: readonly unknown[]): void;
+
+  /** Set once a build refused the current `session/setModel` shape: send the legacy one from then on. */
+  private legacySetModel = false;
 
   /** `mode` is sent only when given; otherwise zcode applies its own default. */
   createSession(params: { workspacePath: string; mode?: string; toolDenylist?: readonly string[] }): Promise<CreateSessionResult> {
@@ -71,9 +81,13 @@ export abstract class ZcodeMethods implements Methods {
     return this.call('session/send', attachments?.length ? { sessionId, content, attachments } : { sessionId, content }, AnyResult);
   }
 
-  /** Quirk: `session/stop` is a notification (fire-and-forget), not a request. */
+  /**
+   * Seed builds took `session/stop` as a notification; current builds drop every client frame
+   * without an id ("ZCode Protocol notification ignored") and answer the request `{}`
+   * (zcode-current.md §2, §7). client.ts sends the request and falls back per process.
+   */
   stop(params: { sessionId: string }): void {
-    this.notify('session/stop', { sessionId: params.sessionId });
+    this.sendStop(params.sessionId);
   }
 
   read(params: { sessionId: string }): Promise<ReadSessionResult> {
@@ -88,13 +102,16 @@ export abstract class ZcodeMethods implements Methods {
    * Start the `session/event` push for a session. `afterSeq` replays the events after that `seq`
    * (pass the last one seen to resume a stream after a reconnect); omitted, only new events flow.
    */
-  subscribe(params: { sessionId: string; afterSeq?: number; includeSnapshot?: boolean }): Promise<SubscribeResult> {
+  async subscribe(params: { sessionId: string; afterSeq?: number; includeSnapshot?: boolean }): Promise<SubscribeResult> {
     const { sessionId, afterSeq, includeSnapshot } = params;
-    return this.call(
+    const result = await this.call(
       'session/subscribe',
       { sessionId, deliveryKind: DELIVERY_KIND, includeSnapshot: includeSnapshot ?? false, ...(afterSeq === undefined ? {} : { afterSeq }) },
       SubscribeResult,
     );
+    // Current builds return the events after `afterSeq` in the result; seed builds re-send them as notifications.
+    if (result.events?.length) this.deliverEvents(result.events);
+    return result;
   }
 
   fork(params: { sessionId: string; target: CheckpointTarget }): Promise<ForkResult> {
@@ -126,8 +143,20 @@ export abstract class ZcodeMethods implements Methods {
     return this.call('session/setThoughtLevel', { sessionId: params.sessionId, thoughtLevel: params.thoughtLevel }, AnyResult);
   }
 
-  setModel(params: { sessionId: string; modelId: string }): Promise<unknown> {
-    return this.call('session/setModel', { sessionId: params.sessionId, modelId: params.modelId }, AnyResult);
+  async setModel(params: { sessionId: string; modelId: string; providerId?: string; reasoningLevel?: string }): Promise<unknown> {
+    const { sessionId, modelId, providerId, reasoningLevel } = params;
+    if (providerId !== undefined && !this.legacySetModel) {
+      const model = { providerId, modelId, ...(reasoningLevel === undefined ? {} : { options: { reasoningLevel } }) };
+      try {
+        // Not the workspace default: the choice belongs to this session (zcode-current.md §6).
+        return await this.call('session/setModel', { sessionId, model, persistAsWorkspaceLastUsed: false }, AnyResult);
+      } catch (error) {
+        if (!refusesModelShape(error)) throw error;
+        this.legacySetModel = true;
+        this.noteOnce('setModel', `zcode refused session/setModel {model:{providerId, modelId}} (${error instanceof Error ? error.message : String(error)}); using the legacy {modelId} shape from now on`);
+      }
+    }
+    return this.call('session/setModel', { sessionId, modelId }, AnyResult);
   }
 
   cancelBackgroundTask(params: { sessionId: string; taskId: string }): Promise<CancelBackgroundTaskResult> {
@@ -138,4 +167,15 @@ export abstract class ZcodeMethods implements Methods {
   request(method: string, params: unknown): Promise<unknown> {
     return this.call(method, params, AnyResult);
   }
+}
+
+/**
+ * Whether a `session/setModel` error says the build wants the other params shape: -32602 whose
+ * message is about the `model` / `options` / `modelId` keys (seed builds: "Unrecognized key:
+ * options", a missing `modelId`; zcode-current.md §6). Other errors (an unknown model) are real.
+ */
+export function refusesModelShape(error: unknown): boolean {
+  if (!(error instanceof ZcodeError) || error.code !== -32602) return false;
+  const text = `${error.message} ${JSON.stringify(error.data ?? '')}`;
+  return /\bmodel(Id)?\b|\boptions\b|unrecognized key/i.test(text);
 }

@@ -42,122 +42,23 @@ export type Workspace = z.infer<typeof Workspace>;
 // Method results (bridge -> zcode requests). Params are built by typed methods, results parsed here.
 // ---------------------------------------------------------------------------------------------
 
-export const ModelInfo = z
-  .object({ modelId: z.string(), name: z.string().optional(), displayName: z.string().optional() })
-  .passthrough();
-export type ModelInfo = z.infer<typeof ModelInfo>;
-
-/** `settings` as returned by `session/read` (and by newer `session/create`). Every part optional. */
-export const SessionSettings = z
-  .object({
-    mode: z
-      .object({ current: z.string().optional(), available: z.array(z.string()).optional() })
-      .passthrough()
-      .optional(),
-    model: z
-      .object({ current: ModelInfo.optional(), available: z.array(ModelInfo).optional() })
-      .passthrough()
-      .optional(),
-    thoughtLevel: z
-      .object({ current: z.string().optional(), available: z.array(z.string()).optional() })
-      .passthrough()
-      .optional(),
-  })
-  .passthrough();
-export type SessionSettings = z.infer<typeof SessionSettings>;
-
-export const CreateSessionResult = z
-  .object({
-    session: z.object({ sessionId: z.string(), title: z.string().optional(), traceId: z.string().optional() }).passthrough(),
-    settings: SessionSettings.optional(),
-  })
-  .passthrough();
-export type CreateSessionResult = z.infer<typeof CreateSessionResult>;
-
-export const SessionSummary = z
-  .object({
-    sessionId: z.string(),
-    workspace: z.object({ workspacePath: z.string() }).passthrough().optional(),
-    title: z.string().nullish(),
-    /** epoch milliseconds */
-    updatedAt: z.number().nullish(),
-  })
-  .passthrough();
-export type SessionSummary = z.infer<typeof SessionSummary>;
-
-export const ListSessionsResult = z.object({ sessions: z.array(SessionSummary) }).passthrough();
-export type ListSessionsResult = z.infer<typeof ListSessionsResult>;
-
-export const Todo = z
-  .object({ content: z.string(), status: z.string(), priority: z.string().optional(), id: z.string().optional() })
-  .passthrough();
-export type Todo = z.infer<typeof Todo>;
-
-export const ReadSessionResult = z
-  .object({
-    projection: z
-      .object({
-        status: z.string().optional(),
-        contextUsed: z.number().optional(),
-        contextWindow: z.number().optional(),
-        totalTokenCount: z.number().optional(),
-        title: z.string().optional(),
-      })
-      .passthrough()
-      .optional(),
-    settings: SessionSettings.optional(),
-    todos: z.array(Todo).optional(),
-  })
-  .passthrough();
-export type ReadSessionResult = z.infer<typeof ReadSessionResult>;
-
-/** One part of a historical message (`session/messages`). */
-export const MessagePart = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text: z.string() }).passthrough(),
-  z.object({ type: z.literal('reasoning'), text: z.string() }).passthrough(),
-  z
-    .object({
-      type: z.literal('tool'),
-      callId: z.string(),
-      tool: z.string(),
-      state: z
-        .object({
-          status: z.string().optional(),
-          input: z.record(z.string(), z.unknown()).optional(),
-          output: z.unknown().optional(),
-          metadata: z.record(z.string(), z.unknown()).optional(),
-          error: z.unknown().optional(),
-        })
-        .passthrough(),
-    })
-    .passthrough(),
-]);
-export type MessagePart = z.infer<typeof MessagePart>;
-
-export const HistoryMessage = z
-  .object({
-    info: z.object({ id: z.string(), role: z.enum(['user', 'assistant', 'system']).or(z.string()) }).passthrough(),
-    // Unknown part types are kept as raw records; readers skip what they do not know.
-    parts: z.array(z.union([MessagePart, z.object({ type: z.string() }).passthrough()])),
-  })
-  .passthrough();
-export type HistoryMessage = z.infer<typeof HistoryMessage>;
-
-export const MessagesResult = z.object({ messages: z.array(HistoryMessage) }).passthrough();
-export type MessagesResult = z.infer<typeof MessagesResult>;
-
-export const SubscribeResult = z.object({ eventSeq: z.number().optional(), snapshot: z.unknown().optional() }).passthrough();
-export type SubscribeResult = z.infer<typeof SubscribeResult>;
-
-/** Fork results are read defensively: `sessionId` or `forkedSessionId` (zcode-protocol.md). */
-export const ForkResult = z
-  .object({
-    sessionId: z.string().optional(),
-    forkedSessionId: z.string().optional(),
-    session: z.object({ sessionId: z.string() }).passthrough().optional(),
-  })
-  .passthrough();
-export type ForkResult = z.infer<typeof ForkResult>;
+// Session-level results (both eras) live in sessionShapes.ts; re-exported here for the existing importers.
+export {
+  CreateSessionResult,
+  ForkResult,
+  GoalResult,
+  HistoryMessage,
+  ListSessionsResult,
+  MessagePart,
+  MessagesResult,
+  ModelInfo,
+  ReadSessionResult,
+  SessionSettings,
+  SessionSummary,
+  SubscribeResult,
+  Todo,
+  sessionTitleOf,
+} from './sessionShapes.ts';
 
 export const CheckpointTarget = z.union([
   z.object({ kind: z.literal('latestCheckpoint') }),
@@ -168,208 +69,66 @@ export type CheckpointTarget = z.infer<typeof CheckpointTarget>;
 export const GoalAction = z.enum(['show', 'set', 'replace', 'clear', 'pause', 'resume']);
 export type GoalAction = z.infer<typeof GoalAction>;
 
-export const GoalResult = z
-  .object({
-    goal: z
-      .object({ objective: z.string().nullish(), status: z.string().optional() })
-      .passthrough()
-      .nullish(),
-  })
-  .passthrough();
-export type GoalResult = z.infer<typeof GoalResult>;
-
 export const CancelBackgroundTaskResult = z.object({ cancelled: z.boolean() }).passthrough();
 export type CancelBackgroundTaskResult = z.infer<typeof CancelBackgroundTaskResult>;
 
 /** Results we only acknowledge (`{accepted:true}`, `{}` …). */
 export const AnyResult = z.unknown();
 
-// ---------------------------------------------------------------------------------------------
-// Events (`session/event` notifications)
-// ---------------------------------------------------------------------------------------------
-
-const ToolInput = z.record(z.string(), z.unknown());
-
-export const Usage = z
-  .object({
-    source: z.string().optional(),
-    modelRequestCount: z.number().optional(),
-    inputTokens: z.number().optional(),
-    outputTokens: z.number().optional(),
-    totalTokens: z.number().optional(),
-    cacheReadTokens: z.number().optional(),
-    cacheWriteTokens: z.number().optional(),
-    reasoningTokens: z.number().optional(),
-    webFetchRequests: z.number().optional(),
-    webSearchRequests: z.number().optional(),
-  })
-  .passthrough();
-export type Usage = z.infer<typeof Usage>;
-
-export const TurnStartedPayload = z
-  .object({
-    turnId: z.string().optional(),
-    inputSource: z.string().optional(),
-    inputVisibility: z.string().optional(),
-    input: z.string().optional(),
-  })
-  .passthrough();
-
-export const ModelStreamingPayload = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('text_delta'), delta: z.string(), messageId: z.string().optional() }).passthrough(),
-  z.object({ kind: z.literal('reasoning_delta'), delta: z.string(), messageId: z.string().optional() }).passthrough(),
-  z
-    .object({ kind: z.literal('tool_call'), toolCallId: z.string(), toolName: z.string(), input: ToolInput.optional() })
-    .passthrough(),
-]);
-export type ModelStreamingPayload = z.infer<typeof ModelStreamingPayload>;
-
-export const ToolResult = z
-  .object({ success: z.boolean().optional(), content: z.unknown().optional() })
-  .passthrough();
-export type ToolResult = z.infer<typeof ToolResult>;
-
-export const ToolUpdatedPayload = z.discriminatedUnion('kind', [
-  z
-    .object({ kind: z.literal('scheduled'), toolCallId: z.string(), toolName: z.string().optional(), input: ToolInput.optional() })
-    .passthrough(),
-  z.object({ kind: z.literal('started'), toolCallId: z.string(), toolName: z.string().optional() }).passthrough(),
-  z
-    .object({
-      kind: z.literal('progress'),
-      toolCallId: z.string(),
-      toolName: z.string().optional(),
-      /** Cumulative: the whole tail so far, not a delta. */
-      stdoutTail: z.string().optional(),
-      stderrTail: z.string().optional(),
-    })
-    .passthrough(),
-  z
-    .object({ kind: z.literal('result'), toolCallId: z.string(), toolName: z.string().optional(), result: ToolResult })
-    .passthrough(),
-  z
-    .object({ kind: z.literal('error'), toolCallId: z.string(), toolName: z.string().optional(), error: z.unknown() })
-    .passthrough(),
-  z
-    .object({
-      kind: z.literal('batch'),
-      toolCallIds: z.array(z.string()).optional(),
-      succeeded: z.number().optional(),
-      failed: z.number().optional(),
-    })
-    .passthrough(),
-]);
-export type ToolUpdatedPayload = z.infer<typeof ToolUpdatedPayload>;
-
-export const TurnCompletedPayload = z
-  .object({ resultType: z.string().optional(), usage: Usage.optional() })
-  .passthrough();
-
-export const TurnFailedPayload = z
-  .object({
-    error: z.object({ code: z.union([z.number(), z.string()]).optional(), message: z.string().optional(), cause: z.unknown().optional() }).passthrough(),
-  })
-  .passthrough();
-
-export const TurnTerminalPayload = z
-  .object({
-    status: z.string().optional(),
-    resultType: z.string().optional(),
-    durationMs: z.number().optional(),
-    inputTokens: z.number().optional(),
-    outputTokens: z.number().optional(),
-    totalTokens: z.number().optional(),
-  })
-  .passthrough();
-
-export const BackgroundTaskStatus = z.enum(['running', 'completed', 'failed', 'cancelled']);
-export type BackgroundTaskStatus = z.infer<typeof BackgroundTaskStatus>;
-
-/** `session.updated` is two different things: a usage report, or a background-task lifecycle step. */
-export const BackgroundTaskPayload = z
-  .object({
-    taskId: z.string(),
-    toolCallId: z.string().optional(),
-    toolName: z.string().optional(),
-    status: BackgroundTaskStatus,
-    description: z.string().optional(),
-    outputPath: z.string().optional(),
-    outputTail: z.string().optional(),
-    pid: z.number().optional(),
-    terminalId: z.string().optional(),
-    startedAt: z.string().optional(),
-  })
-  .passthrough();
-export type BackgroundTaskPayload = z.infer<typeof BackgroundTaskPayload>;
-
-export const UsagePayload = z
-  .object({
-    usage: z.object({ inputTokens: z.number().optional() }).passthrough().optional(),
-    contextWindow: z.number().optional(),
-  })
-  .passthrough();
-export type UsagePayload = z.infer<typeof UsagePayload>;
-
-export const StateUpdatedPayload = z
-  .object({
-    patch: z
-      .object({
-        mode: z.string().optional(),
-        model: z.union([z.string(), ModelInfo]).optional(),
-        thoughtLevel: z.string().optional(),
-        compaction: z.object({ status: z.string() }).passthrough().optional(),
-        title: z.string().optional(),
-      })
-      .passthrough()
-      .optional(),
-    reason: z.string().optional(),
-  })
-  .passthrough();
-export type StateUpdatedPayload = z.infer<typeof StateUpdatedPayload>;
-
-/** Fields every event envelope carries. */
-const envelope = { sessionId: z.string(), seq: z.number().optional() };
-
-/**
- * A parsed `session/event`. An unknown `type` does not parse: `parseZcodeEvent()` (events.ts)
- * logs it at debug and skips it (design.md: unknown variants are logged, never fatal).
- */
-export const ZcodeEvent = z.discriminatedUnion('type', [
-  z.object({ ...envelope, type: z.literal('turn.started'), payload: TurnStartedPayload }),
-  z.object({ ...envelope, type: z.literal('model.streaming'), payload: ModelStreamingPayload }),
-  z.object({ ...envelope, type: z.literal('tool.updated'), payload: ToolUpdatedPayload }),
-  z.object({ ...envelope, type: z.literal('turn.completed'), payload: TurnCompletedPayload }),
-  z.object({ ...envelope, type: z.literal('turn.failed'), payload: TurnFailedPayload }),
-  z.object({ ...envelope, type: z.literal('turn.terminal'), payload: TurnTerminalPayload }),
-  z.object({ ...envelope, type: z.literal('turn.steerQueued'), payload: z.object({}).passthrough().optional() }),
-  z.object({ ...envelope, type: z.literal('turn.steerDrained'), payload: z.object({}).passthrough().optional() }),
-  z.object({ ...envelope, type: z.literal('session.updated'), payload: z.union([BackgroundTaskPayload, UsagePayload]) }),
-  z.object({ ...envelope, type: z.literal('state.updated'), payload: StateUpdatedPayload }),
-]);
-export type ZcodeEvent = z.infer<typeof ZcodeEvent>;
-export type ZcodeEventType = ZcodeEvent['type'];
-/** Narrow helper: the event of one type. */
-export type EventOf<T extends ZcodeEventType> = Extract<ZcodeEvent, { type: T }>;
-
-export function isBackgroundTaskPayload(p: EventOf<'session.updated'>['payload']): p is BackgroundTaskPayload {
-  return typeof (p as { taskId?: unknown }).taskId === 'string';
-}
+// Event payloads (both eras) live in eventShapes.ts; re-exported here for the existing importers.
+export {
+  BackgroundTaskPayload,
+  BackgroundTaskStatus,
+  ModelStreamingPayload,
+  SILENT_STREAMING_KINDS,
+  StateUpdatedPayload,
+  TitleUpdatedPayload,
+  ToolResult,
+  ToolUpdatedPayload,
+  TurnCompletedPayload,
+  TurnFailedPayload,
+  TurnStartedPayload,
+  TurnTerminalPayload,
+  Usage,
+  UsagePayload,
+  ZcodeEvent,
+  compactionOutcomeOf,
+  isBackgroundTaskPayload,
+} from './eventShapes.ts';
+export type {
+  EventOf,
+  ZcodeEventType,
+} from './eventShapes.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Requests the backend sends (zcode -> bridge)
 // ---------------------------------------------------------------------------------------------
 
-export const RuntimePreferencesParams = z.object({ sessionId: z.string().optional(), scope: z.unknown().optional() }).passthrough();
+// session/requestRuntimePreferences and the other host requests: hostRequests.ts.
 
-/** The exact reply zcode expects to `session/requestRuntimePreferences`. */
-export const RUNTIME_PREFERENCES_REPLY = {
-  nativeSearchEnhancementsEnabled: false,
-  memoryEnabled: false,
-  askUserQuestionAutoResolutionEnabled: false,
-} as const;
+/**
+ * What zcode wants back for a permission option (current builds: each option carries it; the
+ * "always" options differ from "once" only in `permissionUpdates`). Replied unchanged.
+ */
+export const PermissionResponse = z
+  .object({
+    decision: z.enum(['allow', 'deny', 'escalate', 'modify']),
+    reason: z.string().optional(),
+    modifiedInput: z.unknown().optional(),
+    permissionUpdates: z.array(z.record(z.string(), z.unknown())).optional(),
+  })
+  .passthrough();
+export type PermissionResponse = z.infer<typeof PermissionResponse>;
 
 export const PermissionOption = z
-  .object({ optionId: z.string(), kind: z.string().optional(), name: z.string().optional() })
+  .object({
+    optionId: z.string(),
+    kind: z.string().optional(),
+    name: z.string().optional(),
+    description: z.string().optional(),
+    // A malformed response is dropped (the seed-era reply is used), not the whole request.
+    response: PermissionResponse.optional().catch(undefined),
+  })
   .passthrough();
 export type PermissionOption = z.infer<typeof PermissionOption>;
 
@@ -380,6 +139,7 @@ export const PermissionRequestParams = z
     toolCallId: z.string().optional(),
     toolName: z.string().optional(),
     reason: z.string().optional(),
+    riskLevel: z.string().optional(),
     input: z.record(z.string(), z.unknown()).optional(),
     options: z.array(PermissionOption).default([]),
   })
@@ -432,7 +192,8 @@ export function classifyUserInput(params: UserInputRequestParams): Interaction {
 }
 
 /** Replies zcode accepts, by interaction kind (zcode-protocol.md "Requests the backend sends"). */
-export type PermissionReply = { decision: 'allow' } | { decision: 'deny'; reason: string };
+/** Seed builds: a bare allow / deny. Current builds: the chosen option's own `response`, unchanged. */
+export type PermissionReply = { decision: 'allow' } | { decision: 'deny'; reason: string } | PermissionResponse;
 export type UserInputReply =
   | { action: 'accept'; content: { answer_0: 'approve' } }
   | { action: 'accept'; content: { answers: Record<string, string> } }

@@ -17,7 +17,10 @@ import type { LocateOptions, Logger } from '../../bridge/zcode/backend.ts';
 export const SIM_PATH = fileURLToPath(new URL('../zcode-sim/zcode-sim.mjs', import.meta.url));
 
 export interface SimOptions {
-  /** Version profile: '0.14.6' | '0.14.8' | '0.15.2' | '0.16' (the simulator's default when omitted). */
+  /**
+   * Version profile: '0.14.6' | '0.14.8' | '0.15.2' | '0.16' | '0.16.5' | 'desktop-3.12'. Omitted: the run's
+   * ZCODE_TEST_SIM_PROFILE, else the simulator's default (desktop-3.12).
+   */
   profile?: string;
   /** Quirk switches, e.g. ['resend-interactions', 'split-lines']. */
   quirks?: string[];
@@ -43,7 +46,10 @@ export function simLocateOptions(options: SimOptions = {}): LocateOptions {
   delete env.ZCODE_SIM_STATE_DIR;
   delete env.ZCODE_BIN;
   delete env.ZCODE_NODE;
-  if (options.profile) env.ZCODE_SIM_PROFILE = options.profile;
+  // A test that names no profile runs against the simulator's default (desktop-3.12), or against the
+  // profile the whole run asks for: ZCODE_TEST_SIM_PROFILE=0.15.2 npm run test:unit (the seed era).
+  const profile = options.profile ?? process.env.ZCODE_TEST_SIM_PROFILE;
+  if (profile) env.ZCODE_SIM_PROFILE = profile;
   if (options.quirks?.length) env.ZCODE_SIM_QUIRKS = options.quirks.join(',');
   if (options.recordFile) env.ZCODE_SIM_RECORD = options.recordFile;
   if (options.stateDir) env.ZCODE_SIM_STATE_DIR = options.stateDir;
@@ -116,4 +122,14 @@ export function testLogger(name = 'test'): TestLogger {
       lines.length = 0;
     },
   };
+}
+
+/** The simulator profile a test that names none runs against (ZCODE_TEST_SIM_PROFILE, else the simulator's default). */
+export function testSimProfile(): string {
+  return process.env.ZCODE_TEST_SIM_PROFILE || 'desktop-3.12';
+}
+
+/** Whether that profile speaks the current builds' shapes (0.16.5, desktop-3.12) rather than the seed era's. */
+export function currentEra(profile = testSimProfile()): boolean {
+  return profile === '0.16.5' || profile === 'desktop-3.12';
 }

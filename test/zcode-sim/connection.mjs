@@ -12,7 +12,9 @@ export class Connection {
    * @param {(method:string, params:any, ctx:{after(fn:()=>void):void}) => Promise<any>} o.onRequest
    * @param {(method:string, params:any) => void} o.onNotification
    */
-  constructor({ writer, recorder, quirks, onRequest, onNotification }) {
+  constructor({ writer, recorder, quirks, onRequest, onNotification, strictEnvelope = false }) {
+    /** Current builds: zod-strict envelopes, fixed-id error frames, client notifications dropped (see onLine). */
+    this.strictEnvelope = strictEnvelope;
     this.writer = writer;
     this.recorder = recorder;
     this.quirks = quirks;
@@ -38,6 +40,7 @@ export class Connection {
       msg = JSON.parse(line);
     } catch {
       this.violation('line is not JSON', line.length > 2000 ? `${line.slice(0, 2000)}…` : line);
+      if (this.strictEnvelope) this.writer.send({ id: 'parse-error', error: { code: -32700, message: 'Parse error' } });
       return;
     }
     this.recorder.received(msg);
@@ -45,6 +48,7 @@ export class Connection {
       this.violation('message is not a JSON object', msg);
       return;
     }
+    if (this.strictEnvelope) return this.onStrictMessage(msg);
     const hasId = 'id' in msg;
     const hasMethod = typeof msg.method === 'string';
     // The real backend rejects anything that carries `jsonrpc` (quirk `reject-jsonrpc`, default on).
@@ -62,6 +66,30 @@ export class Connection {
     if (hasId) return this.handleResponse(msg);
     if (hasMethod) return this.handleNotification(msg);
     this.violation('message has neither id nor method', msg);
+  }
+
+  /**
+   * Current builds (zcode-current.md §2): a request is exactly {id, method, params?, trace?}, a response
+   * {id, result} or {id, error:{code, message, data?}}, a notification {method, params?, trace?}. Anything
+   * else (a `jsonrpc` key included) is answered with the fixed id "invalid-message" and -32600 — so the
+   * request's own id never gets an answer. Client notifications are logged and dropped.
+   */
+  onStrictMessage(msg) {
+    const hasId = 'id' in msg;
+    const hasMethod = 'method' in msg;
+    const allowed = hasMethod ? ['id', 'method', 'params', 'trace'] : 'error' in msg ? ['id', 'error'] : ['id', 'result'];
+    const extra = Object.keys(msg).filter((k) => !allowed.includes(k));
+    const badId = hasId && typeof msg.id !== 'string' && !Number.isInteger(msg.id);
+    const badError = !hasMethod && 'error' in msg && !(isObject(msg.error) && Number.isInteger(msg.error.code) && typeof msg.error.message === 'string' && msg.error.message.trim() !== '' && Object.keys(msg.error).every((k) => ['code', 'message', 'data'].includes(k)));
+    if (extra.length || badId || badError || (!hasId && !hasMethod) || (hasMethod && (typeof msg.method !== 'string' || msg.method.trim() === ''))) {
+      const issues = extra.length ? [{ code: 'unrecognized_keys', keys: extra, path: [], message: `Unrecognized key${extra.length > 1 ? 's' : ''}: ${extra.map((k) => JSON.stringify(k)).join(', ')}` }] : [{ code: 'invalid_union', path: [], message: 'Invalid input' }];
+      this.violation(`message rejected by the strict envelope (${issues[0].message})`, msg);
+      this.writer.send({ id: 'invalid-message', error: { code: -32600, message: 'Invalid message', data: { issues } } });
+      return;
+    }
+    if (hasId && hasMethod) return void this.handleRequest(msg);
+    if (hasId) return this.handleResponse(msg);
+    return this.handleNotification(msg);
   }
 
   async handleRequest(msg) {

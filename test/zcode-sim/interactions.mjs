@@ -9,6 +9,48 @@ const PERMISSION_OPTIONS = [
   { optionId: 'deny', kind: 'reject_once', name: 'Deny' },
 ];
 
+/**
+ * Current builds (zcodePermissionRequestParamsSchema): each option carries the exact `response` to reply with;
+ * "always allow" differs from "once" only in its `permissionUpdates` (a rule the session keeps).
+ */
+function currentPermissionOptions(toolName, input) {
+  const ruleContent = typeof input?.command === 'string' ? input.command : typeof input?.file_path === 'string' ? input.file_path : undefined;
+  const rule = ruleContent === undefined ? { toolName } : { toolName, ruleContent };
+  return [
+    { optionId: 'allow_once', kind: 'allow_once', name: 'Allow once', response: { decision: 'allow' } },
+    { optionId: 'allow_always', kind: 'allow_always', name: 'Always allow', description: `Allow ${toolName} like this from now on`, response: { decision: 'allow', permissionUpdates: [{ type: 'addRules', behavior: 'allow', rules: [rule] }] } },
+    { optionId: 'reject_once', kind: 'reject_once', name: 'Deny', response: { decision: 'deny', reason: 'The user denied this tool call' } },
+  ];
+}
+
+/** Current reply check: exactly one option's `response` (deep-equal), or a deny with any reason (cancelled). */
+function checkCurrentPermission(options) {
+  return (r) => {
+    const chosen = options.find((o) => JSON.stringify(o.response) === JSON.stringify(r));
+    if (chosen) {
+      return { ok: true, value: chosen.response.decision === 'allow' ? { allowed: true, updates: chosen.response.permissionUpdates } : { allowed: false, reason: chosen.response.reason } };
+    }
+    if (isObject(r) && r.decision === 'deny' && typeof r.reason === 'string' && hasExactKeys(r, ['decision', 'reason'])) return { ok: true, value: { allowed: false, reason: r.reason } };
+    return { ok: false, why: `expected one option's response unchanged (${options.map((o) => JSON.stringify(o.response)).join(' | ')}) or {"decision":"deny","reason":string}` };
+  };
+}
+
+/** Whether a rule the session keeps ("always allow") already covers this tool call. */
+function allowedByRule(session, toolName, input) {
+  const content = typeof input?.command === 'string' ? input.command : typeof input?.file_path === 'string' ? input.file_path : undefined;
+  return (session.rules ?? []).some((r) => r.toolName === toolName && (r.ruleContent === undefined || r.ruleContent === content));
+}
+
+/** Current question options carry a `value` next to the label, and `header` is required. */
+function currentQuestions(questions) {
+  return questions.map((q) => ({
+    question: q.question,
+    header: q.header ?? q.question.slice(0, 12),
+    options: q.options.map((o) => ({ value: o.label.toLowerCase().replace(/[^a-z0-9]+/g, '-'), label: o.label, ...(o.description ? { description: o.description } : {}) })),
+    multiSelect: Boolean(q.multiSelect),
+  }));
+}
+
 /** Each validator returns { ok:true, value } or { ok:false, why }. */
 function checkPermission(r) {
   if (isObject(r) && r.decision === 'allow' && hasExactKeys(r, ['decision'])) return { ok: true, value: { allowed: true } };
@@ -47,8 +89,9 @@ function checkQuestions(questions) {
 }
 
 export class Interactions {
-  constructor({ conn, ids, quirks, resendMs }) {
+  constructor({ conn, ids, quirks, resendMs, current = false }) {
     this.conn = conn;
+    this.current = current;
     this.ids = ids;
     this.resend = quirks.has('resend-interactions');
     this.resendMs = resendMs;
@@ -56,8 +99,19 @@ export class Interactions {
 
   /** `interaction/requestPermission` → { allowed, reason? } */
   permission(turn, { toolCallId, toolName, input, reason }) {
-    const params = { requestId: `perm_${this.ids.hex(12)}`, sessionId: turn.session.sessionId, toolCallId, toolName, reason, input, options: PERMISSION_OPTIONS };
-    return this.ask(turn, 'interaction/requestPermission', params, checkPermission);
+    if (!this.current) {
+      const params = { requestId: `perm_${this.ids.hex(12)}`, sessionId: turn.session.sessionId, toolCallId, toolName, reason, input, options: PERMISSION_OPTIONS };
+      return this.ask(turn, 'interaction/requestPermission', params, checkPermission);
+    }
+    const { session } = turn;
+    // "Always allow" sticks: a kept rule answers without asking again.
+    if (allowedByRule(session, toolName, input)) return Promise.resolve({ allowed: true, byRule: true });
+    const options = currentPermissionOptions(toolName, input);
+    const params = { requestId: `perm_${this.ids.hex(12)}`, sessionId: session.sessionId, turnId: turn.id, toolCallId, toolName, reason, riskLevel: 'medium', input, options };
+    return this.ask(turn, 'interaction/requestPermission', params, checkCurrentPermission(options)).then((answer) => {
+      for (const update of answer.updates ?? []) if (update.behavior === 'allow') (session.rules ??= []).push(...update.rules);
+      return answer;
+    });
   }
 
   /** `interaction/requestUserInput` plan approval → { approved, reason? } */
@@ -68,8 +122,9 @@ export class Interactions {
 
   /** `interaction/requestUserInput` questions, top level or under `input` → { declined, answers? } */
   questions(turn, { toolCallId, questions, underInput }) {
-    const base = { requestId: `input_${this.ids.hex(12)}`, sessionId: turn.session.sessionId, toolCallId, toolName: 'AskUserQuestion', schema: { interaction: 'ask_user_question' } };
-    const params = underInput ? { ...base, input: { questions } } : { ...base, questions };
+    const base = { requestId: `input_${this.ids.hex(12)}`, sessionId: turn.session.sessionId, ...(this.current ? { turnId: turn.id } : {}), toolCallId, toolName: 'AskUserQuestion', schema: { interaction: 'ask_user_question' } };
+    const wire = this.current ? currentQuestions(questions) : questions;
+    const params = underInput ? { ...base, input: { questions: wire } } : { ...base, questions: wire };
     return this.ask(turn, 'interaction/requestUserInput', params, checkQuestions(questions));
   }
 

@@ -41,7 +41,25 @@ export const PROFILES = {
 };
 PROFILES['0.16.0'] = PROFILES['0.16'];
 
-export const DEFAULT_PROFILE = '0.15.2';
+/**
+ * Methods current builds answer -32601 (zcode-current.md §10): removed before 0.16.5 (steer, rewind, …),
+ * in 0.16.5 (automation/*), and `session/checkpoints`, which the current method table does not have.
+ */
+const REMOVED_CURRENT = [
+  'session/steer', 'session/rewind', 'session/rewindCascade', 'session/checkpoints', 'session/previewFileRewind', 'session/applyFileRewind',
+  'prompt/enhance', 'session/new', 'prompt', 'initialize', 'cancel', 'plugins/marketplace/list',
+  'automation/create', 'automation/update', 'automation/delete', 'automation/list', 'automation/checkTaskBinding',
+];
+
+// Current builds: zcode's own schemas (current.mjs, currentMethods.mjs, hostRequests.mjs). Both report CLI 0.16.5.
+// `0.16.5`: the standalone CLI / App 3.10.2 bundle: the workspace/* methods are still there; no provider headers.
+PROFILES['0.16.5'] = { version: '0.16.5', current: true, missing: REMOVED_CURRENT, steerEvents: false, turnTerminal: false, createSettings: true, workspaceMethods: true, providerHeaders: false, storageStartup: false };
+// `desktop-3.12`: the CLI inside the ZCode desktop app 3.12.3+: workspace/* gone, startup/storageState before
+// any request, provider runtime headers before model requests of Start Plan models.
+PROFILES['desktop-3.12'] = { version: '0.16.5', current: true, missing: REMOVED_CURRENT, steerEvents: false, turnTerminal: false, createSettings: true, workspaceMethods: false, providerHeaders: true, storageStartup: true };
+
+/** The newest build: the demo's and the tests' default (ZCODE_SIM_PROFILE=0.15.2 for the seed era). */
+export const DEFAULT_PROFILE = 'desktop-3.12';
 
 /** Every quirk switch. `reject-jsonrpc` is on by default because the real backend always does it. */
 export const QUIRKS = {
@@ -56,6 +74,7 @@ export const QUIRKS = {
   'split-lines': 'every outgoing line is written in several random chunks with small delays',
   'big-output': 'the first tool result of every turn is padded to a line of >= 1 MB',
   noise: 'non-JSON lines appear on stdout now and then (Debugger attached., progress bars)',
+  'headers-every-request': 'desktop-3.12: interaction/requestProviderRuntimeHeaders before every model request, not only Start Plan ones',
 };
 
 const DEFAULT_ON = ['reject-jsonrpc'];

@@ -8,6 +8,7 @@ import { Turn } from './turns.mjs';
 import { loadSteps, parsePrompt } from './scenarios.mjs';
 import { extensionMethods } from './extensions.mjs';
 import { automationMethod, ignoresStop, sendFault } from './faults.mjs';
+import { currentMethods, workspaceStubs } from './currentMethods.mjs';
 
 const RUNTIME_PREFERENCES = { nativeSearchEnhancementsEnabled: false, memoryEnabled: false, askUserQuestionAutoResolutionEnabled: false };
 
@@ -43,6 +44,7 @@ export function startTurn(sv, session, spec, ctx) {
 }
 
 export function createHandlers(sv) {
+  if (sv.profile.current) return currentHandlers(sv);
   const methods = {
     async 'session/create'(params) {
       const p = paramsOf(params);
@@ -142,6 +144,23 @@ export function createHandlers(sv) {
       // vscode-jsonrpc style `$/cancelRequest` and friends: harmless, ignored.
       if (method.startsWith('$/')) return void log(`ignoring notification ${method}`);
       throw new SimError(-32601, `unknown notification ${method}`, { violation: true });
+    },
+  };
+}
+
+/** Current builds (profiles 0.16.5, desktop-3.12): their own method table, and client notifications dropped. */
+function currentHandlers(sv) {
+  const methods = { ...currentMethods(sv, startTurn), ...(sv.profile.workspaceMethods ? workspaceStubs() : {}) };
+  return {
+    async onRequest(method, params, ctx) {
+      automationMethod(method); // ZCODE_SIM_AUTOMATION=1 (faults.mjs): a build that still has automation/*
+      if (!Object.hasOwn(methods, method) || isMissing(sv.profile, method)) throw new SimError(-32601, `Method not found: ${method}`);
+      return methods[method](params, ctx);
+    },
+    onNotification(method) {
+      // "ZCode Protocol notification ignored": a stop sent this way stops nothing.
+      log(`ZCode Protocol notification ignored: ${method}`);
+      if (!method.startsWith('$/')) throw new SimError(-32600, `${method} sent as a notification: current builds ignore client notifications (send a request)`, { violation: true });
     },
   };
 }

@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { log } from './util.mjs';
 import { dropsEvent } from './faults.mjs';
+import { currentEvent } from './current.mjs';
 
 export const MODES = ['plan', 'build', 'edit', 'yolo'];
 export const THOUGHT_LEVELS = ['low', 'medium', 'high', 'max'];
@@ -19,6 +20,7 @@ const BUFFER_MAX = 10000;
 const PERSISTED = [
   'sessionId', 'workspace', 'title', 'traceId', 'createdAt', 'updatedAt', 'mode', 'modelId', 'thoughtLevel',
   'todos', 'goal', 'checkpoints', 'messages', 'seq', 'contextUsed', 'totalTokenCount', 'forkedFrom',
+  'turnCount', 'stateRevision', 'reasoningLevel', 'rules',
 ];
 
 export class Session {
@@ -44,11 +46,33 @@ export class Session {
     return this.turn ? 'running' : 'idle';
   }
 
-  /** Emit one `session/event`; buffered for replay, written only if the client subscribed. */
+  get current() {
+    return this.store.era === 'current';
+  }
+
+  /** The `session/event` params of one event: seed `{sessionId, seq, type, payload}`, current with the full envelope. */
+  envelope(seq, type, payload, turnId) {
+    if (!this.current) return { sessionId: this.sessionId, seq, type, payload };
+    const params = { eventId: `evt_${this.store.ids.hex(16)}`, sessionId: this.sessionId };
+    if (turnId) params.turnId = turnId;
+    return Object.assign(params, { seq, timestamp: Date.now(), type, payload });
+  }
+
+  /**
+   * Emit one `session/event`; buffered for replay, written only if the client subscribed. Current builds
+   * render it in their shapes (current.mjs): some become a top-level `state.updated`, some are not sent.
+   */
   emit(type, payload) {
-    if (dropsEvent(type)) return;
+    if (dropsEvent(type)) return this.seq;
+    let turnId;
+    if (this.current) {
+      const out = currentEvent(this, type, payload);
+      if (!out) return this.seq;
+      if (out.state) return this.notifyState(out.state.patch, out.state.reason);
+      ({ type, payload, turnId } = out);
+    }
     const seq = ++this.seq;
-    const line = JSON.stringify({ method: 'session/event', params: { sessionId: this.sessionId, seq, type, payload } });
+    const line = JSON.stringify({ method: 'session/event', params: this.envelope(seq, type, payload, turnId) });
     this.buffer.push({ seq, line });
     if (this.buffer.length > 2 * BUFFER_MAX) this.buffer.splice(0, this.buffer.length - BUFFER_MAX);
     if (this.subscribed) this.store.writer.line(line);
@@ -59,12 +83,30 @@ export class Session {
   emitMany(type, payloads) {
     const lines = payloads.map((payload) => {
       const seq = ++this.seq;
-      return JSON.stringify({ method: 'session/event', params: { sessionId: this.sessionId, seq, type, payload } });
+      const wire = this.current ? currentEvent(this, type, payload).payload : payload;
+      return JSON.stringify({ method: 'session/event', params: this.envelope(seq, type, wire) });
     });
     const first = this.seq - lines.length + 1;
     lines.forEach((line, i) => this.buffer.push({ seq: first + i, line }));
     if (this.buffer.length > 2 * BUFFER_MAX) this.buffer.splice(0, this.buffer.length - BUFFER_MAX);
     if (this.subscribed) this.store.writer.lines(lines);
+  }
+
+  /**
+   * Current builds: a state change is its own top-level notification `{type, scope, sessionId, revision,
+   * reason, patch}` (zcodeStateUpdatedNotificationSchema), sent whether or not the session is subscribed.
+   */
+  notifyState(patch, reason) {
+    this.stateRevision = (this.stateRevision ?? 0) + 1;
+    const params = { type: 'state.updated', scope: 'session', sessionId: this.sessionId, revision: this.stateRevision, patch };
+    if (reason !== undefined) params.reason = reason;
+    this.store.writer.send({ method: 'state.updated', params });
+    return this.seq;
+  }
+
+  /** The buffered events after `afterSeq`, as params objects (current `session/subscribe` returns them in `events`). */
+  eventsAfter(afterSeq) {
+    return this.buffer.filter((e) => e.seq > afterSeq).map((e) => JSON.parse(e.line).params);
   }
 
   /** Re-send buffered events with seq > afterSeq (after a resubscribe). */
@@ -142,7 +184,9 @@ export class Session {
 }
 
 export class SessionStore {
-  constructor({ stateDir, writer, ids }) {
+  constructor({ stateDir, writer, ids, era = 'seed' }) {
+    /** 'seed' (0.14.x–0.16.0 shapes) or 'current' (0.16.5 / desktop 3.12 shapes, current.mjs). */
+    this.era = era;
     this.stateDir = stateDir;
     this.writer = writer;
     this.ids = ids;

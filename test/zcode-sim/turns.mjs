@@ -33,6 +33,8 @@ export class Turn {
     this.steerCount = 0;
     this.steerWake = null;
     this.inflight = new Map(); // toolCallId -> {toolName, part}
+    this.toolStarts = new Map(); // toolCallId -> started at (ms), for current builds' `duration`
+    this.startedAt = Date.now();
     this.pendingBackground = [];
     this.stats = { outChars: 0, reasoningChars: 0, toolChars: 0, requests: 1, webFetch: 0, webSearch: 0 };
     this.usageOverride = null;
@@ -56,21 +58,24 @@ export class Turn {
   }
 
   async run() {
-    const { session } = this;
+    const { session, sv } = this;
     const startedAt = Date.now();
     const contextBefore = (this.contextBefore = session.contextUsed);
     session.messages.push(this.assistant);
     session.emit('turn.started', { turnId: this.id, ...this.spec.started });
     let outcome;
     try {
-      if (this.spec.source !== 'background') await hostRequestsBeforeModel(this);
+      if (this.spec.source !== 'background') await hostRequestsBeforeModel(this); // ZCODE_SIM_HOST_REQUESTS (faults.mjs)
+      // A model with reasoning levels switched to without one fails its next turn (current builds, S5 live).
+      if (session.missingReasoningLevel) throw new TurnFailure(-32603, 'ModelProtocolError: Reasoning level is required', undefined, { type: 'ModelProtocolError', code: 'reasoning_level_required', retryable: false });
+      await sv.hosts?.beforeModelRequest(this); // current builds: provider runtime headers (hostRequests.mjs)
       await this.steps(this.spec.steps);
       await this.drainSteers(true); // a steer that arrived at the very end is still answered
       outcome = { status: 'success' };
     } catch (err) {
       if (err instanceof Cancelled || this.signal.aborted) outcome = { status: 'cancelled' };
       else if (err instanceof WireTurnFailure) outcome = { status: 'failed', error: err.wire };
-      else if (err instanceof TurnFailure) outcome = { status: 'failed', error: { code: err.code, message: err.message, ...(err.cause ? { cause: err.cause } : {}) } };
+      else if (err instanceof TurnFailure) outcome = { status: 'failed', error: { code: err.code, message: err.message, ...(err.cause ? { cause: err.cause } : {}), ...(sv.profile.current ? err.extra : {}) } };
       else {
         log('scenario error:', err?.stack ?? String(err));
         outcome = { status: 'failed', error: { code: -32603, message: `zcode-sim internal error: ${err?.message ?? err}` } };
@@ -98,11 +103,14 @@ export class Turn {
       // Emitted right before turn.completed / turn.failed (0.15.2+).
       session.emit('turn.terminal', { kind: 'turn.terminal', turnId: this.id, status: outcome.status, resultType, durationMs: Date.now() - startedAt, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, totalTokens: usage.totalTokens });
     }
+    if (outcome.status === 'success' && this.spec.source !== 'background') {
+      const checkpoint = { checkpointId: `ckpt_${sv.ids.hex(12)}`, createdAt: Date.now(), label: this.spec.label ?? this.spec.prompt.slice(0, 60), turnId: this.id, messageCount: session.messages.length, contextUsed: session.contextUsed };
+      session.checkpoints.push(checkpoint);
+      // Current builds announce it (a free object; zcode-current.md §8), before the turn's end.
+      if (sv.profile.current) session.emit('checkpoint.created', { checkpointId: checkpoint.checkpointId, turnId: this.id, createdAt: checkpoint.createdAt, label: checkpoint.label });
+    }
     if (outcome.status === 'failed') session.emit('turn.failed', { turnId: this.id, error: outcome.error });
     else session.emit('turn.completed', { turnId: this.id, resultType: outcome.status, usage });
-    if (outcome.status === 'success' && this.spec.source !== 'background') {
-      session.checkpoints.push({ checkpointId: `ckpt_${sv.ids.hex(12)}`, createdAt: Date.now(), label: this.spec.label ?? this.spec.prompt.slice(0, 60), turnId: this.id, messageCount: session.messages.length, contextUsed: session.contextUsed });
-    }
     session.touch();
     sv.store.save(session);
     session.turnEnded();
@@ -161,7 +169,7 @@ export class Turn {
       for (const key of ['mode', 'title', 'thoughtLevel']) if (typeof patch[key] === 'string') session[key] = patch[key];
       return void session.emit('state.updated', { patch, reason: s.state.reason ?? 'scenario' });
     }
-    if ('fail' in s) throw new TurnFailure(s.fail.code, s.fail.message, s.fail.cause);
+    if ('fail' in s) throw new TurnFailure(s.fail.code, s.fail.message, s.fail.cause, s.fail.current);
     if ('failWire' in s) throw new WireTurnFailure(s.failWire);
     if ('failEveryOther' in s) {
       // fail-transient: the first run in a session fails with a retryable error, the next one succeeds (and so on).
@@ -204,6 +212,7 @@ export class Turn {
     if (this.afterTool) {
       this.afterTool = false;
       this.stats.requests++; // text after a tool result is a new model request
+      await this.sv.hosts?.beforeModelRequest(this);
     }
     const words = String(text).match(/\S+\s*|\s+/g) ?? [];
     for (let i = 0; i < words.length; ) {

@@ -32,10 +32,12 @@ export class Cancelled extends Error {
 
 /** Thrown inside a turn to end it with turn.failed. */
 export class TurnFailure extends Error {
-  constructor(code, message, cause) {
+  /** `extra`: what current builds add to the error (type, attribution, retryable, detail; current.mjs). */
+  constructor(code, message, cause, extra) {
     super(message);
     this.code = code;
     this.cause = cause;
+    this.extra = extra;
   }
 }
 

@@ -9,6 +9,7 @@ import { DEFAULT_PROFILE, PROFILES, QUIRKS, parseQuirks } from './profiles.mjs';
 import { createHandlers, startTurn } from './server.mjs';
 import { SessionStore } from './sessions.mjs';
 import { Interactions } from './interactions.mjs';
+import { HostRequests, storageStartup } from './hostRequests.mjs';
 import { Ids, log, makeDelay } from './util.mjs';
 import { runLaunchChecks } from './launchCheck.mjs';
 
@@ -71,11 +72,14 @@ const recorder = new Recorder(process.env.ZCODE_SIM_RECORD);
 
 /** Everything the handlers, turns and background tasks share. */
 const sv = { profile, quirks, config, ids, writer, delay: makeDelay(speed) };
-sv.store = new SessionStore({ stateDir: process.env.ZCODE_SIM_STATE_DIR, writer, ids });
+sv.store = new SessionStore({ stateDir: process.env.ZCODE_SIM_STATE_DIR, writer, ids, era: profile.current ? 'current' : 'seed' });
 sv.startTurn = (session, spec) => startTurn(sv, session, spec);
 const handlers = createHandlers(sv);
-sv.conn = new Connection({ writer, recorder, quirks, onRequest: handlers.onRequest, onNotification: handlers.onNotification });
-sv.interactions = new Interactions({ conn: sv.conn, ids, quirks, resendMs: config.resendMs });
+sv.conn = new Connection({ writer, recorder, quirks, onRequest: handlers.onRequest, onNotification: handlers.onNotification, strictEnvelope: Boolean(profile.current) });
+sv.interactions = new Interactions({ conn: sv.conn, ids, quirks, resendMs: config.resendMs, current: Boolean(profile.current) });
+if (profile.current) sv.hosts = new HostRequests(sv);
+// Desktop 3.12.3+: storage start-up notifications before the client has sent anything.
+if (profile.storageStartup) storageStartup(sv);
 
 log(`zcode ${profile.version} simulator ready (pid ${process.pid}, speed ${speed}, quirks: ${[...quirks].join(',') || 'none'})`);
 

@@ -51,7 +51,10 @@ function interactionReplies() {
   const requests = new Map();
   for (const { msg } of record) if (msg && msg.method && String(msg.method).startsWith('interaction/')) requests.set(msg.id, msg);
   // The record holds what the simulator RECEIVED: responses to its own `server-N` requests.
-  return record.filter(({ msg }) => msg && typeof msg.id === 'string' && msg.id.startsWith('server-') && 'result' in msg).map(({ msg }) => msg.result);
+  // Current builds also ask for runtime preferences on every send: those replies are not interactions.
+  return record
+    .filter(({ msg }) => msg && typeof msg.id === 'string' && msg.id.startsWith('server-') && 'result' in msg && !('nativeSearchEnhancementsEnabled' in (msg.result ?? {})))
+    .map(({ msg }) => msg.result);
 }
 
 function received(method) {

@@ -4,6 +4,7 @@
  * the bridge; the zcode simulator runs as a real child process; every message the bridge sends is
  * schema-validated (harness.ts / traffic.ts) and the simulator's violation log must stay empty.
  */
+import { currentEra } from '../../helpers/sim.ts';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -282,28 +283,55 @@ for (const mode of MODES) {
       await withHarness(mode, {}, async (h) => {
         const sessionId = await newSession(h);
         const chosen: string[] = [];
-        for (const optionId of ['allow', 'allow_always', 'deny']) {
+        // Seed builds: ids allow / allow_always / deny; current builds: allow_once / allow_always / reject_once,
+        // each with its own `response`. zcode's options are offered as they are, in its order.
+        const expectedIds = currentEra() ? ['allow_once', 'allow_always', 'reject_once'] : ['allow', 'allow_always', 'deny'];
+        for (const kind of ['allow_once', 'allow_always', 'reject_once']) {
           h.onPermission = async (params) => {
             assert.deepEqual(
               params.options.map((o) => [o.optionId, o.kind]),
               [
-                ['allow', 'allow_once'],
-                ['allow_always', 'allow_always'],
-                ['deny', 'reject_once'],
+                [expectedIds[0], 'allow_once'],
+                [expectedIds[1], 'allow_always'],
+                [expectedIds[2], 'reject_once'],
               ],
             );
             assert.equal(params.sessionId, sessionId);
             assert.equal(params.toolCall.kind, 'execute');
+            const optionId = params.options.find((o) => o.kind === kind)!.optionId;
             chosen.push(optionId);
             return { outcome: { outcome: 'selected', optionId } };
           };
           assert.equal((await prompt(h, sessionId, '[scenario:permission]')).stopReason, 'end_turn');
         }
         const replies = h.simRecord().received.filter((m) => 'result' in m && typeof (m.result as { decision?: unknown })?.decision === 'string').map((m) => m.result);
-        assert.deepEqual(replies, [{ decision: 'allow' }, { decision: 'allow' }, { decision: 'deny', reason: 'rejected (deny)' }]);
+        if (currentEra()) {
+          // The chosen option's own response goes back unchanged, so "always" keeps its rule and sticks:
+          // the third prompt runs the same command without asking again.
+          assert.deepEqual(chosen, ['allow_once', 'allow_always']);
+          assert.deepEqual(replies, [
+            { decision: 'allow' },
+            { decision: 'allow', permissionUpdates: [{ type: 'addRules', behavior: 'allow', rules: [{ toolName: 'Bash', ruleContent: 'npm test' }] }] },
+          ]);
+        } else {
+          assert.deepEqual(replies, [{ decision: 'allow' }, { decision: 'allow' }, { decision: 'deny', reason: 'rejected (deny)' }]);
+          h.onPermission = async () => ({ outcome: { outcome: 'cancelled' } });
+          assert.equal((await prompt(h, sessionId, '[scenario:permission]')).stopReason, 'cancelled');
+        }
+        assert.equal((await prompt(h, sessionId, '[scenario:text]')).stopReason, 'end_turn');
+      });
+    });
+
+    test('conformance 9b: a cancelled permission ends the turn as cancelled (a fresh session, nothing allowed yet)', T, async () => {
+      await withHarness(mode, {}, async (h) => {
+        const sessionId = await newSession(h);
         h.onPermission = async () => ({ outcome: { outcome: 'cancelled' } });
         assert.equal((await prompt(h, sessionId, '[scenario:permission]')).stopReason, 'cancelled');
-        assert.equal((await prompt(h, sessionId, '[scenario:text]')).stopReason, 'end_turn');
+        const decisions = () => h.simRecord().received.filter((m) => 'result' in m && typeof (m.result as { decision?: unknown })?.decision === 'string').map((m) => m.result);
+        // The prompt may answer before the simulator has recorded the reply it got: wait (bounded) for a
+        // recorded reply, then check it is the only one and what it says.
+        for (let i = 0; i < 100 && decisions().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+        assert.deepEqual(decisions(), [{ decision: 'deny', reason: 'cancelled by user' }]);
       });
     });
 

@@ -1,6 +1,6 @@
 /**
  * Failures a user understands (issue 12 item 7), end to end through the official SDK client: the
- * simulator fails turns with current `turn.failed` error objects (scenarios fail-captcha, fail-auth,
+ * simulator fails turns with current `turn.failed` error objects (scenarios fail-captcha-wire, fail-auth-wire,
  * fail-transient), and the prompt's JSON-RPC error says what happened and what to do.
  */
 import assert from 'node:assert/strict';
@@ -19,7 +19,7 @@ for (const mode of MODES) {
     test('captcha 3007: a clear error naming the desktop app and the Coding Plan key, sent once, never retried', T, async () => {
       await withHarness(mode, {}, async (h) => {
         const sessionId = await newSession(h);
-        const error = await errorOf(prompt(h, sessionId, '[scenario:fail-captcha]'));
+        const error = await errorOf(prompt(h, sessionId, '[scenario:fail-captcha-wire]'));
         assert.match(error.message, /needs the ZCode desktop app/);
         assert.match(error.message, /GLM Coding Plan API key/);
         assert.equal((error.data as { zcode: { cause: string; retryable: boolean } }).zcode.cause, 'captcha');
@@ -31,7 +31,7 @@ for (const mode of MODES) {
     test('auth failed: says to sign in again; not retried', T, async () => {
       await withHarness(mode, {}, async (h) => {
         const sessionId = await newSession(h);
-        const error = await errorOf(prompt(h, sessionId, '[scenario:fail-auth]'));
+        const error = await errorOf(prompt(h, sessionId, '[scenario:fail-auth-wire]'));
         assert.match(error.message, /Authentication with the model provider failed/);
         assert.equal(h.simRecord().received.filter((m) => m.method === 'session/send').length, 1);
       });

@@ -1,5 +1,5 @@
 /**
- * Golden transcripts (test/golden/<name>.jsonl): the normalized ACP traffic of one simulator
+ * Golden transcripts (test/golden/<profile>/<name>.jsonl): the normalized ACP traffic of one simulator
  * scenario, compared on every run so that a behaviour change shows up in review. Both transports
  * must produce the same transcript. `UPDATE_GOLDEN=1` rewrites the files (from the in-process run).
  */
@@ -13,7 +13,17 @@ import type { AcpHarness } from './harness.ts';
 import { agentText, newSession, prompt, withHarness } from './helpers.ts';
 import { transcript } from './normalize.ts';
 
-const GOLDEN_DIR = fileURLToPath(new URL('../../golden/', import.meta.url));
+/**
+ * Goldens are per simulator profile where the output differs: test/golden/<profile>/. The run's profile is
+ * ZCODE_TEST_SIM_PROFILE (default: the simulator's, desktop-3.12); a profile without its own directory
+ * shares its era's (seed builds: 0.15.2, current builds: desktop-3.12).
+ */
+const PROFILE = process.env.ZCODE_TEST_SIM_PROFILE || 'desktop-3.12';
+const CURRENT_PROFILES = new Set(['0.16.5', 'desktop-3.12']);
+const GOLDEN_ROOT = fileURLToPath(new URL('../../golden/', import.meta.url));
+const GOLDEN_DIR = existsSync(`${GOLDEN_ROOT}${PROFILE}/`) || process.env.UPDATE_GOLDEN === '1'
+  ? `${GOLDEN_ROOT}${PROFILE}/`
+  : `${GOLDEN_ROOT}${CURRENT_PROFILES.has(PROFILE) ? 'desktop-3.12' : '0.15.2'}/`;
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 const T = { timeout: 60_000 };
 /** A rich client: forms and terminal output, so every feature shows in the transcripts. */

@@ -32,6 +32,7 @@ const EXTENSION_NOTIFICATIONS: Record<string, z.ZodType> = {
     ),
   }),
   '_zcode/session/steerState': z.object({ sessionId: z.string(), state: z.enum(['queued', 'drained']) }),
+  '_zcode/session/checkpointsChanged': z.strictObject({ sessionId: z.string(), checkpointId: z.string().optional() }),
 };
 
 export class Traffic {

@@ -1,10 +1,14 @@
 /**
- * `_zcode/session/*` extension methods against the simulator (profile 0.15.2, which has them all):
+ * `_zcode/session/*` extension methods against the simulator (pinned to profile 0.15.2, which has them all —
+ * current builds removed rewind, steer and session/checkpoints; current.test.ts covers those builds):
  * results, the exact params zcode receives, param validation and unknown sessions.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { errorOf, ext, newSession, prompt, sessionText, startPrompt, withBridge, zcodeCalls, zcodeIdOfLastSend, zcodeMethods } from './support.ts';
+
+/** The seed-era build that has every extension method (rewind, steer, session/checkpoints). */
+const SEED_ERA = { profile: '0.15.2' };
 
 const CWD = '/tmp/zcode-ext-ws';
 
@@ -23,7 +27,7 @@ interface Checkpoint {
 
 describe('_zcode/session/checkpoints and fork', () => {
   test('checkpoints lists one checkpoint per user turn (ISO times, labels)', () =>
-    withBridge({}, async (h) => {
+    withBridge({ sim: SEED_ERA }, async (h) => {
       const { sessionId, zid } = await sessionWithTurns(h, ['[scenario:text] first', '[scenario:text] second']);
       const { checkpoints, latestOnly } = await ext<{ checkpoints: Checkpoint[]; latestOnly?: boolean }>(h, '_zcode/session/checkpoints', { sessionId });
       assert.equal(latestOnly, undefined);
@@ -36,7 +40,7 @@ describe('_zcode/session/checkpoints and fork', () => {
     }));
 
   test('fork (latest) returns a new session id that session/load opens at once with its history', () =>
-    withBridge({}, async (h) => {
+    withBridge({ sim: SEED_ERA }, async (h) => {
       const sessionId = await newSession(h, CWD);
       await prompt(h, sessionId, '[scenario:text] remember the greeting module');
       const zid = zcodeIdOfLastSend(h);
@@ -59,7 +63,7 @@ describe('_zcode/session/checkpoints and fork', () => {
     }));
 
   test('fork from a given checkpoint sends {kind:"checkpoint", checkpointId}; "latest" means the latest', () =>
-    withBridge({}, async (h) => {
+    withBridge({ sim: SEED_ERA }, async (h) => {
       const { sessionId, zid } = await sessionWithTurns(h, ['[scenario:text] one', '[scenario:text] two']);
       const { checkpoints } = await ext<{ checkpoints: Checkpoint[] }>(h, '_zcode/session/checkpoints', { sessionId });
       const first = checkpoints[0].checkpointId;
@@ -73,7 +77,7 @@ describe('_zcode/session/checkpoints and fork', () => {
     }));
 
   test('fork without any checkpoint and from an unknown checkpoint: zcode errors pass through', () =>
-    withBridge({}, async (h) => {
+    withBridge({ sim: SEED_ERA }, async (h) => {
       const sessionId = await newSession(h, CWD);
       const none = await errorOf(ext(h, '_zcode/session/fork', { sessionId }));
       assert.equal(none.code, -32000);
@@ -86,7 +90,7 @@ describe('_zcode/session/checkpoints and fork', () => {
 
 describe('_zcode/session/rewind', () => {
   test('rewind to a checkpoint cuts the later history (session/rewind {sessionId, target})', () =>
-    withBridge({}, async (h) => {
+    withBridge({ sim: SEED_ERA }, async (h) => {
       const { sessionId, zid } = await sessionWithTurns(h, ['[scenario:text] one', '[scenario:text] two']);
       const { checkpoints } = await ext<{ checkpoints: Checkpoint[] }>(h, '_zcode/session/checkpoints', { sessionId });
       const result = await ext<{ rewound: boolean; checkpointId?: string; removedMessages?: number }>(h, '_zcode/session/rewind', {
@@ -105,7 +109,7 @@ describe('_zcode/session/rewind', () => {
     }));
 
   test('cascade uses session/rewindCascade and reports the forks deleted with the removed checkpoints', () =>
-    withBridge({}, async (h) => {
+    withBridge({ sim: SEED_ERA }, async (h) => {
       const { sessionId, zid } = await sessionWithTurns(h, ['[scenario:text] one', '[scenario:text] two']);
       const { checkpoints } = await ext<{ checkpoints: Checkpoint[] }>(h, '_zcode/session/checkpoints', { sessionId });
       const fork = await ext<{ sessionId: string }>(h, '_zcode/session/fork', { sessionId, checkpointId: checkpoints[1].checkpointId });
@@ -120,7 +124,7 @@ describe('_zcode/session/rewind', () => {
     }));
 
   test('a rewind sent while a prompt runs waits for it instead of failing busy', () =>
-    withBridge({}, async (h) => {
+    withBridge({ sim: SEED_ERA }, async (h) => {
       const sessionId = await newSession(h, CWD);
       await prompt(h, sessionId, '[scenario:text] one');
       const running = startPrompt(h, sessionId, '[scenario:long] go');
@@ -136,7 +140,7 @@ describe('_zcode/session/rewind', () => {
 
 describe('_zcode/session/goal', () => {
   test('show / set / pause / resume / replace / clear, with exactly the params zcode takes', () =>
-    withBridge({}, async (h) => {
+    withBridge({ sim: SEED_ERA }, async (h) => {
       const sessionId = await newSession(h, CWD);
       assert.deepEqual(await ext(h, '_zcode/session/goal', { sessionId, action: 'show' }), { goal: null });
       assert.deepEqual(await ext(h, '_zcode/session/goal', { sessionId, action: 'set', objective: '  ship the release  ' }), {
@@ -164,7 +168,7 @@ describe('_zcode/session/goal', () => {
 
 describe('_zcode/session/compact', () => {
   test('answers only when zcode reports the outcome: compacted, with the token figures', () =>
-    withBridge({}, async (h) => {
+    withBridge({ sim: SEED_ERA }, async (h) => {
       const sessionId = await newSession(h, CWD);
       await prompt(h, sessionId, '[scenario:text] some history');
       const zid = zcodeIdOfLastSend(h);
@@ -176,7 +180,7 @@ describe('_zcode/session/compact', () => {
     }));
 
   test('an empty session: outcome failed with zcode\'s reason', () =>
-    withBridge({}, async (h) => {
+    withBridge({ sim: SEED_ERA }, async (h) => {
       const sessionId = await newSession(h, CWD);
       const result = await ext<{ outcome: string; message?: string }>(h, '_zcode/session/compact', { sessionId });
       assert.equal(result.outcome, 'failed');
@@ -184,7 +188,7 @@ describe('_zcode/session/compact', () => {
     }));
 
   test('cancelling the request stops the compaction: session/stop sent, outcome cancelled', () =>
-    withBridge({ sim: { speed: 1 } }, async (h) => {
+    withBridge({ sim: { ...SEED_ERA, speed: 1 } }, async (h) => {
       const sessionId = await newSession(h, CWD);
       await prompt(h, sessionId, 'hi');
       const zid = zcodeIdOfLastSend(h);
@@ -202,7 +206,7 @@ describe('_zcode/session/compact', () => {
     }));
 
   test('a compact sent while a prompt runs waits for the prompt, then compacts', () =>
-    withBridge({}, async (h) => {
+    withBridge({ sim: SEED_ERA }, async (h) => {
       const sessionId = await newSession(h, CWD);
       const running = startPrompt(h, sessionId, '[scenario:long] go');
       await h.waitFor('the long turn to stream', () => sessionText(h, sessionId).length > 200);
@@ -215,7 +219,7 @@ describe('_zcode/session/compact', () => {
 
 describe('_zcode/session/setMode and setThoughtLevel', () => {
   test('setMode goes to zcode and is announced as config_option_update + current_mode_update', () =>
-    withBridge({}, async (h) => {
+    withBridge({ sim: SEED_ERA }, async (h) => {
       const sessionId = await newSession(h, CWD);
       assert.deepEqual(await ext(h, '_zcode/session/setMode', { sessionId, mode: 'plan' }), { mode: 'plan' });
       const zid = zcodeCalls(h, 'session/setMode')[0]?.sessionId;
@@ -228,7 +232,7 @@ describe('_zcode/session/setMode and setThoughtLevel', () => {
     }));
 
   test('setThoughtLevel goes to zcode and is announced; an unknown value is -32602 and never reaches zcode', () =>
-    withBridge({}, async (h) => {
+    withBridge({ sim: SEED_ERA }, async (h) => {
       const sessionId = await newSession(h, CWD);
       assert.deepEqual(await ext(h, '_zcode/session/setThoughtLevel', { sessionId, thoughtLevel: 'max' }), { thoughtLevel: 'max' });
       const zid = zcodeCalls(h, 'session/setThoughtLevel')[0]?.sessionId;
@@ -249,7 +253,7 @@ describe('_zcode/session/setMode and setThoughtLevel', () => {
 
 describe('_zcode/session/steer', () => {
   test('steer reaches the running turn (session/steer {sessionId, content}) and zcode takes it into account', () =>
-    withBridge({}, async (h) => {
+    withBridge({ sim: SEED_ERA }, async (h) => {
       const sessionId = await newSession(h, CWD);
       const running = startPrompt(h, sessionId, '[scenario:steer] refactor');
       await h.waitFor('the steer turn to start', () => sessionText(h, sessionId).includes('Send a steer any time'));
@@ -262,7 +266,7 @@ describe('_zcode/session/steer', () => {
     }));
 
   test('steer without a running prompt is a clear error and never reaches zcode', () =>
-    withBridge({}, async (h) => {
+    withBridge({ sim: SEED_ERA }, async (h) => {
       const sessionId = await newSession(h, CWD);
       await prompt(h, sessionId, 'hi');
       const error = await errorOf(ext(h, '_zcode/session/steer', { sessionId, content: 'too late' }));
@@ -290,7 +294,7 @@ describe('param validation and unknown sessions', () => {
   ];
   for (const [method, params, message] of cases) {
     test(`${method} ${JSON.stringify(params) ?? 'without params'} → -32602 ${message}`, () =>
-      withBridge({}, async (h) => {
+      withBridge({ sim: SEED_ERA }, async (h) => {
         const error = await errorOf(ext(h, method, params));
         assert.equal(error.code, -32602);
         assert.match(error.message, message);
@@ -299,7 +303,7 @@ describe('param validation and unknown sessions', () => {
   }
 
   test('an unknown session id is -32002 for every method, and zcode is never asked', () =>
-    withBridge({}, async (h) => {
+    withBridge({ sim: SEED_ERA }, async (h) => {
       const calls: Array<[string, Record<string, unknown>]> = [
         ['_zcode/session/fork', {}],
         ['_zcode/session/rewind', {}],
@@ -325,7 +329,7 @@ describe('param validation and unknown sessions', () => {
     }));
 
   test('an unknown extension method is -32601 from the SDK', () =>
-    withBridge({}, async (h) => {
+    withBridge({ sim: SEED_ERA }, async (h) => {
       const error = await errorOf(ext(h, '_zcode/session/explode', { sessionId: 'x' }));
       assert.equal(error.code, -32601);
     }));

@@ -28,6 +28,9 @@ function sentPrompts(h: AcpHarness): string[] {
   return zcodeCalls(h, 'session/send').map((p) => p.content as string);
 }
 
+/** /rewind and /steer need a build that has them (current builds removed session/rewind and session/steer). */
+const SEED_ERA = { sim: { profile: '0.15.2' } };
+
 describe('slash commands', () => {
   test('/compact compacts, waits for the outcome, and reports it as agent text', () =>
     withBridge({}, async (h) => {
@@ -64,7 +67,7 @@ describe('slash commands', () => {
     }));
 
   test('session/cancel stops a /rewind waiting for the running prompt: both return cancelled and zcode never rewinds', () =>
-    withBridge({}, async (h) => {
+    withBridge(SEED_ERA, async (h) => {
       const sessionId = await newSession(h, CWD);
       await prompt(h, sessionId, '[scenario:text] one');
       const long = startPrompt(h, sessionId, '[scenario:long] go');
@@ -125,7 +128,7 @@ describe('slash commands', () => {
     }));
 
   test('/rewind [checkpoint] [--cascade]', () =>
-    withBridge({}, async (h) => {
+    withBridge(SEED_ERA, async (h) => {
       const sessionId = await newSession(h, CWD);
       await prompt(h, sessionId, 'one');
       await prompt(h, sessionId, 'two');
@@ -141,7 +144,7 @@ describe('slash commands', () => {
     }));
 
   test('/steer reaches a running turn; without one it says so; without text it shows usage', () =>
-    withBridge({}, async (h) => {
+    withBridge(SEED_ERA, async (h) => {
       const sessionId = await newSession(h, CWD);
       const idle = await command(h, sessionId, '/steer do it differently');
       assert.equal(idle.text, 'Nothing to steer: no prompt is running on this session. Send the instructions as a normal prompt instead.');

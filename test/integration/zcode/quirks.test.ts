@@ -80,7 +80,8 @@ test('result-without-toolname: results without toolName parse', async (t) => {
 });
 
 test('busy: a send while a turn runs fails with 1308', async (t) => {
-  const h = simBackend(t, { quirks: ['busy'] });
+  // 1308 is the seed-era busy code (current builds answer -32010; test/unit/zcodeSim.test.ts).
+  const h = simBackend(t, { profile: '0.15.2', quirks: ['busy'] });
   const sessionId = await openSession(h);
   await h.backend.send({ sessionId, content: '[scenario:long] work' });
   const error = await codeOf(h.backend.send({ sessionId, content: 'again' }));
@@ -89,7 +90,7 @@ test('busy: a send while a turn runs fails with 1308', async (t) => {
 });
 
 test('busy-32010: the other spelling of busy', async (t) => {
-  const h = simBackend(t, { quirks: ['busy-32010'] });
+  const h = simBackend(t, { profile: '0.15.2', quirks: ['busy-32010'] });
   const sessionId = await openSession(h);
   await h.backend.send({ sessionId, content: '[scenario:long] work' });
   assert.equal(await codeOf(h.backend.send({ sessionId, content: 'again' })), -32010);
@@ -97,7 +98,7 @@ test('busy-32010: the other spelling of busy', async (t) => {
 });
 
 test('busy-once: the first send is refused even when idle, the retry works', async (t) => {
-  const h = simBackend(t, { quirks: ['busy-once'] });
+  const h = simBackend(t, { profile: '0.15.2', quirks: ['busy-once'] });
   const sessionId = await openSession(h);
   assert.equal(await codeOf(h.backend.send({ sessionId, content: '[scenario:text] hi' })), 1308);
   const events = await runTurn(h, sessionId, '[scenario:text] hi');

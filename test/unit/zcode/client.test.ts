@@ -5,7 +5,7 @@ import type { BackendOptions, BackendState, ExitInfo, ZcodeBackend } from '../..
 import { createZcodeBackend } from '../../../bridge/zcode/client.ts';
 import { workspaceKeyFor } from '../../../bridge/zcode/methods.ts';
 import type { Interaction, ZcodeEvent } from '../../../bridge/zcode/protocol.ts';
-import { RUNTIME_PREFERENCES_REPLY } from '../../../bridge/zcode/protocol.ts';
+import { RUNTIME_PREFERENCES_REPLY } from '../../../bridge/zcode/hostRequests.ts';
 import { testLogger } from '../../helpers/sim.ts';
 import type { TestLogger } from '../../helpers/sim.ts';
 import { FakeZcode, NO_REPLY } from './fakeZcode.ts';
@@ -168,14 +168,28 @@ test('typed methods send the documented params', async () => {
   b.dispose();
 });
 
-test('stop is a notification, and does not start a process', async () => {
-  const h = harness({ 'session/list': () => ({ sessions: [] }) });
+test('stop is a request (current builds drop notifications), and does not start a process', async () => {
+  const h = harness({ 'session/stop': () => ({}) });
   h.backend.stop({ sessionId: 's' });
   assert.equal(h.fakes.length, 0);
   await h.backend.start();
   h.backend.stop({ sessionId: 's' });
   const msg = await h.fake.waitFor((m) => m.method === 'session/stop');
-  assert.deepEqual(msg, { method: 'session/stop', params: { sessionId: 's' } });
+  assert.equal(typeof msg.id, 'number', 'sent with an id');
+  assert.deepEqual(msg.params, { sessionId: 's' });
+  h.backend.dispose();
+});
+
+test('a build that refuses session/stop as a request gets the notification, and only that from then on', async () => {
+  const h = harness({ 'session/stop': () => ({ error: { code: -32601, message: 'Method not found: session/stop' } }) });
+  await h.backend.start();
+  h.backend.stop({ sessionId: 's' });
+  const fallback = await h.fake.waitFor((m) => m.method === 'session/stop' && m.id === undefined);
+  assert.deepEqual(fallback, { method: 'session/stop', params: { sessionId: 's' } });
+  h.backend.stop({ sessionId: 't' });
+  const second = await h.fake.waitFor((m) => m.method === 'session/stop' && (m.params as { sessionId?: string }).sessionId === 't');
+  assert.equal(second.id, undefined, 'the second stop goes straight as a notification');
+  assert.equal(h.fake.received.filter((m) => m.method === 'session/stop' && m.id !== undefined).length, 1);
   h.backend.dispose();
 });
 
@@ -406,4 +420,46 @@ test('locate failure: NotFound, state back to stopped, and the next call tries a
   await rejectsWith(backend.listSessions({}), BackendErrorCode.NotFound);
   assert.equal(attempts, 2);
   backend.dispose();
+});
+
+test('setModel: the current shape first; a build refusing it (-32602 about the keys) gets {modelId}, and only that from then on', async () => {
+  const h = harness({
+    'session/setModel': (params) =>
+      (params as { model?: unknown }).model !== undefined ? { error: { code: -32602, message: 'Invalid params: Unrecognized key: "options"' } } : {},
+  });
+  await h.backend.setModel({ sessionId: 's', modelId: 'GLM-4.6', providerId: 'account:zai-coding-plan', reasoningLevel: 'high' });
+  await h.backend.setModel({ sessionId: 's', modelId: 'GLM-5.2', providerId: 'account:zai-coding-plan' });
+  const sent = h.fake.received.filter((m) => m.method === 'session/setModel').map((m) => m.params);
+  assert.deepEqual(sent, [
+    { sessionId: 's', model: { providerId: 'account:zai-coding-plan', modelId: 'GLM-4.6', options: { reasoningLevel: 'high' } }, persistAsWorkspaceLastUsed: false },
+    { sessionId: 's', modelId: 'GLM-4.6' },
+    { sessionId: 's', modelId: 'GLM-5.2' },
+  ]);
+  assert.equal(h.logger.find('info', 'legacy {modelId} shape').length, 1);
+  h.backend.dispose();
+});
+
+test('setModel: an unknown model is a real error, not a shape fallback', async () => {
+  const h = harness({ 'session/setModel': () => ({ error: { code: -32603, message: 'Unsupported model: x/y. Available models: a/b' } }) });
+  await assert.rejects(h.backend.setModel({ sessionId: 's', modelId: 'y', providerId: 'x' }), /Unsupported model/);
+  assert.equal(h.fake.received.filter((m) => m.method === 'session/setModel').length, 1);
+  h.backend.dispose();
+});
+
+test('a top-level state.updated notification (current builds) is delivered as the session\'s state.updated event', async () => {
+  const h = harness();
+  const events: unknown[] = [];
+  let both!: () => void;
+  const arrived = new Promise<void>((resolve) => (both = resolve));
+  h.backend.onEvent((e) => {
+    events.push(e);
+    if (events.length === 2) both();
+  });
+  await h.backend.start();
+  h.fake.send({ method: 'state.updated', params: { type: 'state.updated', scope: 'session', sessionId: 's9', revision: 4, reason: 'session_mode_updated', patch: { mode: { current: 'plan' } } } });
+  h.fake.send({ method: 'startup/storageState', params: { schemaVersion: 1 } });
+  h.fake.send({ method: 'session/event', params: { sessionId: 's9', seq: 1, type: 'turn.steerQueued', payload: {} } });
+  await arrived;
+  assert.deepEqual(events[0], { sessionId: 's9', type: 'state.updated', payload: { type: 'state.updated', scope: 'session', sessionId: 's9', revision: 4, reason: 'session_mode_updated', patch: { mode: 'plan' } } });
+  h.backend.dispose();
 });
