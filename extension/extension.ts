@@ -45,7 +45,8 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
     locate: readLocateOptions,
     defaultMode: () => vscode.workspace.getConfiguration('zcode').get<string>('defaultMode') || undefined,
     fallbackUi: new QuickPickInteractiveUi(),
-    revealUi: () => vscode.commands.executeCommand('zcode.chat.focus'),
+    // Never moves focus: a request must not catch keys meant for the editor (see useCardFocus.ts).
+    revealUi: () => vscode.commands.executeCommand('zcode.chat.focus', { preserveFocus: true }),
     clientInfo: { name: 'zcode-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
   });
   const sessions = new SessionManager(host, context.workspaceState, workspaceCwd);

@@ -8,6 +8,7 @@ import { hostActions } from './actions.ts';
 import { App } from './components/App.tsx';
 import type { AttachBus } from './components/Composer.tsx';
 import { HostChannel, type MessageSource, type VsCodeApi } from './ipc.ts';
+import { KeyHistory } from './keyHistory.ts';
 import { ChatStore, type Scheduler } from './store.ts';
 import { ViewState } from './viewState.ts';
 
@@ -44,7 +45,9 @@ export function startChat(api: VsCodeApi, source: MessageSource, root: Element, 
   const doc = root.ownerDocument;
   doc.addEventListener('securitypolicyviolation', onViolation);
   doc.defaultView?.addEventListener('error', onError);
-  render(h(App, { store, actions: hostActions(channel), view, bus }), root);
+  const keys = new KeyHistory();
+  const stopKeys = keys.observe(doc);
+  render(h(App, { store, actions: hostActions(channel), view, bus, keys }), root);
   channel.send(ReadyCommand, { reason: 'start' });
   // One line per webview start: shows in the log that this reporting path works.
   channel.send(WebviewLogCommand, { level: 'info', message: 'started' });
@@ -55,6 +58,7 @@ export function startChat(api: VsCodeApi, source: MessageSource, root: Element, 
     doc.removeEventListener('securitypolicyviolation', onViolation);
     doc.defaultView?.removeEventListener('error', onError);
     render(null, root);
+    stopKeys();
     channel.dispose();
   };
 }

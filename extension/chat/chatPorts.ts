@@ -45,7 +45,7 @@ export interface ChatEnvironment {
   openLocation(path: string, line?: number): Promise<void>;
   copy(text: string): Promise<void>;
   attachContext(source: 'selection' | 'activeFile' | 'pickFiles'): Promise<Attachment[]>;
-  /** Shows the chat view (forms arrived while it was hidden). */
+  /** Shows the chat view without moving focus (forms arrived while it was hidden). */
   reveal(): void;
   log(level: 'info' | 'warn' | 'error', message: string): void;
   /** Turns any error into one plain sentence. */

@@ -68,10 +68,14 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
     );
   }
 
-  /** Shows the view (and so creates it if needed). */
-  reveal(): void {
-    if (this.view) this.view.show(true);
-    else void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+  /**
+   * Shows the view (and so creates it if needed). `preserveFocus` keeps the keyboard where the user
+   * is typing: a request that reveals the chat must never move focus (an Enter meant for the editor
+   * would land in the chat). The view's focus command takes `{ preserveFocus }` (VS Code ≥ 1.89).
+   */
+  reveal(preserveFocus: boolean): void {
+    if (this.view) this.view.show(preserveFocus);
+    else void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`, { preserveFocus });
   }
 
   private disposeView(): void {
@@ -105,7 +109,7 @@ export function registerChatView(context: vscode.ExtensionContext, host: ZcodeCl
     },
     copy: async (text) => vscode.env.clipboard.writeText(text),
     attachContext,
-    reveal: () => view.provider?.reveal(),
+    reveal: () => view.provider?.reveal(true),
     log: (level, message) => log?.[level](message),
     errorMessage,
   };
@@ -116,7 +120,7 @@ export function registerChatView(context: vscode.ExtensionContext, host: ZcodeCl
     diffs.register(),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     vscode.commands.registerCommand(ATTACH_SELECTION_COMMAND, () => {
-      provider.reveal();
+      provider.reveal(false);
       controller.pushAttachments(selectionAttachment(vscode.window.activeTextEditor));
     }),
     provider,

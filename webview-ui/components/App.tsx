@@ -8,6 +8,8 @@ import { Header } from './Header.tsx';
 import { Icon } from './Icon.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { Transcript } from './Transcript.tsx';
+import { KeyHistoryContext } from './useCardFocus.ts';
+import { KeyHistory } from '../keyHistory.ts';
 
 function Welcome() {
   return (
@@ -19,25 +21,29 @@ function Welcome() {
   );
 }
 
-export function App({ store, actions, view, bus }: { store: ChatStore; actions: ChatActions; view: ViewState; bus?: AttachBus }) {
+const unobservedKeys = new KeyHistory();
+
+export function App({ store, actions, view, bus, keys = unobservedKeys }: { store: ChatStore; actions: ChatActions; view: ViewState; bus?: AttachBus; keys?: KeyHistory }) {
   const [state, setState] = useState(store.current);
   useEffect(() => store.subscribe(setState), [store]);
   return (
     <ActionsContext.Provider value={actions}>
-      <ViewStateContext.Provider value={view}>
-        {state.ready ? (
-          <div class="chat">
-            <Header session={state.session} />
-            <Transcript items={state.items} running={state.session.running} empty={<Welcome />} />
-            <Composer session={state.session} view={view} bus={bus} />
-            <Toolbar session={state.session} />
-          </div>
-        ) : (
-          <div class="connecting" role="status">
-            <Icon name="loading" spin /> Connecting to ZCode…
-          </div>
-        )}
-      </ViewStateContext.Provider>
+      <KeyHistoryContext.Provider value={keys}>
+        <ViewStateContext.Provider value={view}>
+          {state.ready ? (
+            <div class="chat">
+              <Header session={state.session} />
+              <Transcript items={state.items} running={state.session.running} empty={<Welcome />} />
+              <Composer session={state.session} view={view} bus={bus} />
+              <Toolbar session={state.session} />
+            </div>
+          ) : (
+            <div class="connecting" role="status">
+              <Icon name="loading" spin /> Connecting to ZCode…
+            </div>
+          )}
+        </ViewStateContext.Provider>
+      </KeyHistoryContext.Provider>
     </ActionsContext.Provider>
   );
 }

@@ -1,11 +1,12 @@
 /**
  * The native forms: permission cards, the plan feedback box, and schema-driven elicitation forms
  * (the question form is one: a dropdown per question with its "other" field right under it).
- * Keyboard: Tab order follows the layout, Enter submits, Escape cancels. Once answered or
- * withdrawn by the bridge, a form collapses into a one-line record.
+ * Keyboard: Tab order follows the layout, Enter submits, Escape cancels. A new card focuses its
+ * heading (never a decision) and ignores keys pressed before it appeared (useCardFocus.ts). Once
+ * answered or withdrawn by the bridge, a form collapses into a one-line record.
  */
 import { useId, useRef, useState } from 'preact/hooks';
-import { useInitialFocus } from './useInitialFocus.ts';
+import { useCardFocus } from './useCardFocus.ts';
 import type { ElicitationItem, PermissionItem } from '../contract.ts';
 import { useActions } from '../actions.ts';
 import { Icon } from './Icon.tsx';
@@ -33,9 +34,9 @@ function Resolved({ icon, title, text, withdrawn }: { icon: string; title: strin
 
 export function PermissionCard({ item }: { item: PermissionItem }) {
   const actions = useActions();
-  const ref = useRef<HTMLElement>(null);
+  const heading = useRef<HTMLElement>(null);
   const titleId = useId();
-  useInitialFocus(ref);
+  const guard = useCardFocus(heading);
   if (item.state !== 'pending') {
     return <Resolved icon="shield" title={`Permission: ${item.title}`} text={item.state === 'withdrawn' ? WITHDRAWN : `Answered: ${item.answer ?? ''}`} withdrawn={item.state === 'withdrawn'} />;
   }
@@ -47,10 +48,10 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
     }
   };
   return (
-    <section ref={ref} class="card interaction permission" role="group" aria-labelledby={titleId} onKeyDown={onKeyDown}>
+    <section class="card interaction permission" role="group" aria-labelledby={titleId} onKeyDown={onKeyDown} {...guard}>
       <div class="card-header static">
         <Icon name="shield" />
-        <span class="card-title" id={titleId}>
+        <span class="card-title" id={titleId} ref={heading} tabIndex={-1} role="heading" aria-level={3}>
           Allow {item.kind ? <Icon name={KIND_ICON[item.kind] ?? 'tools'} /> : null} <InlineCode text={item.title} />?
         </span>
       </div>
@@ -81,11 +82,11 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
 export function PlanFeedbackForm({ item }: { item: ElicitationItem }) {
   const actions = useActions();
   const [feedback, setFeedback] = useState('');
-  const ref = useRef<HTMLFormElement>(null);
+  const heading = useRef<HTMLElement>(null);
   const titleId = useId();
   const boxId = useId();
   const hintId = useId();
-  useInitialFocus(ref);
+  const guard = useCardFocus(heading);
   const description = item.schema.properties?.feedback?.description;
   const rejecting = feedback.trim() !== '';
   const submit = (e?: Event): void => {
@@ -104,10 +105,10 @@ export function PlanFeedbackForm({ item }: { item: ElicitationItem }) {
     }
   };
   return (
-    <form ref={ref} class="card interaction plan-feedback" aria-labelledby={titleId} onSubmit={submit} onKeyDown={onKeyDown}>
+    <form class="card interaction plan-feedback" aria-labelledby={titleId} onSubmit={submit} onKeyDown={onKeyDown} {...guard}>
       <div class="card-header static">
         <Icon name="checklist" />
-        <span class="card-title" id={titleId}>
+        <span class="card-title" id={titleId} ref={heading} tabIndex={-1} role="heading" aria-level={3}>
           Review the plan
         </span>
       </div>

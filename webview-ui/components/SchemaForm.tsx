@@ -11,7 +11,7 @@ import { useActions } from '../actions.ts';
 import { formContent, formFields, initialValues, otherEffect, toggleChoice, validateForm, type Field, type FormValues } from '../elicitation.ts';
 import { Icon } from './Icon.tsx';
 import { Markdown } from './Markdown.tsx';
-import { useInitialFocus } from './useInitialFocus.ts';
+import { useCardFocus } from './useCardFocus.ts';
 
 function FieldError({ id, error }: { id: string; error?: string }) {
   return error ? (
@@ -162,8 +162,9 @@ export function SchemaForm({ item }: { item: ElicitationItem }) {
   const [values, setValues] = useState<FormValues>(() => initialValues(fields));
   const [showErrors, setShowErrors] = useState(false);
   const ref = useRef<HTMLFormElement>(null);
+  const heading = useRef<HTMLElement>(null);
   const formId = useId();
-  useInitialFocus(ref);
+  const guard = useCardFocus(heading);
   const errors = showErrors ? validateForm(fields, values) : {};
   const set = (key: string, value: FormValues[string]): void => setValues((v) => ({ ...v, [key]: value }));
   const submit = (e: Event): void => {
@@ -185,10 +186,10 @@ export function SchemaForm({ item }: { item: ElicitationItem }) {
   };
   const isQuestions = item.formKind === 'questions';
   return (
-    <form ref={ref} class={`card interaction ${isQuestions ? 'questions' : 'schema-form'}`} aria-labelledby={`${formId}-title`} onSubmit={submit} onKeyDown={onKeyDown} noValidate>
+    <form ref={ref} class={`card interaction ${isQuestions ? 'questions' : 'schema-form'}`} aria-labelledby={`${formId}-title`} onSubmit={submit} onKeyDown={onKeyDown} noValidate {...guard}>
       <div class="card-header static">
         <Icon name={isQuestions ? 'question' : 'comment-discussion'} />
-        <span class="card-title" id={`${formId}-title`}>
+        <span class="card-title" id={`${formId}-title`} ref={heading} tabIndex={-1} role="heading" aria-level={3}>
           {item.schema.title ?? (isQuestions ? 'zcode has questions' : 'zcode needs input')}
         </span>
       </div>
