@@ -56,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
   const locate = new LocateUi(host, [tree, statusBar]);
   context.subscriptions.push(host, sessions, remote, tree, statusBar, locate);
 
-  context.subscriptions.push(registerChatView(context, host, sessions, log));
+  context.subscriptions.push(registerChatView(context, host, sessions, log, statusBar));
 
   const runner = new CommandRunner(log, locate, context.subscriptions);
   registerSessionCommands(runner, host, sessions);

@@ -3,12 +3,22 @@
  * view state persistence, and the host's attachment pushes. Returns a disposer.
  */
 import { h, render } from 'preact';
-import { DidAttachNotification, DidChangeSnapshotNotification, DidPatchNotification, ReadyCommand, WebviewLogCommand, type Attachment } from './contract.ts';
+import {
+  DidAttachNotification,
+  DidChangeSettingsNotification,
+  DidChangeSnapshotNotification,
+  DidPatchNotification,
+  FocusInputNotification,
+  ReadyCommand,
+  WebviewLogCommand,
+  type Attachment,
+} from './contract.ts';
 import { hostActions } from './actions.ts';
 import { App } from './components/App.tsx';
 import type { AttachBus } from './components/Composer.tsx';
 import { HostChannel, type MessageSource, type VsCodeApi } from './ipc.ts';
 import { KeyHistory } from './keyHistory.ts';
+import { readL10nBundle, setL10nBundle } from './l10n.ts';
 import { ChatStore, type Scheduler } from './store.ts';
 import { ViewState } from './viewState.ts';
 
@@ -17,12 +27,19 @@ export function startChat(api: VsCodeApi, source: MessageSource, root: Element, 
   const store = new ChatStore(schedule);
   const view = new ViewState(api.getState(), (state) => api.setState(state));
   const attachListeners = new Set<(a: Attachment[]) => void>();
+  const focusListeners = new Set<() => void>();
   const bus: AttachBus = {
     subscribe(listener) {
       attachListeners.add(listener);
       return () => attachListeners.delete(listener);
     },
+    onFocusRequest(listener) {
+      focusListeners.add(listener);
+      return () => focusListeners.delete(listener);
+    },
   };
+  const doc = root.ownerDocument;
+  setL10nBundle(readL10nBundle(doc));
   let resyncing = false;
   const offSnapshot = channel.on(DidChangeSnapshotNotification, (snapshot) => {
     resyncing = false;
@@ -36,13 +53,21 @@ export function startChat(api: VsCodeApi, source: MessageSource, root: Element, 
   const offAttach = channel.on(DidAttachNotification, ({ attachments }) => {
     for (const listener of attachListeners) listener(attachments);
   });
+  const offSettings = channel.on(DidChangeSettingsNotification, (settings) => {
+    store.applySettings(settings);
+    // The chat's font size: a CSS variable the stylesheet reads (CSSOM is allowed by the CSP).
+    if (settings.fontSize > 0) doc.documentElement.style.setProperty('--zcode-chat-font-size', `${settings.fontSize}px`);
+    else doc.documentElement.style.removeProperty('--zcode-chat-font-size');
+  });
+  const offFocus = channel.on(FocusInputNotification, () => {
+    for (const listener of focusListeners) listener();
+  });
   // CSP violations and uncaught errors go to the extension's log, where they can be diagnosed.
   const onViolation = (e: Event): void => {
     const v = e as SecurityPolicyViolationEvent;
     channel.send(WebviewLogCommand, { level: 'warn', message: `CSP blocked ${v.blockedURI || 'inline'} (${v.violatedDirective})` });
   };
   const onError = (e: ErrorEvent): void => channel.send(WebviewLogCommand, { level: 'error', message: String(e.message) });
-  const doc = root.ownerDocument;
   doc.addEventListener('securitypolicyviolation', onViolation);
   doc.defaultView?.addEventListener('error', onError);
   const keys = new KeyHistory();
@@ -55,6 +80,8 @@ export function startChat(api: VsCodeApi, source: MessageSource, root: Element, 
     offSnapshot();
     offPatch();
     offAttach();
+    offSettings();
+    offFocus();
     doc.removeEventListener('securitypolicyviolation', onViolation);
     doc.defaultView?.removeEventListener('error', onError);
     render(null, root);

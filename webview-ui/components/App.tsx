@@ -1,4 +1,5 @@
 /** The chat: header, transcript, composer, pickers. State comes from the store (host snapshots). */
+import { t } from '../l10n.ts';
 import { useEffect, useState } from 'preact/hooks';
 import { ActionsContext, type ChatActions } from '../actions.ts';
 import type { ChatStore } from '../store.ts';
@@ -15,8 +16,8 @@ function Welcome() {
   return (
     <div class="welcome">
       <Icon name="hubot" class="welcome-icon" />
-      <p>Ask zcode to explain, change or build something in this workspace.</p>
-      <p class="field-hint">Type / for commands. Attach the editor selection or files with the buttons below the input.</p>
+      <p>{t('Ask zcode to explain, change or build something in this workspace.')}</p>
+      <p class="field-hint">{t('Type / for commands. Attach the editor selection or files with the buttons below the input.')}</p>
     </div>
   );
 }
@@ -34,12 +35,12 @@ export function App({ store, actions, view, bus, keys = unobservedKeys }: { stor
             <div class="chat">
               <Header session={state.session} />
               <Transcript items={state.items} running={state.session.running} empty={<Welcome />} />
-              <Composer session={state.session} view={view} bus={bus} />
+              <Composer session={state.session} view={view} bus={bus} settings={state.settings} />
               <Toolbar session={state.session} />
             </div>
           ) : (
             <div class="connecting" role="status">
-              <Icon name="loading" spin /> Connecting to ZCode…
+              <Icon name="loading" spin /> {t('Connecting to ZCode…')}
             </div>
           )}
         </ViewStateContext.Provider>

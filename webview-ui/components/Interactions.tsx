@@ -5,6 +5,7 @@
  * heading (never a decision) and ignores keys pressed before it appeared (useCardFocus.ts). Once
  * answered or withdrawn by the bridge, a form collapses into a one-line record.
  */
+import { t } from '../l10n.ts';
 import { useId, useRef, useState } from 'preact/hooks';
 import { useCardFocus } from './useCardFocus.ts';
 import type { ElicitationItem, PermissionItem } from '../contract.ts';
@@ -14,7 +15,7 @@ import { Markdown } from './Markdown.tsx';
 import { SchemaForm } from './SchemaForm.tsx';
 import { InlineCode, KIND_ICON } from './ToolCard.tsx';
 
-const WITHDRAWN = 'Withdrawn: answered elsewhere or the turn was cancelled.';
+const withdrawnText = (): string => t('Withdrawn: answered elsewhere or the turn was cancelled.');
 
 
 function Resolved({ icon, title, text, withdrawn }: { icon: string; title: string; text: string; withdrawn: boolean }) {
@@ -38,7 +39,7 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
   const titleId = useId();
   const guard = useCardFocus(heading);
   if (item.state !== 'pending') {
-    return <Resolved icon="shield" title={`Permission: ${item.title}`} text={item.state === 'withdrawn' ? WITHDRAWN : `Answered: ${item.answer ?? ''}`} withdrawn={item.state === 'withdrawn'} />;
+    return <Resolved icon="shield" title={t('Permission: {0}', item.title)} text={item.state === 'withdrawn' ? withdrawnText() : t('Answered: {0}', item.answer ?? '')} withdrawn={item.state === 'withdrawn'} />;
   }
   const reject = item.options.find((o) => o.kind === 'reject_once') ?? item.options.find((o) => o.kind === 'reject_always');
   const onKeyDown = (e: KeyboardEvent): void => {
@@ -52,11 +53,11 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
       <div class="card-header static">
         <Icon name="shield" />
         <span class="card-title" id={titleId} ref={heading} tabIndex={-1} role="heading" aria-level={3}>
-          Allow {item.kind ? <Icon name={KIND_ICON[item.kind] ?? 'tools'} /> : null} <InlineCode text={item.title} />?
+          {t('Allow')} {item.kind ? <Icon name={KIND_ICON[item.kind] ?? 'tools'} /> : null} <InlineCode text={item.title} />?
         </span>
       </div>
       {item.detail && <Markdown text={item.detail} class="interaction-detail" />}
-      {item.input && <pre class="raw" aria-label="Tool input">{item.input}</pre>}
+      {item.input && <pre class="raw" aria-label={t('Tool input')}>{item.input}</pre>}
       <div class="button-row">
         {item.options.map((option, i) => {
           const allow = option.kind.startsWith('allow');
@@ -109,12 +110,12 @@ export function PlanFeedbackForm({ item }: { item: ElicitationItem }) {
       <div class="card-header static">
         <Icon name="checklist" />
         <span class="card-title" id={titleId} ref={heading} tabIndex={-1} role="heading" aria-level={3}>
-          Review the plan
+          {t('Review the plan')}
         </span>
       </div>
       <Markdown text={item.message} class="interaction-detail" />
       <label for={boxId} class="field-label">
-        Feedback
+        {t('Feedback')}
       </label>
       <textarea
         id={boxId}
@@ -123,18 +124,18 @@ export function PlanFeedbackForm({ item }: { item: ElicitationItem }) {
         rows={3}
         value={feedback}
         aria-describedby={hintId}
-        placeholder="Leave empty to approve, or tell zcode what to change"
+        placeholder={t('Leave empty to approve, or tell zcode what to change')}
         onInput={(e) => setFeedback((e.currentTarget as HTMLTextAreaElement).value)}
       />
       <div id={hintId} class="field-hint">
-        {description ?? 'Empty = approve the plan. Anything typed = reject and use this text as the redirection.'}
+        {description ?? t('Empty = approve the plan. Anything typed = reject and use this text as the redirection.')}
       </div>
       <div class="button-row">
         <button type="submit" class="button primary" data-outcome={rejecting ? 'reject-with-feedback' : 'approve'}>
-          <Icon name={rejecting ? 'feedback' : 'check'} /> {rejecting ? 'Reject with feedback' : 'Approve plan'}
+          <Icon name={rejecting ? 'feedback' : 'check'} /> {rejecting ? t('Reject with feedback') : t('Approve plan')}
         </button>
         <button type="button" class="button secondary" onClick={reject}>
-          <Icon name="close" /> Reject
+          <Icon name="close" /> {t('Reject')}
         </button>
       </div>
     </form>
@@ -145,18 +146,18 @@ export function ElicitationCard({ item }: { item: ElicitationItem }) {
   const actions = useActions();
   const isPlan = item.formKind === 'planFeedback';
   if (item.state !== 'pending') {
-    const title = isPlan ? 'Plan review' : item.formKind === 'questions' ? 'Questions' : 'Form';
-    return <Resolved icon={isPlan ? 'checklist' : 'question'} title={title} text={item.state === 'withdrawn' ? WITHDRAWN : (item.answer ?? 'Answered')} withdrawn={item.state === 'withdrawn'} />;
+    const title = isPlan ? t('Plan review') : item.formKind === 'questions' ? t('Questions') : t('Form');
+    return <Resolved icon={isPlan ? 'checklist' : 'question'} title={title} text={item.state === 'withdrawn' ? withdrawnText() : (item.answer ?? t('Answered'))} withdrawn={item.state === 'withdrawn'} />;
   }
   if (isPlan) return <PlanFeedbackForm item={item} />;
   if (item.formKind === 'unsupported') {
     return (
-      <section class="card interaction" aria-label="Unsupported request">
+      <section class="card interaction" aria-label={t('Unsupported request')}>
         <Markdown text={item.message} class="interaction-detail" />
-        <div class="field-hint">This kind of request cannot be answered here.</div>
+        <div class="field-hint">{t('This kind of request cannot be answered here.')}</div>
         <div class="button-row">
           <button type="button" class="button secondary" onClick={() => actions.answerElicitation(item.id, { action: 'decline' })}>
-            Decline
+            {t('Decline')}
           </button>
         </div>
       </section>

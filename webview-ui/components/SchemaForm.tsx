@@ -4,6 +4,7 @@
  * free-text companion sits directly under its choice field, and says visibly whether it replaces
  * (single) or adds to (multi) the pick. The bridge's question form is one of these.
  */
+import { t } from '../l10n.ts';
 import type { ComponentChildren } from 'preact';
 import { useId, useMemo, useRef, useState } from 'preact/hooks';
 import type { ElicitationItem } from '../contract.ts';
@@ -71,7 +72,7 @@ function FieldView({ field, values, errors, set, formId }: { field: Field; value
       />
       {effect && (
         <div id={`${id}-effect`} class="other-effect" aria-live="polite">
-          <Icon name="info" /> {effect === 'overrides' ? 'Your text replaces the selected answer.' : 'Your text is added to the selected answers.'}
+          <Icon name="info" /> {effect === 'overrides' ? t('Your text replaces the selected answer.') : t('Your text is added to the selected answers.')}
         </div>
       )}
     </div>
@@ -87,7 +88,7 @@ function FieldView({ field, values, errors, set, formId }: { field: Field; value
       return (
         <LabelledField class={`field select-field${effect ? ' overridden' : ''}`} {...frame}>
           <select class="select" {...control} onChange={(e) => set(field.key, (e.currentTarget as HTMLSelectElement).value)}>
-            <option value="">Choose an answer…</option>
+            <option value="">{t('Choose an answer…')}</option>
             {field.choices.map((c) => (
               <option key={c.value} value={c.value} title={c.description}>
                 {c.title}
@@ -149,7 +150,7 @@ function FieldView({ field, values, errors, set, formId }: { field: Field; value
       return (
         <div class="field">
           <div class="field-label">{label}</div>
-          <div class="field-hint">This field asks for a “{field.type}” value, which this view cannot show; it is left empty.</div>
+          <div class="field-hint">{t('This field asks for a “{0}” value, which this view cannot show; it is left empty.', field.type)}</div>
           <FieldError id={errorId} error={error} />
         </div>
       );
@@ -190,7 +191,7 @@ export function SchemaForm({ item }: { item: ElicitationItem }) {
       <div class="card-header static">
         <Icon name={isQuestions ? 'question' : 'comment-discussion'} />
         <span class="card-title" id={`${formId}-title`} ref={heading} tabIndex={-1} role="heading" aria-level={3}>
-          {item.schema.title ?? (isQuestions ? 'zcode has questions' : 'zcode needs input')}
+          {item.schema.title ?? (isQuestions ? t('zcode has questions') : t('zcode needs input'))}
         </span>
       </div>
       {item.message && <Markdown text={item.message} class="interaction-detail" />}
@@ -199,10 +200,10 @@ export function SchemaForm({ item }: { item: ElicitationItem }) {
       ))}
       <div class="button-row">
         <button type="submit" class="button primary">
-          <Icon name="check" /> Submit
+          <Icon name="check" /> {t('Submit')}
         </button>
         <button type="button" class="button secondary" onClick={cancel}>
-          Cancel
+          {t('Cancel')}
         </button>
       </div>
     </form>

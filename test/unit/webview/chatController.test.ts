@@ -8,6 +8,8 @@ import type { PromptResponse, SessionConfigOption, SessionInfo, SessionNotificat
 import {
   AnswerElicitationCommand,
   AnswerPermissionCommand,
+  DEFAULT_CHAT_SETTINGS,
+  DidChangeSettingsNotification,
   DidChangeSnapshotNotification,
   DidPatchNotification,
   ListSessionsRequest,
@@ -221,9 +223,11 @@ describe('chat controller', () => {
     t.controller.flush();
     assert.equal(t.posted.length, 0);
     t.send(ReadyCommand, {});
-    assert.equal(t.posted.length, 1);
+    assert.equal(t.posted.length, 2, 'the snapshot, then the settings');
     assert.ok(DidChangeSnapshotNotification.is(t.posted[0]));
     assert.equal((t.posted[0].params as ChatSnapshot).items[0].type, 'agent');
+    assert.ok(DidChangeSettingsNotification.is(t.posted[1]));
+    assert.deepEqual(t.posted[1].params, DEFAULT_CHAT_SETTINGS);
   });
 
   test('permission: the webview answers with an option; unknown options are ignored', async () => {
