@@ -5,9 +5,8 @@
  * requests as a badge on the chat view and "needs input" in the status bar.
  */
 import * as vscode from 'vscode';
+import { shouldNotify, summaryLine, type NotificationsSetting } from './attentionRules.ts';
 import type { ChatAttentionEvent } from './chatPorts.ts';
-
-export type NotificationsSetting = 'off' | 'whenHidden' | 'always';
 
 export interface ChatAttentionTarget {
   /** The chat view is on screen. */
@@ -18,21 +17,6 @@ export interface ChatAttentionTarget {
   setBadge(count: number, tooltip: string): void;
   /** "needs input" in the status bar (0 = normal). */
   setNeedsInput(count: number): void;
-}
-
-const SUMMARY_LENGTH = 140;
-
-/** First line of `text`, shortened: the body of a notification. */
-export function summaryLine(text: string, max = SUMMARY_LENGTH): string {
-  const line = text.replace(/[#>*_`]/g, '').split('\n').map((l) => l.trim()).find(Boolean) ?? '';
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-/** Whether `event` deserves a notification now. */
-export function shouldNotify(setting: NotificationsSetting, chatVisible: boolean, windowFocused: boolean): boolean {
-  if (setting === 'off') return false;
-  if (setting === 'always') return true;
-  return !chatVisible || !windowFocused;
 }
 
 export class ChatAttention {

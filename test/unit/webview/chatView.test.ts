@@ -134,6 +134,35 @@ describe('chat webview', () => {
     assert.equal(document.documentElement.style.getPropertyValue('--zcode-chat-font-size'), '');
   });
 
+  test('screen readers: the transcript is not a live region; a finished answer and a new card are announced once', () => {
+    const h = open();
+    const pending: TranscriptItem = { type: 'permission', id: 'p0', title: 'old', options: [], state: 'pending' };
+    h.snapshot({ running: true }, [pending, { type: 'agent', id: 'a1', text: '' }]);
+    const transcript = h.root.querySelector('.transcript')!;
+    assert.equal(transcript.getAttribute('aria-live'), null);
+    assert.notEqual(transcript.getAttribute('role'), 'log', 'role=log is an implicit polite live region');
+    const announcer = h.root.querySelector('.announcer')!;
+    assert.equal(announcer.getAttribute('aria-live'), 'polite');
+    assert.equal(announcer.textContent, '', 'cards already there when the view starts are not announced again');
+    h.patch({ seq: 2, ops: [{ op: 'append', id: 'a1', field: 'text', text: 'Half of the ans' }] });
+    assert.equal(announcer.textContent, '', 'streamed deltas are not announced');
+    h.patch({ seq: 3, ops: [{ op: 'append', id: 'a1', field: 'text', text: 'wer.' }], session: { running: false } });
+    assert.equal(announcer.textContent, 'zcode finished: Half of the answer.');
+    h.patch({ seq: 4, ops: [{ op: 'upsert', item: { type: 'permission', id: 'p1', title: 'rm -rf build', options: [], state: 'pending' } }] });
+    assert.equal(announcer.textContent, 'Permission needed: rm -rf build');
+  });
+
+  test('copy: a message copies its markdown from its hover button; Copy All asks the host', () => {
+    const h = open();
+    h.snapshot({}, [{ type: 'agent', id: 'a1', text: 'Use **vitest**.' }]);
+    const message = h.root.querySelector('.message.agent')!;
+    assert.deepEqual(JSON.parse(message.getAttribute('data-vscode-context')!), { webviewSection: 'message', itemId: 'a1', preventDefaultContextMenuItems: true });
+    click(message.querySelector('button.copy-message'));
+    assert.deepEqual(h.commands('clipboard/copy').map((m) => m.params), [{ text: 'Use **vitest**.' }]);
+    click(h.root.querySelector('button.copy-all'));
+    assert.equal(h.commands('transcript/copy').length, 1);
+  });
+
   test('"Focus Chat Input" moves the keyboard to the composer', () => {
     const h = open();
     h.snapshot({});
