@@ -9,6 +9,7 @@ import {
   DidChangeSnapshotNotification,
   DidPatchNotification,
   FocusInputNotification,
+  ChatFocusCommand,
   ReadyCommand,
   WebviewLogCommand,
   type Attachment,
@@ -68,6 +69,11 @@ export function startChat(api: VsCodeApi, source: MessageSource, root: Element, 
     channel.send(WebviewLogCommand, { level: 'warn', message: `CSP blocked ${v.blockedURI || 'inline'} (${v.violatedDirective})` });
   };
   const onError = (e: ErrorEvent): void => channel.send(WebviewLogCommand, { level: 'error', message: String(e.message) });
+  const win = doc.defaultView;
+  const onFocus = (): void => channel.send(ChatFocusCommand, { focused: true });
+  const onBlur = (): void => channel.send(ChatFocusCommand, { focused: false });
+  win?.addEventListener('focus', onFocus);
+  win?.addEventListener('blur', onBlur);
   doc.addEventListener('securitypolicyviolation', onViolation);
   doc.defaultView?.addEventListener('error', onError);
   const keys = new KeyHistory();
@@ -82,6 +88,8 @@ export function startChat(api: VsCodeApi, source: MessageSource, root: Element, 
     offAttach();
     offSettings();
     offFocus();
+    win?.removeEventListener('focus', onFocus);
+    win?.removeEventListener('blur', onBlur);
     doc.removeEventListener('securitypolicyviolation', onViolation);
     doc.defaultView?.removeEventListener('error', onError);
     render(null, root);

@@ -447,3 +447,8 @@ export const DidChangeSettingsNotification = new IpcNotification<ChatSettings>('
 export const FocusInputNotification = new IpcNotification<Record<string, never>>('composer/focus');
 /** Put the whole conversation on the clipboard as markdown (the host renders it, as Export does). */
 export const CopyTranscriptCommand = new IpcCommand('transcript/copy');
+/**
+ * The chat webview gained or lost the keyboard. VS Code's `focusedView` does not follow focus into
+ * a webview view, so the host keeps its own context key (`zcode.chatFocused`) for keybindings.
+ */
+export const ChatFocusCommand = new IpcCommand<{ focused: boolean }>('focus');

@@ -21,6 +21,7 @@ import {
   AttachContextRequest,
   CancelBackgroundTaskCommand,
   CancelTurnCommand,
+  ChatFocusCommand,
   CopyTextCommand,
   CopyTranscriptCommand,
   DEFAULT_CHAT_SETTINGS,
@@ -160,9 +161,10 @@ export class ChatController {
     return transcriptMarkdown(this.state.list.items, this.state.session.title ?? '');
   }
 
-  /** One message (by transcript item id) as markdown; undefined for an unknown id. */
+  /** One message (by transcript item id) as markdown, like its hover Copy button; undefined for an unknown id. */
   itemMarkdown(itemId: string): string | undefined {
     const item = this.state.list.items.find((i) => i.id === itemId);
+    if (item?.type === 'agent' || item?.type === 'user') return item.text;
     return item ? transcriptMarkdown([item]) : undefined;
   }
 
@@ -217,6 +219,7 @@ export class ChatController {
       return;
     }
     if (CopyTextCommand.is(msg)) return void this.env.copy(str(p.text) ?? '');
+    if (ChatFocusCommand.is(msg)) return this.env.focusChanged?.(p.focused === true);
     if (CopyTranscriptCommand.is(msg)) return void this.env.copy(this.transcriptMarkdown());
     if (SetConfigOptionCommand.is(msg)) {
       const configId = str(p.configId);

@@ -54,6 +54,8 @@ export interface ChatEnvironment {
   settings?(): ChatSettings;
   /** Something the user may want to hear about while the chat is hidden (chatAttention.ts decides). */
   notify?(event: ChatAttentionEvent): void;
+  /** The chat webview gained or lost the keyboard. */
+  focusChanged?(focused: boolean): void;
   /** The number of permission prompts and forms waiting for the user changed. */
   pendingChanged?(count: number): void;
 }

@@ -68,6 +68,7 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
       }),
       // Without retained context a hidden webview is torn down; it says `ready` when shown again.
       view.onDidChangeVisibility(() => {
+        if (!view.visible) setChatFocused(false);
         if (!view.visible) this.controller.detach();
         else this.controller.attach((msg) => void view.webview.postMessage(msg));
       }),
@@ -144,6 +145,7 @@ export function registerChatView(
     log: (level, message) => log?.[level](message),
     errorMessage,
     settings: readChatSettings,
+    focusChanged: (focused) => setChatFocused(focused),
     notify: (event) => attention.notify(event),
     pendingChanged: (count) => attention.pendingChanged(count),
   };
@@ -176,6 +178,11 @@ export function registerChatView(
     }),
     provider,
   );
+}
+
+/** The `zcode.chatFocused` context key of the chat's keybindings (see ChatFocusCommand). */
+function setChatFocused(focused: boolean): void {
+  void vscode.commands.executeCommand('setContext', 'zcode.chatFocused', focused);
 }
 
 /** `zcode.chat.sendKey` and `zcode.chat.fontSize`, with bad values replaced by the defaults. */

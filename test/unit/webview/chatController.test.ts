@@ -316,7 +316,6 @@ describe('chat controller', () => {
     t.host.update('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Done: it says **hello, world**.' } });
     t.host.prompts[0].resolve({ stopReason: 'end_turn' });
     await tick();
-    t.controller.itemMarkdown('nope');
     t.send(CopyTranscriptCommand, {});
     const md = t.copied.at(-1)!;
     assert.match(md, /^# /);
@@ -325,7 +324,7 @@ describe('chat controller', () => {
     assert.match(md, /```diff\n--- \/w\/src\/greet\.js\n\+\+\+ \/w\/src\/greet\.js\n(.*\n)*-hello\n\+hello, world\n```/);
     assert.match(md, /<\/details>\n\n\*\*zcode:\*\*\n\nDone: it says \*\*hello, world\*\*\./);
     const agent = t.controller.items.find((i) => i.type === 'agent')!;
-    assert.equal(t.controller.itemMarkdown(agent.id), '**zcode:**\n\nDone: it says **hello, world**.\n');
+    assert.equal(t.controller.itemMarkdown(agent.id), 'Done: it says **hello, world**.');
     assert.equal(t.controller.itemMarkdown('nope'), undefined);
   });
 
