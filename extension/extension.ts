@@ -45,7 +45,8 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
     locate: readLocateOptions,
     defaultMode: () => vscode.workspace.getConfiguration('zcode').get<string>('defaultMode') || undefined,
     fallbackUi: new QuickPickInteractiveUi(),
-    revealUi: () => vscode.commands.executeCommand('zcode.chat.focus'),
+    // Never moves focus: a request must not catch keys meant for the editor (see useCardFocus.ts).
+    revealUi: () => vscode.commands.executeCommand('zcode.chat.focus', { preserveFocus: true }),
     clientInfo: { name: 'zcode-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
   });
   const sessions = new SessionManager(host, context.workspaceState, workspaceCwd);
@@ -55,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
   const locate = new LocateUi(host, [tree, statusBar]);
   context.subscriptions.push(host, sessions, remote, tree, statusBar, locate);
 
-  context.subscriptions.push(registerChatView(context, host, sessions, log));
+  context.subscriptions.push(registerChatView(context, host, sessions, log, statusBar));
 
   const runner = new CommandRunner(log, locate, context.subscriptions);
   registerSessionCommands(runner, host, sessions);

@@ -1,7 +1,8 @@
 /**
  * The status bar item: zcode's state (not started / starting / ready / turn running / crashed)
  * and, when remote access is on, how many remote clients are connected. Clicking it opens a menu
- * (show logs, restart zcode, remote access actions).
+ * (show logs, restart zcode, remote access actions). While permission prompts or forms wait for
+ * the user it says "needs input" and clicking it shows the chat.
  */
 import * as vscode from 'vscode';
 import type { HostState, ZcodeClientHost } from './acpClient.ts';
@@ -11,6 +12,7 @@ import type { RemoteAccess, RemoteState } from './remote.ts';
 export class StatusBar extends Disposable {
   private readonly item = this.register(vscode.window.createStatusBarItem('zcode.status', vscode.StatusBarAlignment.Left, 50));
   private notFound = false;
+  private needsInput = 0;
 
   constructor(
     private readonly host: ZcodeClientHost,
@@ -31,6 +33,12 @@ export class StatusBar extends Disposable {
     this.update();
   }
 
+  /** `count` permission prompts / forms wait for the user (0 = none). */
+  setNeedsInput(count: number): void {
+    this.needsInput = count;
+    this.update();
+  }
+
   /** The text currently shown (for tests). */
   get text(): string {
     return this.item.text;
@@ -41,6 +49,16 @@ export class StatusBar extends Disposable {
     const remote = this.remote.state;
     const { icon, label } = this.notFound && state === 'notStarted' ? { icon: 'warning', label: vscode.l10n.t('zcode not found') } : describeState(state);
     let text = `$(${icon}) ZCode`;
+    if (this.needsInput > 0) {
+      const needs = vscode.l10n.t('needs input');
+      this.item.text = `$(bell-dot) ZCode: ${needs}${this.needsInput > 1 ? ` (${this.needsInput})` : ''}`;
+      this.item.tooltip = vscode.l10n.t('{0} request(s) waiting for your answer', this.needsInput);
+      this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+      this.item.accessibilityInformation = { label: vscode.l10n.t('ZCode: {0}', needs) };
+      this.item.command = 'zcode.chat.focus';
+      return;
+    }
+    this.item.command = 'zcode.statusMenu';
     if (state !== 'ready' || this.notFound) text += `: ${label}`;
     if (remote.enabled) text += remote.error ? '  $(broadcast) $(warning)' : `  $(broadcast) ${remote.clientCount}`;
     this.item.text = text;

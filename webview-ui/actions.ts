@@ -12,6 +12,7 @@ import {
   CancelBackgroundTaskCommand,
   CancelTurnCommand,
   CopyTextCommand,
+  CopyTranscriptCommand,
   ForkSessionCommand,
   ListSessionsRequest,
   LoadSessionCommand,
@@ -39,6 +40,8 @@ export interface ChatActions {
   openDiff(toolCallId: string, index: number): void;
   openLocation(path: string, line?: number): void;
   copyText(text: string): void;
+  /** The whole conversation as markdown to the clipboard. */
+  copyTranscript(): void;
   setConfigOption(configId: string, value: string | boolean): void;
   newSession(): void;
   loadSession(sessionId: string): void;
@@ -60,6 +63,7 @@ export function hostActions(channel: HostChannel): ChatActions {
     openDiff: (toolCallId, index) => channel.send(OpenDiffCommand, { toolCallId, index }),
     openLocation: (path, line) => channel.send(OpenLocationCommand, line ? { path, line } : { path }),
     copyText: (text) => channel.send(CopyTextCommand, { text }),
+    copyTranscript: () => channel.send(CopyTranscriptCommand, {}),
     setConfigOption: (configId, value) => channel.send(SetConfigOptionCommand, { configId, value }),
     newSession: () => channel.send(NewSessionCommand, {}),
     loadSession: (sessionId) => channel.send(LoadSessionCommand, { sessionId }),
@@ -82,6 +86,7 @@ export const noopActions: ChatActions = {
   openDiff() {},
   openLocation() {},
   copyText() {},
+  copyTranscript() {},
   setConfigOption() {},
   newSession() {},
   loadSession() {},

@@ -432,3 +432,23 @@ export const DidChangeSnapshotNotification = new IpcNotification<ChatSnapshot>('
 export const DidPatchNotification = new IpcNotification<ChatPatch>('patch');
 /** Adds attachments to the composer (the editor command "ZCode: Add Selection to Chat" ran). */
 export const DidAttachNotification = new IpcNotification<{ attachments: Attachment[] }>('context/didAttach');
+
+/** The VS Code settings the chat follows (`zcode.chat.*`). */
+export interface ChatSettings {
+  /** Which key sends: `enter` (Shift+Enter = new line) or `ctrlEnter` (Ctrl/Cmd+Enter; Enter = new line). */
+  sendKey: 'enter' | 'ctrlEnter';
+  /** Font size of the chat in px; 0 = the size of VS Code's interface text. */
+  fontSize: number;
+}
+export const DEFAULT_CHAT_SETTINGS: ChatSettings = { sendKey: 'enter', fontSize: 0 };
+/** The settings, after `ReadyCommand` and whenever they change. */
+export const DidChangeSettingsNotification = new IpcNotification<ChatSettings>('settings');
+/** Move the keyboard to the composer ("ZCode: Focus Chat Input"). */
+export const FocusInputNotification = new IpcNotification<Record<string, never>>('composer/focus');
+/** Put the whole conversation on the clipboard as markdown (the host renders it, as Export does). */
+export const CopyTranscriptCommand = new IpcCommand('transcript/copy');
+/**
+ * The chat webview gained or lost the keyboard. VS Code's `focusedView` does not follow focus into
+ * a webview view, so the host keeps its own context key (`zcode.chatFocused`) for keybindings.
+ */
+export const ChatFocusCommand = new IpcCommand<{ focused: boolean }>('focus');

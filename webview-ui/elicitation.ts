@@ -7,6 +7,7 @@
  * bridge's question forms: `q_<i>` + `q_<i>_other`) is rendered directly under its choice field and
  * always sent, even empty (the bridge reads it to decide override / add / skip).
  */
+import { t } from './l10n.ts';
 import type { ElicitationContentValue, ElicitationPropertySchema, ElicitationSchema } from '@agentclientprotocol/sdk';
 
 export interface Choice {
@@ -82,7 +83,7 @@ export function formFields(schema: ElicitationSchema): Field[] {
     const other: OtherField | undefined = companions.has(otherKey)
       ? {
           key: otherKey,
-          title: str((properties[otherKey] as Record<string, unknown>).title) ?? 'Other',
+          title: str((properties[otherKey] as Record<string, unknown>).title) ?? t('Other'),
           ...(str((properties[otherKey] as Record<string, unknown>).description) ? { description: (properties[otherKey] as Record<string, unknown>).description as string } : {}),
         }
       : undefined;
@@ -182,12 +183,12 @@ export function validateForm(fields: Field[], values: FormValues): Record<string
     switch (f.kind) {
       case 'select': {
         const other = f.other ? asString(values[f.other.key]).trim() : '';
-        if (f.required && asString(v) === '' && other === '') errors[f.key] = 'Choose an answer.';
+        if (f.required && asString(v) === '' && other === '') errors[f.key] = t('Choose an answer.');
         break;
       }
       case 'multi': {
         const count = asArray(v).filter((x) => x !== SKIP).length + (f.other && asString(values[f.other.key]).trim() ? 1 : 0);
-        if (f.required && count === 0 && !asArray(v).includes(SKIP)) errors[f.key] = 'Choose at least one answer.';
+        if (f.required && count === 0 && !asArray(v).includes(SKIP)) errors[f.key] = t('Choose at least one answer.');
         else if (f.minItems !== undefined && count > 0 && count < f.minItems) errors[f.key] = `Choose at least ${f.minItems}.`;
         else if (f.maxItems !== undefined && count > f.maxItems) errors[f.key] = `Choose at most ${f.maxItems}.`;
         break;
@@ -195,13 +196,13 @@ export function validateForm(fields: Field[], values: FormValues): Record<string
       case 'text': {
         const s = asString(v);
         if (s === '') {
-          if (f.required) errors[f.key] = 'Required.';
+          if (f.required) errors[f.key] = t('Required.');
           break;
         }
         if (f.minLength !== undefined && s.length < f.minLength) errors[f.key] = `At least ${f.minLength} characters.`;
         else if (f.maxLength !== undefined && s.length > f.maxLength) errors[f.key] = `At most ${f.maxLength} characters.`;
-        else if (f.pattern && !safeTest(f.pattern, s)) errors[f.key] = 'Does not match the expected format.';
-        else if (f.format === 'email' && !/^[^\s@]+@[^\s@]+$/.test(s)) errors[f.key] = 'Enter an email address.';
+        else if (f.pattern && !safeTest(f.pattern, s)) errors[f.key] = t('Does not match the expected format.');
+        else if (f.format === 'email' && !/^[^\s@]+@[^\s@]+$/.test(s)) errors[f.key] = t('Enter an email address.');
         else if (f.format === 'uri' && !isUri(s)) errors[f.key] = 'Enter a URI.';
         else if (f.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(s)) errors[f.key] = 'Enter a date (YYYY-MM-DD).';
         break;
@@ -209,12 +210,12 @@ export function validateForm(fields: Field[], values: FormValues): Record<string
       case 'number': {
         const s = asString(v).trim();
         if (s === '') {
-          if (f.required) errors[f.key] = 'Required.';
+          if (f.required) errors[f.key] = t('Required.');
           break;
         }
         const n = Number(s);
-        if (!Number.isFinite(n)) errors[f.key] = 'Enter a number.';
-        else if (f.integer && !Number.isInteger(n)) errors[f.key] = 'Enter a whole number.';
+        if (!Number.isFinite(n)) errors[f.key] = t('Enter a number.');
+        else if (f.integer && !Number.isInteger(n)) errors[f.key] = t('Enter a whole number.');
         else if (f.minimum !== undefined && n < f.minimum) errors[f.key] = `At least ${f.minimum}.`;
         else if (f.maximum !== undefined && n > f.maximum) errors[f.key] = `At most ${f.maximum}.`;
         break;
@@ -222,7 +223,7 @@ export function validateForm(fields: Field[], values: FormValues): Record<string
       case 'boolean':
         break;
       case 'unsupported':
-        if (f.required) errors[f.key] = `This form asks for a "${f.type}" value, which this view cannot show.`;
+        if (f.required) errors[f.key] = t('This form asks for a "{0}" value, which this view cannot show.', f.type);
         break;
     }
   }

@@ -9,6 +9,7 @@
  * split render per block (a loose list becomes consecutive lists; a reference-style link definition
  * only applies inside its block).
  */
+import { t } from './l10n.ts';
 import MarkdownIt from 'markdown-it';
 import createDOMPurify from 'dompurify';
 import type { Config, DOMPurify } from 'dompurify';
@@ -24,7 +25,7 @@ md.renderer.rules.fence = (tokens, idx) => {
   const langClass = lang ? ` class="language-${escapeHtml(lang)}"` : '';
   const label = lang ? `<span class="code-lang">${escapeHtml(lang)}</span>` : '';
   return (
-    `<div class="code-block">${label}<button type="button" class="icon-button copy-code" data-action="copy-code" title="Copy code" aria-label="Copy code">` +
+    `<div class="code-block">${label}<button type="button" class="icon-button copy-code" data-action="copy-code" title="${escapeHtml(t('Copy code'))}" aria-label="${escapeHtml(t('Copy code'))}">` +
     `<span class="codicon codicon-copy" aria-hidden="true"></span></button>` +
     `<pre><code${langClass}>${escapeHtml(token.content)}</code></pre></div>\n`
   );

@@ -3,7 +3,7 @@
  * contract's `applyTranscriptOps` (the same function the host uses). Subscribers are notified at
  * most once per frame, so 10k streamed deltas cost at most one render per frame.
  */
-import { applyTranscriptOps, emptySessionView, itemList, type ChatPatch, type ChatSnapshot, type ItemList, type SessionView, type TranscriptItem } from './contract.ts';
+import { applyTranscriptOps, DEFAULT_CHAT_SETTINGS, emptySessionView, itemList, type ChatPatch, type ChatSettings, type ChatSnapshot, type ItemList, type SessionView, type TranscriptItem } from './contract.ts';
 
 export interface ChatState {
   /** false until the first snapshot arrived. */
@@ -11,6 +11,7 @@ export interface ChatState {
   seq: number;
   session: SessionView;
   items: TranscriptItem[];
+  settings: ChatSettings;
 }
 
 /** Runs `callback` later (requestAnimationFrame in the webview; synchronous in tests). */
@@ -23,7 +24,7 @@ export const frameScheduler: Scheduler = (callback) => {
 
 export class ChatStore {
   private list: ItemList = itemList();
-  private state: ChatState = { ready: false, seq: 0, session: emptySessionView(), items: [] };
+  private state: ChatState = { ready: false, seq: 0, session: emptySessionView(), items: [], settings: DEFAULT_CHAT_SETTINGS };
   private readonly listeners = new Set<(state: ChatState) => void>();
   private scheduled = false;
 
@@ -40,7 +41,7 @@ export class ChatStore {
 
   applySnapshot(snapshot: ChatSnapshot): void {
     this.list = itemList(snapshot.items.slice());
-    this.state = { ready: true, seq: snapshot.seq, session: snapshot.session, items: this.list.items };
+    this.state = { ...this.state, ready: true, seq: snapshot.seq, session: snapshot.session, items: this.list.items };
     this.changed();
   }
 
@@ -51,6 +52,7 @@ export class ChatStore {
     if (patch.seq !== this.state.seq + 1) return false;
     applyTranscriptOps(this.list, patch.ops);
     this.state = {
+      ...this.state,
       ready: true,
       seq: patch.seq,
       session: patch.session ? { ...this.state.session, ...patch.session } : this.state.session,
@@ -58,6 +60,11 @@ export class ChatStore {
     };
     this.changed();
     return true;
+  }
+
+  applySettings(settings: ChatSettings): void {
+    this.state = { ...this.state, settings };
+    this.changed();
   }
 
   private changed(): void {

@@ -21,8 +21,13 @@ import {
   AttachContextRequest,
   CancelBackgroundTaskCommand,
   CancelTurnCommand,
+  ChatFocusCommand,
   CopyTextCommand,
+  CopyTranscriptCommand,
+  DEFAULT_CHAT_SETTINGS,
   DidAttachNotification,
+  DidChangeSettingsNotification,
+  FocusInputNotification,
   ForkSessionCommand,
   ListSessionsRequest,
   LoadSessionCommand,
@@ -51,6 +56,7 @@ import { PatchStream } from './patchStream.ts';
 import { PendingInteractions } from './pendingInteractions.ts';
 import { buildPrompt, parseAttachments, summarize } from './prompt.ts';
 import * as T from './transcript.ts';
+import { transcriptMarkdown } from './transcriptMarkdown.ts';
 import { parseElicitationResponse, parseTasks } from './wireParsing.ts';
 
 const CONNECTION: Record<string, ConnectionState> = { notStarted: 'notStarted', starting: 'starting', ready: 'ready', turnRunning: 'ready', crashed: 'crashed' };
@@ -65,6 +71,7 @@ export class ChatController {
   private queued: (QueuedPrompt & { full: Attachment[] })[] = [];
   private started: Promise<void> | undefined;
   private attachOnReady: Attachment[] = [];
+  private focusOnReady = false;
 
   constructor(
     private readonly host: ChatHost,
@@ -121,7 +128,9 @@ export class ChatController {
     const { id, change } = T.addPermission(this.state, params);
     this.queue(change);
     this.env.reveal();
-    return this.pending.permission(id, params.options.map((o) => o.optionId), signal, () => this.queue(T.withdrawInteraction(this.state, id)));
+    const answered = this.pending.permission(id, params.options.map((o) => o.optionId), signal, () => this.queue(T.withdrawInteraction(this.state, id)));
+    this.needsInput(params.toolCall.title ?? '');
+    return this.afterSettled(answered);
   }
 
   createElicitation(params: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse> {
@@ -129,7 +138,45 @@ export class ChatController {
     const { id, change } = T.addElicitation(this.state, params);
     this.queue(change);
     this.env.reveal();
-    return this.pending.elicitation(id, signal, () => this.queue(T.withdrawInteraction(this.state, id)));
+    const answered = this.pending.elicitation(id, signal, () => this.queue(T.withdrawInteraction(this.state, id)));
+    this.needsInput(params.message);
+    return this.afterSettled(answered);
+  }
+
+  private needsInput(title: string): void {
+    this.env.pendingChanged?.(this.pending.size);
+    this.env.notify?.({ kind: 'needsInput', title });
+  }
+
+  /** Reports the new pending count once a request is answered or withdrawn. */
+  private afterSettled<R>(answered: Promise<R>): Promise<R> {
+    return answered.then((response) => {
+      this.env.pendingChanged?.(this.pending.size);
+      return response;
+    });
+  }
+
+  /** The conversation as markdown (Export Transcript, Copy All). */
+  transcriptMarkdown(): string {
+    return transcriptMarkdown(this.state.list.items, this.state.session.title ?? '');
+  }
+
+  /** One message (by transcript item id) as markdown, like its hover Copy button; undefined for an unknown id. */
+  itemMarkdown(itemId: string): string | undefined {
+    const item = this.state.list.items.find((i) => i.id === itemId);
+    if (item?.type === 'agent' || item?.type === 'user') return item.text;
+    return item ? transcriptMarkdown([item]) : undefined;
+  }
+
+  /** The settings changed (or the webview just started): tell the webview. */
+  pushSettings(): void {
+    if (this.stream.isListening) this.stream.send(DidChangeSettingsNotification, this.env.settings?.() ?? DEFAULT_CHAT_SETTINGS);
+  }
+
+  /** Moves the keyboard to the composer (once the webview is listening). */
+  focusInput(): void {
+    if (this.stream.isListening) this.stream.send(FocusInputNotification, {});
+    else this.focusOnReady = true;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -172,6 +219,8 @@ export class ChatController {
       return;
     }
     if (CopyTextCommand.is(msg)) return void this.env.copy(str(p.text) ?? '');
+    if (ChatFocusCommand.is(msg)) return this.env.focusChanged?.(p.focused === true);
+    if (CopyTranscriptCommand.is(msg)) return void this.env.copy(this.transcriptMarkdown());
     if (SetConfigOptionCommand.is(msg)) {
       const configId = str(p.configId);
       const value = typeof p.value === 'string' || typeof p.value === 'boolean' ? p.value : undefined;
@@ -275,11 +324,25 @@ export class ChatController {
     // The user may have switched sessions meanwhile: that transcript is gone, nothing to update.
     if (transcript !== this.state) return;
     this.queue(T.endTurn(transcript, outcome));
+    // A turn the user stopped needs no notification: they know.
+    if ('error' in outcome) this.env.notify?.({ kind: 'turnFailed', message: outcome.error });
+    else if (outcome.stopReason !== 'cancelled') this.env.notify?.({ kind: 'turnEnded', summary: this.lastAgentText() });
     const next = this.queued.shift();
     if (next) {
       this.publishQueue();
       void this.sendPrompt(next.text, next.full, false);
     }
+  }
+
+  /** The last agent message of the transcript (a notification's summary of the turn). */
+  private lastAgentText(): string {
+    const items = this.state.list.items;
+    for (let i = items.length - 1; i >= 0; i--) {
+      const item = items[i];
+      if (item.type === 'agent') return item.text;
+      if (item.type === 'user') break;
+    }
+    return '';
   }
 
   private async steer(text: string): Promise<void> {
@@ -403,6 +466,11 @@ export class ChatController {
 
   private onReady(): void {
     this.stream.ready((seq) => T.snapshotOf(this.state, seq));
+    this.pushSettings();
+    if (this.focusOnReady) {
+      this.focusOnReady = false;
+      this.stream.send(FocusInputNotification, {});
+    }
     if (this.attachOnReady.length) this.stream.send(DidAttachNotification, { attachments: this.attachOnReady.splice(0) });
     // Opening the chat is "first use": start the bridge and show the remembered session.
     void this.start().catch(() => {});

@@ -4,7 +4,7 @@
  * Everything vscode-specific the chat does goes through `ChatEnvironment`.
  */
 import type { SessionConfigOption, SessionInfo, SessionNotification } from '@agentclientprotocol/sdk';
-import type { Attachment } from '../../webview-ui/contract.ts';
+import type { Attachment, ChatSettings } from '../../webview-ui/contract.ts';
 import type { DiffSource } from './toolView.ts';
 
 export type Disposable = { dispose(): unknown };
@@ -45,9 +45,23 @@ export interface ChatEnvironment {
   openLocation(path: string, line?: number): Promise<void>;
   copy(text: string): Promise<void>;
   attachContext(source: 'selection' | 'activeFile' | 'pickFiles'): Promise<Attachment[]>;
-  /** Shows the chat view (forms arrived while it was hidden). */
+  /** Shows the chat view without moving focus (forms arrived while it was hidden). */
   reveal(): void;
   log(level: 'info' | 'warn' | 'error', message: string): void;
   /** Turns any error into one plain sentence. */
   errorMessage(error: unknown): string;
+  /** The `zcode.chat.*` settings the webview follows (default: DEFAULT_CHAT_SETTINGS). */
+  settings?(): ChatSettings;
+  /** Something the user may want to hear about while the chat is hidden (chatAttention.ts decides). */
+  notify?(event: ChatAttentionEvent): void;
+  /** The chat webview gained or lost the keyboard. */
+  focusChanged?(focused: boolean): void;
+  /** The number of permission prompts and forms waiting for the user changed. */
+  pendingChanged?(count: number): void;
 }
+
+/** What happened that may deserve a notification. */
+export type ChatAttentionEvent =
+  | { kind: 'turnEnded'; summary: string }
+  | { kind: 'turnFailed'; message: string }
+  | { kind: 'needsInput'; title: string };

@@ -11,7 +11,8 @@ import * as vscode from 'vscode';
 import type { InteractiveUi, ZcodeClientHost } from '../acpClient.ts';
 import { errorMessage } from '../disposable.ts';
 import type { SessionManager } from '../sessions.ts';
-import { toIpcMessage } from '../../webview-ui/contract.ts';
+import { DEFAULT_CHAT_SETTINGS, toIpcMessage, type ChatSettings } from '../../webview-ui/contract.ts';
+import { ChatAttention } from './chatAttention.ts';
 import { ChatController, type ChatEnvironment } from './chatController.ts';
 import { attachContext, selectionAttachment } from './contextAttachments.ts';
 import { DiffDocuments } from './diffDocuments.ts';
@@ -20,6 +21,11 @@ import { chatHtml } from './webviewHtml.ts';
 export const CHAT_VIEW_ID = 'zcode.chat';
 /** Editor command: put the selection into the chat composer. */
 export const ATTACH_SELECTION_COMMAND = 'zcode.chat.attachSelection';
+export const FOCUS_INPUT_COMMAND = 'zcode.chat.focusInput';
+export const EXPORT_TRANSCRIPT_COMMAND = 'zcode.chat.exportTranscript';
+export const COPY_ALL_COMMAND = 'zcode.chat.copyAll';
+/** Webview context menu: `args` is the `data-vscode-context` of the message (`{ itemId }`). */
+export const COPY_MESSAGE_COMMAND = 'zcode.chat.copyMessage';
 
 type Logger = Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
 
@@ -27,6 +33,7 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
   private view: vscode.WebviewView | undefined;
   private uiRegistration: vscode.Disposable | undefined;
   private readonly viewSubscriptions: vscode.Disposable[] = [];
+  private badge: vscode.ViewBadge | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -37,6 +44,7 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.disposeView();
     this.view = view;
+    view.badge = this.badge;
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
     view.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [dist, media] };
@@ -45,6 +53,7 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
       scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
       styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
       lang: vscode.env.language,
+      l10n: vscode.l10n.bundle,
     });
     this.controller.attach((msg) => void view.webview.postMessage(msg));
     const ui: InteractiveUi = {
@@ -59,6 +68,7 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
       }),
       // Without retained context a hidden webview is torn down; it says `ready` when shown again.
       view.onDidChangeVisibility(() => {
+        if (!view.visible) setChatFocused(false);
         if (!view.visible) this.controller.detach();
         else this.controller.attach((msg) => void view.webview.postMessage(msg));
       }),
@@ -68,10 +78,24 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
     );
   }
 
-  /** Shows the view (and so creates it if needed). */
-  reveal(): void {
-    if (this.view) this.view.show(true);
-    else void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+  /**
+   * Shows the view (and so creates it if needed). `preserveFocus` keeps the keyboard where the user
+   * is typing: a request that reveals the chat must never move focus (an Enter meant for the editor
+   * would land in the chat). The view's focus command takes `{ preserveFocus }` (VS Code ≥ 1.89).
+   */
+  reveal(preserveFocus: boolean): void {
+    if (this.view) this.view.show(preserveFocus);
+    else void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`, { preserveFocus });
+  }
+
+  get visible(): boolean {
+    return this.view?.visible === true;
+  }
+
+  /** The pending-request badge (kept for a view created later). */
+  setBadge(count: number, tooltip: string): void {
+    this.badge = count > 0 ? { value: count, tooltip } : undefined;
+    if (this.view) this.view.badge = this.badge;
   }
 
   private disposeView(): void {
@@ -92,10 +116,22 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
  * Registers the chat view (`zcode.chat`, contributed as a webview view in the ZCode container),
  * the Open Diff document provider and the "attach selection" editor command.
  */
-export function registerChatView(context: vscode.ExtensionContext, host: ZcodeClientHost, sessions: SessionManager, log?: Logger): vscode.Disposable {
+export function registerChatView(
+  context: vscode.ExtensionContext,
+  host: ZcodeClientHost,
+  sessions: SessionManager,
+  log?: Logger,
+  statusBar?: { setNeedsInput(count: number): void },
+): vscode.Disposable {
   const diffs = new DiffDocuments();
   // The environment reveals the view through the provider, created right after it.
   const view: { provider?: ChatViewProvider } = {};
+  const attention = new ChatAttention({
+    chatVisible: () => view.provider?.visible === true,
+    showChat: () => view.provider?.reveal(false),
+    setBadge: (count, tooltip) => view.provider?.setBadge(count, tooltip),
+    setNeedsInput: (count) => statusBar?.setNeedsInput(count),
+  });
   const env: ChatEnvironment = {
     openDiff: (source) => diffs.open(source),
     openLocation: async (path, line) => {
@@ -105,9 +141,13 @@ export function registerChatView(context: vscode.ExtensionContext, host: ZcodeCl
     },
     copy: async (text) => vscode.env.clipboard.writeText(text),
     attachContext,
-    reveal: () => view.provider?.reveal(),
+    reveal: () => view.provider?.reveal(true),
     log: (level, message) => log?.[level](message),
     errorMessage,
+    settings: readChatSettings,
+    focusChanged: (focused) => setChatFocused(focused),
+    notify: (event) => attention.notify(event),
+    pendingChanged: (count) => attention.pendingChanged(count),
   };
   const controller = new ChatController(host, sessions, env);
   const provider = new ChatViewProvider(context.extensionUri, host, controller);
@@ -116,9 +156,42 @@ export function registerChatView(context: vscode.ExtensionContext, host: ZcodeCl
     diffs.register(),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     vscode.commands.registerCommand(ATTACH_SELECTION_COMMAND, () => {
-      provider.reveal();
+      provider.reveal(false);
       controller.pushAttachments(selectionAttachment(vscode.window.activeTextEditor));
+    }),
+    vscode.commands.registerCommand(FOCUS_INPUT_COMMAND, () => {
+      provider.reveal(false);
+      controller.focusInput();
+    }),
+    vscode.commands.registerCommand(EXPORT_TRANSCRIPT_COMMAND, async () => {
+      const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: controller.transcriptMarkdown() });
+      await vscode.window.showTextDocument(document, { preview: false });
+    }),
+    vscode.commands.registerCommand(COPY_ALL_COMMAND, () => vscode.env.clipboard.writeText(controller.transcriptMarkdown())),
+    vscode.commands.registerCommand(COPY_MESSAGE_COMMAND, (args: unknown) => {
+      const itemId = typeof args === 'object' && args !== null ? (args as Record<string, unknown>).itemId : undefined;
+      const text = typeof itemId === 'string' ? controller.itemMarkdown(itemId) : undefined;
+      if (text !== undefined) return vscode.env.clipboard.writeText(text);
+    }),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('zcode.chat')) controller.pushSettings();
     }),
     provider,
   );
+}
+
+/** The `zcode.chatFocused` context key of the chat's keybindings (see ChatFocusCommand). */
+function setChatFocused(focused: boolean): void {
+  void vscode.commands.executeCommand('setContext', 'zcode.chatFocused', focused);
+}
+
+/** `zcode.chat.sendKey` and `zcode.chat.fontSize`, with bad values replaced by the defaults. */
+function readChatSettings(): ChatSettings {
+  const config = vscode.workspace.getConfiguration('zcode.chat');
+  const sendKey = config.get<string>('sendKey');
+  const fontSize = config.get<number>('fontSize');
+  return {
+    sendKey: sendKey === 'ctrlEnter' ? 'ctrlEnter' : DEFAULT_CHAT_SETTINGS.sendKey,
+    fontSize: typeof fontSize === 'number' && fontSize >= 6 && fontSize <= 48 ? fontSize : DEFAULT_CHAT_SETTINGS.fontSize,
+  };
 }

@@ -16,6 +16,11 @@ export class PendingInteractions {
     return this.pending.has(id);
   }
 
+  /** How many requests wait for the user. */
+  get size(): number {
+    return this.pending.size;
+  }
+
   /** Waits for the answer to permission card `id`; `onWithdraw` runs if the bridge aborts first. */
   permission(id: string, optionIds: readonly string[], signal: AbortSignal, onWithdraw: () => void): Promise<RequestPermissionResponse> {
     return new Promise((resolve) => {

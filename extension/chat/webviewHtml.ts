@@ -14,6 +14,8 @@ export interface ChatHtmlOptions {
   styleUri: string;
   nonce?: string;
   lang?: string;
+  /** The UI language's translations (`vscode.l10n.bundle`); the webview's `t()` reads them. */
+  l10n?: Record<string, string>;
 }
 
 export function createNonce(): string {
@@ -36,6 +38,11 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 
 const escapeAttr = (value: string): string => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
+/** JSON that is safe inside a `<script>` element (no `</script>`, no `<!--`). */
+function l10nJson(bundle: Record<string, string> | undefined): string {
+  return JSON.stringify(bundle ?? {}).replace(/</g, '\\u003c');
+}
+
 export function chatHtml(options: ChatHtmlOptions): string {
   const nonce = options.nonce ?? createNonce();
   return `<!DOCTYPE html>
@@ -49,6 +56,7 @@ export function chatHtml(options: ChatHtmlOptions): string {
 </head>
 <body>
 <div id="root"></div>
+<script type="application/json" id="zcode-l10n" nonce="${nonce}">${l10nJson(options.l10n)}</script>
 <script type="module" nonce="${nonce}" src="${escapeAttr(options.scriptUri)}"></script>
 </body>
 </html>`;

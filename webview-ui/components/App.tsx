@@ -1,4 +1,5 @@
 /** The chat: header, transcript, composer, pickers. State comes from the store (host snapshots). */
+import { t } from '../l10n.ts';
 import { useEffect, useState } from 'preact/hooks';
 import { ActionsContext, type ChatActions } from '../actions.ts';
 import type { ChatStore } from '../store.ts';
@@ -8,36 +9,42 @@ import { Header } from './Header.tsx';
 import { Icon } from './Icon.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { Transcript } from './Transcript.tsx';
+import { KeyHistoryContext } from './useCardFocus.ts';
+import { KeyHistory } from '../keyHistory.ts';
 
 function Welcome() {
   return (
     <div class="welcome">
       <Icon name="hubot" class="welcome-icon" />
-      <p>Ask zcode to explain, change or build something in this workspace.</p>
-      <p class="field-hint">Type / for commands. Attach the editor selection or files with the buttons below the input.</p>
+      <p>{t('Ask zcode to explain, change or build something in this workspace.')}</p>
+      <p class="field-hint">{t('Type / for commands. Attach the editor selection or files with the buttons below the input.')}</p>
     </div>
   );
 }
 
-export function App({ store, actions, view, bus }: { store: ChatStore; actions: ChatActions; view: ViewState; bus?: AttachBus }) {
+const unobservedKeys = new KeyHistory();
+
+export function App({ store, actions, view, bus, keys = unobservedKeys }: { store: ChatStore; actions: ChatActions; view: ViewState; bus?: AttachBus; keys?: KeyHistory }) {
   const [state, setState] = useState(store.current);
   useEffect(() => store.subscribe(setState), [store]);
   return (
     <ActionsContext.Provider value={actions}>
-      <ViewStateContext.Provider value={view}>
-        {state.ready ? (
-          <div class="chat">
-            <Header session={state.session} />
-            <Transcript items={state.items} running={state.session.running} empty={<Welcome />} />
-            <Composer session={state.session} view={view} bus={bus} />
-            <Toolbar session={state.session} />
-          </div>
-        ) : (
-          <div class="connecting" role="status">
-            <Icon name="loading" spin /> Connecting to ZCode…
-          </div>
-        )}
-      </ViewStateContext.Provider>
+      <KeyHistoryContext.Provider value={keys}>
+        <ViewStateContext.Provider value={view}>
+          {state.ready ? (
+            <div class="chat">
+              <Header session={state.session} />
+              <Transcript items={state.items} running={state.session.running} empty={<Welcome />} />
+              <Composer session={state.session} view={view} bus={bus} settings={state.settings} />
+              <Toolbar session={state.session} />
+            </div>
+          ) : (
+            <div class="connecting" role="status">
+              <Icon name="loading" spin /> {t('Connecting to ZCode…')}
+            </div>
+          )}
+        </ViewStateContext.Provider>
+      </KeyHistoryContext.Provider>
     </ActionsContext.Provider>
   );
 }

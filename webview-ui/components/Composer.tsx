@@ -1,19 +1,38 @@
 /**
- * The prompt composer. Enter sends, Shift+Enter is a new line; `/` opens completion over the
- * agent's `available_commands_update`; selection / file attachments and pasted images (when the
- * agent takes images) ride along. While a turn runs: Stop, and typed text can Steer the running
- * turn (Enter) or be queued for after it (Alt+Enter).
+ * The prompt composer. The send key (`zcode.chat.sendKey`: Enter, or Ctrl/Cmd+Enter) sends, the
+ * other Enter is a new line; `/` opens completion over the agent's `available_commands_update`;
+ * selection / file attachments and pasted images (when the agent takes images) ride along. While a
+ * turn runs the send key does the unsurprising thing, queue the message for after the turn;
+ * steering the running turn is an explicit choice: Alt + the send key, or the Steer button. The
+ * placeholder says which is which.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
-import type { Attachment, SessionView } from '../contract.ts';
+import type { Attachment, ChatSettings, SessionView } from '../contract.ts';
 import { useActions } from '../actions.ts';
+import { t } from '../l10n.ts';
 import type { ViewState } from '../viewState.ts';
 import { Icon } from './Icon.tsx';
 
 /** Delivers attachments pushed by the host (e.g. the "Attach Selection" editor command). */
 export interface AttachBus {
   subscribe(listener: (attachments: Attachment[]) => void): () => void;
+  /** "ZCode: Focus Chat Input" ran. */
+  onFocusRequest?(listener: () => void): () => void;
+}
+
+/** What a key press in the composer means, given the send-key setting. */
+export function composerKey(e: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'metaKey' | 'altKey'>, sendKey: ChatSettings['sendKey'], running: boolean): 'send' | 'queue' | 'steer' | undefined {
+  if (e.key !== 'Enter' || e.shiftKey) return undefined;
+  const mod = e.ctrlKey || e.metaKey;
+  if (sendKey === 'enter' ? mod : !mod) return undefined;
+  if (!running) return 'send';
+  return e.altKey ? 'steer' : 'queue';
+}
+
+/** The send key and the steer key, as the placeholder and tooltips name them. */
+function keyNames(sendKey: ChatSettings['sendKey']): { send: string; steer: string; newline: string } {
+  return sendKey === 'enter' ? { send: 'Enter', steer: 'Alt+Enter', newline: 'Shift+Enter' } : { send: 'Ctrl+Enter', steer: 'Ctrl+Alt+Enter', newline: 'Enter' };
 }
 
 let attachmentCounter = 0;
@@ -35,16 +54,17 @@ function readImage(file: File): Promise<Attachment> {
     reader.onload = () => {
       const url = String(reader.result);
       const comma = url.indexOf(',');
-      resolve({ kind: 'image', id: newId(), name: file.name || 'pasted image', mimeType: file.type || 'image/png', data: url.slice(comma + 1) });
+      resolve({ kind: 'image', id: newId(), name: file.name || t('pasted image'), mimeType: file.type || 'image/png', data: url.slice(comma + 1) });
     };
-    reader.onerror = () => reject(reader.error ?? new Error('could not read the image'));
+    reader.onerror = () => reject(reader.error ?? new Error(t('Could not read the pasted image.')));
     reader.readAsDataURL(file);
   });
 }
 
-const STEER_TEXT = { sent: 'Steer sent…', queued: 'Steer queued: zcode will read it at its next step', drained: 'Steer delivered' } as const;
+const steerText = (state: NonNullable<SessionView['steer']>): string =>
+  state === 'sent' ? t('Steer sent…') : state === 'queued' ? t('Steer queued: zcode will read it at its next step') : t('Steer delivered');
 
-export function Composer({ session, view, bus }: { session: SessionView; view: ViewState; bus?: AttachBus }) {
+export function Composer({ session, view, bus, settings }: { session: SessionView; view: ViewState; bus?: AttachBus; settings: ChatSettings }) {
   const actions = useActions();
   const [text, setText] = useState(view.draft);
   const [attachments, setAttachments] = useState<Attachment[]>(view.attachments);
@@ -61,6 +81,8 @@ export function Composer({ session, view, bus }: { session: SessionView; view: V
 
   useEffect(() => view.setDraft(text, attachments), [text, attachments]);
   useEffect(() => bus?.subscribe((more) => setAttachments((a) => [...a, ...more])), [bus]);
+  useEffect(() => bus?.onFocusRequest?.(() => input.current?.focus()), [bus]);
+  const keys = keyNames(settings.sendKey);
 
   const clear = (): void => {
     setText('');
@@ -109,10 +131,11 @@ export function Composer({ session, view, bus }: { session: SessionView; view: V
         return;
       }
     }
-    if (e.key === 'Enter' && !e.shiftKey) {
+    const action = composerKey(e, settings.sendKey, running);
+    if (action) {
       e.preventDefault();
-      if (!running) send();
-      else if (e.altKey) send('queue');
+      if (action === 'send') send();
+      else if (action === 'queue') send('queue');
       else steer();
     } else if (e.key === 'Escape' && running && text === '') {
       e.preventDefault();
@@ -125,12 +148,12 @@ export function Composer({ session, view, bus }: { session: SessionView; view: V
     if (files.length === 0) return;
     e.preventDefault();
     if (!session.promptCapabilities.image) {
-      setHint('zcode does not accept images in this session.');
+      setHint(t('zcode does not accept images in this session.'));
       return;
     }
     void Promise.all(files.map(readImage)).then(
       (images) => setAttachments((a) => [...a, ...images]),
-      () => setHint('Could not read the pasted image.'),
+      () => setHint(t('Could not read the pasted image.')),
     );
   };
 
@@ -138,9 +161,9 @@ export function Composer({ session, view, bus }: { session: SessionView; view: V
     void actions.attachContext(source).then(
       (more) => {
         if (more.length) setAttachments((a) => [...a, ...more]);
-        else if (source === 'selection') setHint('Select some text in an editor first.');
+        else if (source === 'selection') setHint(t('Select some text in an editor first.'));
       },
-      () => setHint('Could not attach that.'),
+      () => setHint(t('Could not attach that.')),
     );
   };
 
@@ -148,11 +171,11 @@ export function Composer({ session, view, bus }: { session: SessionView; view: V
   return (
     <div class="composer">
       {session.queue.length > 0 && (
-        <div class="chips queue" aria-label="Queued prompts">
+        <div class="chips queue" aria-label={t('Queued prompts')}>
           {session.queue.map((q) => (
             <span key={q.id} class="chip">
-              <Icon name="clock" /> <span class="chip-text">{q.text || '(attachments)'}</span>
-              <button type="button" class="icon-button" aria-label={`Remove queued prompt: ${q.text}`} onClick={() => actions.removeQueued(q.id)}>
+              <Icon name="clock" /> <span class="chip-text">{q.text || t('(attachments)')}</span>
+              <button type="button" class="icon-button" aria-label={t('Remove queued prompt: {0}', q.text)} onClick={() => actions.removeQueued(q.id)}>
                 <Icon name="close" />
               </button>
             </span>
@@ -161,16 +184,16 @@ export function Composer({ session, view, bus }: { session: SessionView; view: V
       )}
       {session.steer && (
         <div class={`chip steer-chip ${session.steer}`} role="status">
-          <Icon name={session.steer === 'drained' ? 'pass' : 'clock'} /> {STEER_TEXT[session.steer]}
+          <Icon name={session.steer === 'drained' ? 'pass' : 'clock'} /> {steerText(session.steer)}
         </div>
       )}
       {attachments.length > 0 && (
-        <div class="chips attachments" aria-label="Attachments">
+        <div class="chips attachments" aria-label={t('Attachments')}>
           {attachments.map((a) => (
             <span key={a.id} class="chip" title={a.kind === 'image' ? a.name : a.uri}>
               {a.kind === 'image' ? <img class="thumb" src={`data:${a.mimeType};base64,${a.data}`} alt="" /> : <Icon name={a.kind === 'selection' ? 'selection' : 'file'} />}
               <span class="chip-text">{a.name}</span>
-              <button type="button" class="icon-button" aria-label={`Remove ${a.name}`} onClick={() => setAttachments((list) => list.filter((x) => x.id !== a.id))}>
+              <button type="button" class="icon-button" aria-label={t('Remove {0}', a.name)} onClick={() => setAttachments((list) => list.filter((x) => x.id !== a.id))}>
                 <Icon name="close" />
               </button>
             </span>
@@ -179,7 +202,7 @@ export function Composer({ session, view, bus }: { session: SessionView; view: V
       )}
       <div class="input-wrap">
         {open && (
-          <ul id={listId} class="completions" role="listbox" aria-label="Commands">
+          <ul id={listId} class="completions" role="listbox" aria-label={t('Commands')}>
             {matches.map((c, i) => (
               <li
                 key={c.name}
@@ -202,8 +225,12 @@ export function Composer({ session, view, bus }: { session: SessionView; view: V
           class="prompt-input"
           rows={2}
           value={text}
-          placeholder={running ? 'Steer the running turn (Enter) or queue a message (Alt+Enter)…' : 'Ask zcode — / for commands, Shift+Enter for a new line'}
-          aria-label="Message zcode"
+          placeholder={
+            running
+              ? t('{0} queues a message for after this turn · {1} steers the running turn now', keys.send, keys.steer)
+              : t('Ask zcode — / for commands, {0} sends, {1} for a new line', keys.send, keys.newline)
+          }
+          aria-label={t('Message zcode')}
           aria-controls={open ? listId : undefined}
           aria-autocomplete="list"
           aria-activedescendant={open ? `${listId}-${active}` : undefined}
@@ -223,30 +250,30 @@ export function Composer({ session, view, bus }: { session: SessionView; view: V
         </div>
       )}
       <div class="composer-actions">
-        <button type="button" class="icon-button" title="Attach the editor selection" aria-label="Attach the editor selection" onClick={() => attach('selection')}>
+        <button type="button" class="icon-button" title={t('Attach the editor selection')} aria-label={t('Attach the editor selection')} onClick={() => attach('selection')}>
           <Icon name="selection" />
         </button>
-        <button type="button" class="icon-button" title="Attach files" aria-label="Attach files" onClick={() => attach('pickFiles')}>
+        <button type="button" class="icon-button" title={t('Attach files')} aria-label={t('Attach files')} onClick={() => attach('pickFiles')}>
           <Icon name="attach" />
         </button>
         <span class="spacer" />
         {running && hasText && (
           <>
-            <button type="button" class="button secondary small" onClick={() => send('queue')} title="Send after this turn (Alt+Enter)">
-              <Icon name="clock" /> Queue
+            <button type="button" class="button primary small queue-button" onClick={() => send('queue')} title={t('Send after this turn ({0})', keys.send)}>
+              <Icon name="clock" /> {t('Queue')}
             </button>
-            <button type="button" class="button primary small" onClick={steer} title="Send into the running turn (Enter)">
-              <Icon name="comment" /> Steer
+            <button type="button" class="button secondary small steer-button" onClick={steer} title={t('Send into the running turn now ({0})', keys.steer)}>
+              <Icon name="comment" /> {t('Steer')}
             </button>
           </>
         )}
         {running ? (
-          <button type="button" class="button secondary small stop" onClick={() => actions.cancelTurn()} aria-label="Stop the running turn">
-            <Icon name="debug-stop" /> Stop
+          <button type="button" class="button secondary small stop" onClick={() => actions.cancelTurn()} aria-label={t('Stop the running turn')}>
+            <Icon name="debug-stop" /> {t('Stop')}
           </button>
         ) : (
-          <button type="button" class="button primary small send" onClick={() => send()} disabled={!hasText && attachments.length === 0} aria-label="Send">
-            <Icon name="send" /> Send
+          <button type="button" class="button primary small send" onClick={() => send()} disabled={!hasText && attachments.length === 0} aria-label={t('Send')}>
+            <Icon name="send" /> {t('Send')}
           </button>
         )}
       </div>

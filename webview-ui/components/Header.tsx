@@ -2,6 +2,7 @@
  * Session title, the session switcher (new / fork / resume from the list), zcode's state, and the
  * background tasks of the session with their Cancel buttons.
  */
+import { t } from '../l10n.ts';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { SessionSummary, SessionView } from '../contract.ts';
 import { useActions } from '../actions.ts';
@@ -9,13 +10,13 @@ import { Icon } from './Icon.tsx';
 
 export function relativeTime(iso: string | undefined, now = Date.now()): string {
   if (!iso) return '';
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return '';
-  const s = Math.max(0, Math.round((now - t) / 1000));
-  if (s < 60) return 'just now';
-  if (s < 3600) return `${Math.round(s / 60)} min ago`;
-  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
-  return `${Math.round(s / 86400)} d ago`;
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return '';
+  const s = Math.max(0, Math.round((now - at) / 1000));
+  if (s < 60) return t('just now');
+  if (s < 3600) return t('{0} min ago', Math.round(s / 60));
+  if (s < 86400) return t('{0} h ago', Math.round(s / 3600));
+  return t('{0} d ago', Math.round(s / 86400));
 }
 
 function SessionMenu({ onClose }: { onClose: () => void }) {
@@ -50,18 +51,18 @@ function SessionMenu({ onClose }: { onClose: () => void }) {
     }
   };
   return (
-    <div ref={ref} class="menu" role="menu" aria-label="Sessions" onKeyDown={onKeyDown}>
+    <div ref={ref} class="menu" role="menu" aria-label={t('Sessions')} onKeyDown={onKeyDown}>
       <button type="button" role="menuitem" class="menu-item" onClick={choose(() => actions.newSession())}>
-        <Icon name="add" /> New session
+        <Icon name="add" /> {t('New session')}
       </button>
       <button type="button" role="menuitem" class="menu-item" onClick={choose(() => actions.forkSession())}>
-        <Icon name="repo-forked" /> Fork this session
+        <Icon name="repo-forked" /> {t('Fork this session')}
       </button>
       <div class="menu-separator" role="separator" />
-      <div class="menu-heading">Resume</div>
+      <div class="menu-heading">{t('Resume')}</div>
       {error && <div class="menu-note">{error}</div>}
-      {!error && sessions === undefined && <div class="menu-note">Loading…</div>}
-      {sessions?.length === 0 && <div class="menu-note">No earlier sessions.</div>}
+      {!error && sessions === undefined && <div class="menu-note">{t('Loading…')}</div>}
+      {sessions?.length === 0 && <div class="menu-note">{t('No earlier sessions.')}</div>}
       {sessions?.map((s) => (
         <button key={s.sessionId} type="button" role="menuitem" class="menu-item session-entry" onClick={choose(() => actions.loadSession(s.sessionId))}>
           <Icon name="comment-discussion" /> <span class="session-title">{s.title || s.sessionId}</span>
@@ -72,45 +73,49 @@ function SessionMenu({ onClose }: { onClose: () => void }) {
   );
 }
 
-const CONNECTION_TEXT = { notStarted: '', starting: 'Starting zcode…', ready: '', crashed: 'zcode stopped unexpectedly.', error: 'zcode is not available.' } as const;
+const connectionText = (state: SessionView['connection']): string =>
+  state === 'starting' ? t('Starting zcode…') : state === 'crashed' ? t('zcode stopped unexpectedly.') : state === 'error' ? t('zcode is not available.') : '';
 
 export function Header({ session }: { session: SessionView }) {
   const actions = useActions();
   const [menu, setMenu] = useState(false);
-  const running = session.backgroundTasks.filter((t) => t.status === 'running' || t.status === 'pending');
+  const running = session.backgroundTasks.filter((task) => task.status === 'running' || task.status === 'pending');
   const problem = session.connection === 'crashed' || session.connection === 'error';
   return (
     <header class="header">
       <div class="header-row">
-        <h1 class="session-title-text" title={session.title ?? 'New session'}>
-          {session.title || 'New session'}
+        <h1 class="session-title-text" title={session.title ?? t('New session')}>
+          {session.title || t('New session')}
         </h1>
-        {session.connection === 'starting' && <Icon name="loading" spin label="Starting zcode" />}
+        {session.connection === 'starting' && <Icon name="loading" spin label={t('Starting zcode')} />}
         <div class="menu-anchor">
-          <button type="button" class="icon-button" aria-haspopup="menu" aria-expanded={menu} aria-label="Sessions: new, fork, resume" title="Sessions" onClick={() => setMenu(!menu)}>
+          <button type="button" class="icon-button" aria-haspopup="menu" aria-expanded={menu} aria-label={t('Sessions: new, fork, resume')} title={t('Sessions')} onClick={() => setMenu(!menu)}>
             <Icon name="history" />
           </button>
           {menu && <SessionMenu onClose={() => setMenu(false)} />}
         </div>
-        <button type="button" class="icon-button" aria-label="New session" title="New session" onClick={() => actions.newSession()}>
+        <button type="button" class="icon-button copy-all" aria-label={t('Copy all messages as markdown')} title={t('Copy all messages as markdown')} onClick={() => actions.copyTranscript()}>
+          <Icon name="copy" />
+        </button>
+        <button type="button" class="icon-button" aria-label={t('New session')} title={t('New session')} onClick={() => actions.newSession()}>
           <Icon name="add" />
         </button>
       </div>
       {problem && (
         <div class="banner error" role="alert">
-          <Icon name="error" /> {session.connectionMessage || CONNECTION_TEXT[session.connection]}
+          <Icon name="error" /> {session.connectionMessage || connectionText(session.connection)}
         </div>
       )}
       {running.length > 0 && (
-        <div class="background-tasks" aria-label="Background tasks">
-          {running.map((t) => (
-            <div key={t.id} class="background-task">
-              <Icon name={t.kind === 'bash' ? 'terminal' : 'hubot'} />
-              <span class="task-description" title={t.description}>
-                {t.description}
+        <div class="background-tasks" aria-label={t('Background tasks')}>
+          {running.map((task) => (
+            <div key={task.id} class="background-task">
+              <Icon name={task.kind === 'bash' ? 'terminal' : 'hubot'} />
+              <span class="task-description" title={task.description}>
+                {task.description}
               </span>
-              <span class="task-status">{t.status}</span>
-              <button type="button" class="icon-button" aria-label={`Cancel background task: ${t.description}`} title="Cancel" onClick={() => actions.cancelBackgroundTask(t.id)}>
+              <span class="task-status">{task.status}</span>
+              <button type="button" class="icon-button" aria-label={t('Cancel background task: {0}', task.description)} title={t('Cancel')} onClick={() => actions.cancelBackgroundTask(task.id)}>
                 <Icon name="debug-stop" />
               </button>
             </div>

@@ -1,11 +1,13 @@
 /**
  * The native forms: permission cards, the plan feedback box, and schema-driven elicitation forms
  * (the question form is one: a dropdown per question with its "other" field right under it).
- * Keyboard: Tab order follows the layout, Enter submits, Escape cancels. Once answered or
- * withdrawn by the bridge, a form collapses into a one-line record.
+ * Keyboard: Tab order follows the layout, Enter submits, Escape cancels. A new card focuses its
+ * heading (never a decision) and ignores keys pressed before it appeared (useCardFocus.ts). Once
+ * answered or withdrawn by the bridge, a form collapses into a one-line record.
  */
+import { t } from '../l10n.ts';
 import { useId, useRef, useState } from 'preact/hooks';
-import { useInitialFocus } from './useInitialFocus.ts';
+import { useCardFocus } from './useCardFocus.ts';
 import type { ElicitationItem, PermissionItem } from '../contract.ts';
 import { useActions } from '../actions.ts';
 import { Icon } from './Icon.tsx';
@@ -13,7 +15,7 @@ import { Markdown } from './Markdown.tsx';
 import { SchemaForm } from './SchemaForm.tsx';
 import { InlineCode, KIND_ICON } from './ToolCard.tsx';
 
-const WITHDRAWN = 'Withdrawn: answered elsewhere or the turn was cancelled.';
+const withdrawnText = (): string => t('Withdrawn: answered elsewhere or the turn was cancelled.');
 
 
 function Resolved({ icon, title, text, withdrawn }: { icon: string; title: string; text: string; withdrawn: boolean }) {
@@ -33,11 +35,11 @@ function Resolved({ icon, title, text, withdrawn }: { icon: string; title: strin
 
 export function PermissionCard({ item }: { item: PermissionItem }) {
   const actions = useActions();
-  const ref = useRef<HTMLElement>(null);
+  const heading = useRef<HTMLElement>(null);
   const titleId = useId();
-  useInitialFocus(ref);
+  const guard = useCardFocus(heading);
   if (item.state !== 'pending') {
-    return <Resolved icon="shield" title={`Permission: ${item.title}`} text={item.state === 'withdrawn' ? WITHDRAWN : `Answered: ${item.answer ?? ''}`} withdrawn={item.state === 'withdrawn'} />;
+    return <Resolved icon="shield" title={t('Permission: {0}', item.title)} text={item.state === 'withdrawn' ? withdrawnText() : t('Answered: {0}', item.answer ?? '')} withdrawn={item.state === 'withdrawn'} />;
   }
   const reject = item.options.find((o) => o.kind === 'reject_once') ?? item.options.find((o) => o.kind === 'reject_always');
   const onKeyDown = (e: KeyboardEvent): void => {
@@ -47,15 +49,15 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
     }
   };
   return (
-    <section ref={ref} class="card interaction permission" role="group" aria-labelledby={titleId} onKeyDown={onKeyDown}>
+    <section class="card interaction permission" role="group" aria-labelledby={titleId} onKeyDown={onKeyDown} {...guard}>
       <div class="card-header static">
         <Icon name="shield" />
-        <span class="card-title" id={titleId}>
-          Allow {item.kind ? <Icon name={KIND_ICON[item.kind] ?? 'tools'} /> : null} <InlineCode text={item.title} />?
+        <span class="card-title" id={titleId} ref={heading} tabIndex={-1} role="heading" aria-level={3}>
+          {t('Allow')} {item.kind ? <Icon name={KIND_ICON[item.kind] ?? 'tools'} /> : null} <InlineCode text={item.title} />?
         </span>
       </div>
       {item.detail && <Markdown text={item.detail} class="interaction-detail" />}
-      {item.input && <pre class="raw" aria-label="Tool input">{item.input}</pre>}
+      {item.input && <pre class="raw" aria-label={t('Tool input')}>{item.input}</pre>}
       <div class="button-row">
         {item.options.map((option, i) => {
           const allow = option.kind.startsWith('allow');
@@ -81,11 +83,11 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
 export function PlanFeedbackForm({ item }: { item: ElicitationItem }) {
   const actions = useActions();
   const [feedback, setFeedback] = useState('');
-  const ref = useRef<HTMLFormElement>(null);
+  const heading = useRef<HTMLElement>(null);
   const titleId = useId();
   const boxId = useId();
   const hintId = useId();
-  useInitialFocus(ref);
+  const guard = useCardFocus(heading);
   const description = item.schema.properties?.feedback?.description;
   const rejecting = feedback.trim() !== '';
   const submit = (e?: Event): void => {
@@ -104,16 +106,16 @@ export function PlanFeedbackForm({ item }: { item: ElicitationItem }) {
     }
   };
   return (
-    <form ref={ref} class="card interaction plan-feedback" aria-labelledby={titleId} onSubmit={submit} onKeyDown={onKeyDown}>
+    <form class="card interaction plan-feedback" aria-labelledby={titleId} onSubmit={submit} onKeyDown={onKeyDown} {...guard}>
       <div class="card-header static">
         <Icon name="checklist" />
-        <span class="card-title" id={titleId}>
-          Review the plan
+        <span class="card-title" id={titleId} ref={heading} tabIndex={-1} role="heading" aria-level={3}>
+          {t('Review the plan')}
         </span>
       </div>
       <Markdown text={item.message} class="interaction-detail" />
       <label for={boxId} class="field-label">
-        Feedback
+        {t('Feedback')}
       </label>
       <textarea
         id={boxId}
@@ -122,18 +124,18 @@ export function PlanFeedbackForm({ item }: { item: ElicitationItem }) {
         rows={3}
         value={feedback}
         aria-describedby={hintId}
-        placeholder="Leave empty to approve, or tell zcode what to change"
+        placeholder={t('Leave empty to approve, or tell zcode what to change')}
         onInput={(e) => setFeedback((e.currentTarget as HTMLTextAreaElement).value)}
       />
       <div id={hintId} class="field-hint">
-        {description ?? 'Empty = approve the plan. Anything typed = reject and use this text as the redirection.'}
+        {description ?? t('Empty = approve the plan. Anything typed = reject and use this text as the redirection.')}
       </div>
       <div class="button-row">
         <button type="submit" class="button primary" data-outcome={rejecting ? 'reject-with-feedback' : 'approve'}>
-          <Icon name={rejecting ? 'feedback' : 'check'} /> {rejecting ? 'Reject with feedback' : 'Approve plan'}
+          <Icon name={rejecting ? 'feedback' : 'check'} /> {rejecting ? t('Reject with feedback') : t('Approve plan')}
         </button>
         <button type="button" class="button secondary" onClick={reject}>
-          <Icon name="close" /> Reject
+          <Icon name="close" /> {t('Reject')}
         </button>
       </div>
     </form>
@@ -144,18 +146,18 @@ export function ElicitationCard({ item }: { item: ElicitationItem }) {
   const actions = useActions();
   const isPlan = item.formKind === 'planFeedback';
   if (item.state !== 'pending') {
-    const title = isPlan ? 'Plan review' : item.formKind === 'questions' ? 'Questions' : 'Form';
-    return <Resolved icon={isPlan ? 'checklist' : 'question'} title={title} text={item.state === 'withdrawn' ? WITHDRAWN : (item.answer ?? 'Answered')} withdrawn={item.state === 'withdrawn'} />;
+    const title = isPlan ? t('Plan review') : item.formKind === 'questions' ? t('Questions') : t('Form');
+    return <Resolved icon={isPlan ? 'checklist' : 'question'} title={title} text={item.state === 'withdrawn' ? withdrawnText() : (item.answer ?? t('Answered'))} withdrawn={item.state === 'withdrawn'} />;
   }
   if (isPlan) return <PlanFeedbackForm item={item} />;
   if (item.formKind === 'unsupported') {
     return (
-      <section class="card interaction" aria-label="Unsupported request">
+      <section class="card interaction" aria-label={t('Unsupported request')}>
         <Markdown text={item.message} class="interaction-detail" />
-        <div class="field-hint">This kind of request cannot be answered here.</div>
+        <div class="field-hint">{t('This kind of request cannot be answered here.')}</div>
         <div class="button-row">
           <button type="button" class="button secondary" onClick={() => actions.answerElicitation(item.id, { action: 'decline' })}>
-            Decline
+            {t('Decline')}
           </button>
         </div>
       </section>

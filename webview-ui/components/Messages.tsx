@@ -1,15 +1,33 @@
 /** User and agent messages, thoughts (collapsed by default), errors with Retry, notices. */
 import type { AgentItem, ErrorItem, NoticeItem, ThoughtItem, UserItem } from '../contract.ts';
 import { useActions } from '../actions.ts';
+import { t } from '../l10n.ts';
 import { useToggle } from '../viewState.ts';
 import { Icon } from './Icon.tsx';
 import { Markdown } from './Markdown.tsx';
 
 const ATTACHMENT_ICON = { file: 'file', selection: 'selection', image: 'file-media' } as const;
 
+/**
+ * What VS Code's webview context menu gets for a message (`webviewSection == 'message'` enables
+ * "Copy Message"; the command receives `itemId`).
+ */
+export const messageContext = (itemId: string): string => JSON.stringify({ webviewSection: 'message', itemId, preventDefaultContextMenuItems: true });
+
+/** The hover (and keyboard) button that copies a message as markdown. */
+function CopyMessage({ text }: { text: string }) {
+  const actions = useActions();
+  return (
+    <button type="button" class="icon-button copy-message" title={t('Copy message as markdown')} aria-label={t('Copy message as markdown')} onClick={() => actions.copyText(text)}>
+      <Icon name="copy" />
+    </button>
+  );
+}
+
 export function UserMessage({ item }: { item: UserItem }) {
   return (
-    <section class="message user" aria-label="You">
+    <section class="message user" aria-label={t('You')} data-vscode-context={messageContext(item.id)}>
+      <CopyMessage text={item.text} />
       <div class="message-text">{item.text}</div>
       {item.attachments.length > 0 && (
         <div class="chips">
@@ -26,7 +44,8 @@ export function UserMessage({ item }: { item: UserItem }) {
 
 export function AgentMessage({ item, live }: { item: AgentItem; live: boolean }) {
   return (
-    <section class={`message agent${live ? ' live' : ''}`} aria-label="zcode" aria-busy={live}>
+    <section class={`message agent${live ? ' live' : ''}`} aria-label={t('zcode')} aria-busy={live} data-vscode-context={messageContext(item.id)}>
+      {!live && <CopyMessage text={item.text} />}
       <Markdown text={item.text} />
     </section>
   );
@@ -38,7 +57,7 @@ export function Thought({ item, live }: { item: ThoughtItem; live: boolean }) {
     <section class="thought">
       <button type="button" class="section-toggle" aria-expanded={open} onClick={toggle}>
         <Icon name={open ? 'chevron-down' : 'chevron-right'} />
-        <Icon name="lightbulb" /> {live ? 'Thinking…' : 'Thought'}
+        <Icon name="lightbulb" /> {live ? t('Thinking…') : t('Thought')}
       </button>
       {open && <Markdown text={item.text} class="thought-text" />}
     </section>
@@ -56,7 +75,7 @@ export function ErrorView({ item }: { item: ErrorItem }) {
       {item.retryable && (
         <div class="button-row">
           <button type="button" class="button secondary" onClick={() => actions.retry(item.id)}>
-            <Icon name="refresh" /> Retry
+            <Icon name="refresh" /> {t('Retry')}
           </button>
         </div>
       )}

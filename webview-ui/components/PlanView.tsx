@@ -1,4 +1,5 @@
 /** The agent's plan as a checklist (ACP `plan`: always the complete list). */
+import { t } from '../l10n.ts';
 import type { PlanEntry } from '@agentclientprotocol/sdk';
 import { Icon } from './Icon.tsx';
 
@@ -11,10 +12,10 @@ const STATUS: Record<PlanEntry['status'], { icon: string; label: string }> = {
 export function PlanView({ entries }: { entries: PlanEntry[] }) {
   const done = entries.filter((e) => e.status === 'completed').length;
   return (
-    <section class="card plan" aria-label="Plan">
+    <section class="card plan" aria-label={t('Plan')}>
       <div class="card-header static">
         <Icon name="checklist" />
-        <span class="card-title">Plan</span>
+        <span class="card-title">{t('Plan')}</span>
         <span class="badge">
           {done}/{entries.length}
         </span>

@@ -4,6 +4,7 @@
  * free-text companion sits directly under its choice field, and says visibly whether it replaces
  * (single) or adds to (multi) the pick. The bridge's question form is one of these.
  */
+import { t } from '../l10n.ts';
 import type { ComponentChildren } from 'preact';
 import { useId, useMemo, useRef, useState } from 'preact/hooks';
 import type { ElicitationItem } from '../contract.ts';
@@ -11,7 +12,7 @@ import { useActions } from '../actions.ts';
 import { formContent, formFields, initialValues, otherEffect, toggleChoice, validateForm, type Field, type FormValues } from '../elicitation.ts';
 import { Icon } from './Icon.tsx';
 import { Markdown } from './Markdown.tsx';
-import { useInitialFocus } from './useInitialFocus.ts';
+import { useCardFocus } from './useCardFocus.ts';
 
 function FieldError({ id, error }: { id: string; error?: string }) {
   return error ? (
@@ -71,7 +72,7 @@ function FieldView({ field, values, errors, set, formId }: { field: Field; value
       />
       {effect && (
         <div id={`${id}-effect`} class="other-effect" aria-live="polite">
-          <Icon name="info" /> {effect === 'overrides' ? 'Your text replaces the selected answer.' : 'Your text is added to the selected answers.'}
+          <Icon name="info" /> {effect === 'overrides' ? t('Your text replaces the selected answer.') : t('Your text is added to the selected answers.')}
         </div>
       )}
     </div>
@@ -87,7 +88,7 @@ function FieldView({ field, values, errors, set, formId }: { field: Field; value
       return (
         <LabelledField class={`field select-field${effect ? ' overridden' : ''}`} {...frame}>
           <select class="select" {...control} onChange={(e) => set(field.key, (e.currentTarget as HTMLSelectElement).value)}>
-            <option value="">Choose an answer…</option>
+            <option value="">{t('Choose an answer…')}</option>
             {field.choices.map((c) => (
               <option key={c.value} value={c.value} title={c.description}>
                 {c.title}
@@ -149,7 +150,7 @@ function FieldView({ field, values, errors, set, formId }: { field: Field; value
       return (
         <div class="field">
           <div class="field-label">{label}</div>
-          <div class="field-hint">This field asks for a “{field.type}” value, which this view cannot show; it is left empty.</div>
+          <div class="field-hint">{t('This field asks for a “{0}” value, which this view cannot show; it is left empty.', field.type)}</div>
           <FieldError id={errorId} error={error} />
         </div>
       );
@@ -162,8 +163,9 @@ export function SchemaForm({ item }: { item: ElicitationItem }) {
   const [values, setValues] = useState<FormValues>(() => initialValues(fields));
   const [showErrors, setShowErrors] = useState(false);
   const ref = useRef<HTMLFormElement>(null);
+  const heading = useRef<HTMLElement>(null);
   const formId = useId();
-  useInitialFocus(ref);
+  const guard = useCardFocus(heading);
   const errors = showErrors ? validateForm(fields, values) : {};
   const set = (key: string, value: FormValues[string]): void => setValues((v) => ({ ...v, [key]: value }));
   const submit = (e: Event): void => {
@@ -185,11 +187,11 @@ export function SchemaForm({ item }: { item: ElicitationItem }) {
   };
   const isQuestions = item.formKind === 'questions';
   return (
-    <form ref={ref} class={`card interaction ${isQuestions ? 'questions' : 'schema-form'}`} aria-labelledby={`${formId}-title`} onSubmit={submit} onKeyDown={onKeyDown} noValidate>
+    <form ref={ref} class={`card interaction ${isQuestions ? 'questions' : 'schema-form'}`} aria-labelledby={`${formId}-title`} onSubmit={submit} onKeyDown={onKeyDown} noValidate {...guard}>
       <div class="card-header static">
         <Icon name={isQuestions ? 'question' : 'comment-discussion'} />
-        <span class="card-title" id={`${formId}-title`}>
-          {item.schema.title ?? (isQuestions ? 'zcode has questions' : 'zcode needs input')}
+        <span class="card-title" id={`${formId}-title`} ref={heading} tabIndex={-1} role="heading" aria-level={3}>
+          {item.schema.title ?? (isQuestions ? t('zcode has questions') : t('zcode needs input'))}
         </span>
       </div>
       {item.message && <Markdown text={item.message} class="interaction-detail" />}
@@ -198,10 +200,10 @@ export function SchemaForm({ item }: { item: ElicitationItem }) {
       ))}
       <div class="button-row">
         <button type="submit" class="button primary">
-          <Icon name="check" /> Submit
+          <Icon name="check" /> {t('Submit')}
         </button>
         <button type="button" class="button secondary" onClick={cancel}>
-          Cancel
+          {t('Cancel')}
         </button>
       </div>
     </form>

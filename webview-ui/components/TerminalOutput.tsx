@@ -1,4 +1,5 @@
 /** Shell output of a tool card: ANSI colours rendered, only the last lines until expanded. */
+import { t } from '../l10n.ts';
 import { useMemo } from 'preact/hooks';
 import { parseAnsi, type AnsiSegment } from '../ansi.ts';
 import type { TerminalView } from '../contract.ts';
@@ -53,21 +54,21 @@ export function TerminalOutput({ id, terminal, running }: { id: string; terminal
   const shown = expanded || hidden === 0 ? terminal.output : lines.slice(-TAIL_LINES).join('\n');
   const status = terminal.exited
     ? terminal.signal
-      ? `killed by ${terminal.signal}`
-      : `exit code ${terminal.exitCode ?? '?'}`
+      ? t('killed by {0}', terminal.signal)
+      : t('exit code {0}', terminal.exitCode ?? '?')
     : running
-      ? 'running'
+      ? t('running')
       : undefined;
   return (
-    <div class="terminal" role="region" aria-label="Command output">
+    <div class="terminal" role="region" aria-label={t('Command output')}>
       {(hidden > 0 || terminal.truncated) && (
         <button type="button" class="link-button terminal-expand" aria-expanded={expanded} onClick={toggle}>
           <Icon name={expanded ? 'fold-up' : 'unfold'} />
-          {expanded ? 'Show last lines only' : `Show all ${lines.length} lines${terminal.truncated ? ' (earlier output was cut)' : ''}`}
+          {expanded ? t('Show last lines only') : terminal.truncated ? t('Show all {0} lines (earlier output was cut)', lines.length) : t('Show all {0} lines', lines.length)}
         </button>
       )}
       {terminal.output === '' ? (
-        <pre class="terminal-output empty">{terminal.exited ? '(no output)' : 'Waiting for output…'}</pre>
+        <pre class="terminal-output empty">{terminal.exited ? t('(no output)') : t('Waiting for output…')}</pre>
       ) : (
         <pre class="terminal-output">
           <AnsiText text={shown} />

@@ -2,6 +2,7 @@
  * A tool call card: kind icon, title, status; diffs, terminal output and text content in the body;
  * raw input / output behind toggles; sub-agent metadata and the background badge.
  */
+import { t } from '../l10n.ts';
 import type { ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk';
 import type { SubagentView, ToolItem } from '../contract.ts';
 import { useActions } from '../actions.ts';
@@ -23,12 +24,19 @@ export const KIND_ICON: Record<ToolKind, string> = {
   other: 'tools',
 };
 
-export const STATUS_VIEW: Record<ToolCallStatus, { icon: string; label: string; spin?: boolean }> = {
-  pending: { icon: 'circle-outline', label: 'Pending' },
-  in_progress: { icon: 'loading', label: 'Running', spin: true },
-  completed: { icon: 'pass', label: 'Done' },
-  failed: { icon: 'error', label: 'Failed' },
-};
+/** A status's icon and its words (read when rendered, so they follow the UI language). */
+export function statusView(status: ToolCallStatus): { icon: string; label: string; spin?: boolean } {
+  switch (status) {
+    case 'in_progress':
+      return { icon: 'loading', label: t('Running'), spin: true };
+    case 'completed':
+      return { icon: 'pass', label: t('Done') };
+    case 'failed':
+      return { icon: 'error', label: t('Failed') };
+    default:
+      return { icon: 'circle-outline', label: t('Pending') };
+  }
+}
 
 function formatTokens(n: number): string {
   return n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
@@ -36,8 +44,8 @@ function formatTokens(n: number): string {
 
 export function subagentSummary(s: SubagentView): string {
   const parts: string[] = [];
-  if (s.tokens !== undefined) parts.push(`${formatTokens(s.tokens)} tokens`);
-  if (s.toolUses !== undefined) parts.push(`${s.toolUses} tool use${s.toolUses === 1 ? '' : 's'}`);
+  if (s.tokens !== undefined) parts.push(t('{0} tokens', formatTokens(s.tokens)));
+  if (s.toolUses !== undefined) parts.push(s.toolUses === 1 ? t('1 tool use') : t('{0} tool uses', s.toolUses));
   if (s.durationMs !== undefined) parts.push(`${(s.durationMs / 1000).toFixed(1)} s`);
   return parts.join(' · ');
 }
@@ -63,7 +71,7 @@ function Section({ id, name, label, text, defaultOpen = false }: { id: string; n
 
 export function ToolCard({ item }: { item: ToolItem }) {
   const actions = useActions();
-  const status = item.background?.cancelled ? { icon: 'circle-slash', label: 'Cancelled' } : STATUS_VIEW[item.status] ?? STATUS_VIEW.pending;
+  const status = item.background?.cancelled ? { icon: 'circle-slash', label: t('Cancelled') } : statusView(item.status);
   const hasBody = item.content.length > 0 || item.terminal !== undefined;
   // Diffs and shell output are the point of their cards: shown. Other output (file contents,
   // search hits) stays folded until asked for.
@@ -81,9 +89,9 @@ export function ToolCard({ item }: { item: ToolItem }) {
             <InlineCode text={item.title} />
           </span>
         </button>
-        {item.background && <span class="badge">background</span>}
+        {item.background && <span class="badge">{t('background')}</span>}
         {item.background?.taskId && !item.background.cancelled && (item.status === 'in_progress' || item.status === 'pending') && (
-          <button type="button" class="icon-button" title="Cancel this background task" aria-label={`Cancel background task: ${item.title}`} onClick={() => actions.cancelBackgroundTask(item.background!.taskId!)}>
+          <button type="button" class="icon-button" title={t('Cancel this background task')} aria-label={t('Cancel background task: {0}', item.title)} onClick={() => actions.cancelBackgroundTask(item.background!.taskId!)}>
             <Icon name="debug-stop" />
           </button>
         )}
@@ -126,7 +134,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
               </button>
             ) : c.type === 'image' ? (
               <span key={`i${i}`} class="badge">
-                image ({c.mimeType})
+                {t('image ({0})', c.mimeType)}
               </span>
             ) : null,
           )}
@@ -134,8 +142,8 @@ export function ToolCard({ item }: { item: ToolItem }) {
       )}
       {(item.input || item.output) && (
         <div class="tool-raw">
-          {item.input && <Section id={item.id} name="input" label="Input" text={item.input} />}
-          {item.output && <Section id={item.id} name="output" label="Output" text={item.output} />}
+          {item.input && <Section id={item.id} name="input" label={t('Input')} text={item.input} />}
+          {item.output && <Section id={item.id} name="output" label={t('Output')} text={item.output} />}
         </div>
       )}
     </section>

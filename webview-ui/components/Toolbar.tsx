@@ -1,4 +1,5 @@
 /** Config pickers (mode, model, thought level, …: ACP config options) and the context meter. */
+import { t } from '../l10n.ts';
 import type { SessionConfigOption, SessionConfigSelectGroup, SessionConfigSelectOption } from '@agentclientprotocol/sdk';
 import type { SessionView } from '../contract.ts';
 import { useActions } from '../actions.ts';
@@ -58,7 +59,7 @@ function Picker({ option }: { option: SessionConfigOption }) {
 export function UsageMeter({ usage }: { usage: NonNullable<SessionView['usage']> }) {
   const ratio = usage.size > 0 ? Math.min(1, usage.used / usage.size) : 0;
   const level = ratio > 0.9 ? 'high' : ratio > 0.7 ? 'medium' : 'low';
-  const label = `Context: ${compactNumber(usage.used)} of ${compactNumber(usage.size)} tokens used`;
+  const label = t('Context: {0} of {1} tokens used', compactNumber(usage.used), compactNumber(usage.size));
   return (
     <div class={`usage ${level}`} role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={usage.size} aria-valuenow={usage.used} title={label + (usage.cost ? ` · ${usage.cost.amount.toFixed(2)} ${usage.cost.currency}` : '')}>
       <span class="usage-bar">

@@ -9,6 +9,8 @@ import { Component } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { TranscriptItem } from '../contract.ts';
 import { useActions, type ChatActions } from '../actions.ts';
+import { t } from '../l10n.ts';
+import { Announcer } from './Announcer.tsx';
 import { ElicitationCard, PermissionCard } from './Interactions.tsx';
 import { Icon } from './Icon.tsx';
 import { AgentMessage, ErrorView, NoticeView, Thought, UserMessage } from './Messages.tsx';
@@ -148,10 +150,11 @@ export function Transcript({ items, running, empty }: { items: TranscriptItem[];
 
   return (
     <div class="transcript-wrap">
-      <div ref={scroller} class="transcript" role="log" aria-live="polite" aria-label="Conversation" onScroll={onScroll} onClick={(e) => handleTranscriptClick(e, actions)}>
+      <Announcer items={items} running={running} />
+      <div ref={scroller} class="transcript" role="region" aria-label={t('Conversation')} tabIndex={0} onScroll={onScroll} onClick={(e) => handleTranscriptClick(e, actions)}>
         {start > 0 && (
           <button type="button" class="link-button load-earlier" onClick={loadEarlier}>
-            Show {Math.min(start, STEP)} earlier items
+            {t('Show {0} earlier items', Math.min(start, STEP))}
           </button>
         )}
         {items.length === 0 && empty}
@@ -160,7 +163,7 @@ export function Transcript({ items, running, empty }: { items: TranscriptItem[];
         ))}
       </div>
       {showJump && (
-        <button type="button" class="jump-latest button secondary small" onClick={jump} aria-label="Jump to the latest message">
+        <button type="button" class="jump-latest button secondary small" onClick={jump} aria-label={t('Jump to the latest message')} title={t('Jump to the latest message')}>
           <Icon name="arrow-down" />
         </button>
       )}

@@ -1,5 +1,6 @@
-// Every user-facing string of the extension host is localized: each `vscode.l10n.t('…')` / `t('…')`
-// literal in extension/ has a Simplified Chinese entry in l10n/bundle.l10n.zh-cn.json, and every
+// Every user-facing string of the extension host and of the chat webview is localized: each
+// `vscode.l10n.t('…')` / `t('…')` literal in extension/ and webview-ui/ has a Simplified Chinese
+// entry in l10n/bundle.l10n.zh-cn.json (the webview gets the same bundle: webview-ui/l10n.ts), and every
 // `%key%` in package.json has an English (package.nls.json) and a Chinese (package.nls.zh-cn.json) text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,7 +21,7 @@ export function l10nStrings(source: string): string[] {
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts'))
+    .filter((f) => f.endsWith('.ts') || f.endsWith('.tsx'))
     .map((f) => join(dir, f));
 }
 
@@ -36,6 +37,33 @@ test('every l10n.t string in extension/ has a zh-cn translation', () => {
   }
   assert.ok(count > 50, `found only ${count} strings: is the extractor still right?`);
   assert.deepEqual(missing, []);
+});
+
+test('every t() string of the chat webview has a zh-cn translation', () => {
+  const bundle = readJson('l10n/bundle.l10n.zh-cn.json');
+  const missing: string[] = [];
+  let count = 0;
+  for (const file of sourceFiles('webview-ui')) {
+    for (const s of l10nStrings(read(file))) {
+      count++;
+      if (typeof bundle[s] !== 'string' || !bundle[s]) missing.push(`${file}: ${s}`);
+    }
+  }
+  assert.ok(count > 80, `found only ${count} strings: is the extractor still right?`);
+  assert.deepEqual(missing, []);
+});
+
+test('the chat webview writes its words through t(): no bare English text between JSX tags', () => {
+  // A cheap net for strings that skipped t(): a JSX text node of two or more English words.
+  const offenders: string[] = [];
+  for (const file of sourceFiles('webview-ui/components').filter((f) => f.endsWith('.tsx'))) {
+    for (const [i, line] of read(file).split('\n').entries()) {
+      const text = line.replace(/\{[^}]*\}/g, ' ').replace(/<[^>]*>/g, ' ');
+      if (/^\s*(\/\/|\*|\/\*)/.test(line) || !/[>]\s*[A-Za-z]+ [A-Za-z]+|^\s+[A-Z][a-z]+ [a-z]+[^(=;]*$/.test(line)) continue;
+      if (/[A-Za-z]+ [A-Za-z]+/.test(text) && !/\bt\(/.test(line) && !/^\s*(import|export|const|let|if|return|function|case|type)\b/.test(line)) offenders.push(`${file}:${i + 1}: ${line.trim()}`);
+    }
+  }
+  assert.deepEqual(offenders, []);
 });
 
 test('translations keep their {n} placeholders', () => {

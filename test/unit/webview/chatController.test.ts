@@ -8,6 +8,9 @@ import type { PromptResponse, SessionConfigOption, SessionInfo, SessionNotificat
 import {
   AnswerElicitationCommand,
   AnswerPermissionCommand,
+  CopyTranscriptCommand,
+  DEFAULT_CHAT_SETTINGS,
+  DidChangeSettingsNotification,
   DidChangeSnapshotNotification,
   DidPatchNotification,
   ListSessionsRequest,
@@ -26,6 +29,7 @@ import {
 } from '../../../webview-ui/contract.ts';
 import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../extension/chat/chatController.ts';
 import type { DiffSource } from '../../../extension/chat/toolView.ts';
+import type { ChatAttentionEvent } from '../../../extension/chat/chatPorts.ts';
 
 class Emitter<T> {
   private readonly listeners = new Set<(e: T) => unknown>();
@@ -141,10 +145,15 @@ function setup(remembered?: string) {
   const sessions = new FakeSessions(host);
   sessions.activeSessionId = remembered;
   const opened: DiffSource[] = [];
+  const copied: string[] = [];
+  const notified: ChatAttentionEvent[] = [];
+  const pendingCounts: number[] = [];
   const env: ChatEnvironment = {
     openDiff: async (s) => void opened.push(s),
     openLocation: async () => {},
-    copy: async () => {},
+    copy: async (text) => void copied.push(text),
+    notify: (event) => void notified.push(event),
+    pendingChanged: (count) => void pendingCounts.push(count),
     attachContext: async () => [],
     reveal: () => {},
     log: () => {},
@@ -173,7 +182,7 @@ function setup(remembered?: string) {
   const replies: IpcMessage[] = [];
   let id = 0;
   const send = <P>(cmd: IpcCommand<P> | IpcRequest<P, unknown>, params: P) => controller.receive({ id: `w${++id}`, method: cmd.method, params });
-  return { host, sessions, controller, posted, view, sync, send, opened, replies };
+  return { host, sessions, controller, posted, view, sync, send, opened, replies, copied, notified, pendingCounts };
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -221,9 +230,11 @@ describe('chat controller', () => {
     t.controller.flush();
     assert.equal(t.posted.length, 0);
     t.send(ReadyCommand, {});
-    assert.equal(t.posted.length, 1);
+    assert.equal(t.posted.length, 2, 'the snapshot, then the settings');
     assert.ok(DidChangeSnapshotNotification.is(t.posted[0]));
     assert.equal((t.posted[0].params as ChatSnapshot).items[0].type, 'agent');
+    assert.ok(DidChangeSettingsNotification.is(t.posted[1]));
+    assert.deepEqual(t.posted[1].params, DEFAULT_CHAT_SETTINGS);
   });
 
   test('permission: the webview answers with an option; unknown options are ignored', async () => {
@@ -244,6 +255,77 @@ describe('chat controller', () => {
     assert.deepEqual(await answer, { outcome: { outcome: 'selected', optionId: 'allow' } });
     t.sync();
     assert.deepEqual([(t.view.list.items[0] as { state: string }).state, (t.view.list.items[0] as { answer: string }).answer], ['answered', 'Allow once']);
+  });
+
+  test('attention: a finished or failed turn is reported with its answer, a stopped one is not; waiting requests are counted', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    await t.sessions.newSession();
+    t.send(ReadyCommand, {});
+    await tick();
+    t.send(SendPromptCommand, { text: 'hi', attachments: [] });
+    await tick();
+    t.host.update('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: '## All tests pass\nDetails…' } });
+    t.host.prompts[0].resolve({ stopReason: 'end_turn' });
+    await tick();
+    t.send(SendPromptCommand, { text: 'again', attachments: [] });
+    await tick();
+    t.host.prompts[1].reject(new Error('model overloaded'));
+    await tick();
+    t.send(SendPromptCommand, { text: 'stop me', attachments: [] });
+    await tick();
+    t.host.prompts[2].resolve({ stopReason: 'cancelled' });
+    await tick();
+    assert.deepEqual(t.notified, [
+      { kind: 'turnEnded', summary: '## All tests pass\nDetails…' },
+      { kind: 'turnFailed', message: 'model overloaded' },
+    ]);
+
+    const signal = new AbortController();
+    const first = t.controller.requestPermission({ sessionId: 's1', toolCall: { toolCallId: 'c1', title: 'rm -rf build' }, options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }] }, new AbortController().signal);
+    const second = t.controller.createElicitation({ sessionId: 's1', mode: 'form', message: 'Which database?', requestedSchema: { type: 'object', properties: { db: { type: 'string' } } } }, signal.signal);
+    assert.deepEqual(t.notified.slice(2), [
+      { kind: 'needsInput', title: 'rm -rf build' },
+      { kind: 'needsInput', title: 'Which database?' },
+    ]);
+    t.sync();
+    const card = t.view.list.items.find((i) => i.type === 'permission')!;
+    t.send(AnswerPermissionCommand, { id: card.id, optionId: 'allow' });
+    await first;
+    signal.abort();
+    await second;
+    assert.deepEqual(t.pendingCounts, [1, 2, 1, 0]);
+  });
+
+  test('Copy All: the conversation as markdown, tool calls as collapsed sections, diffs as diff blocks', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    await t.sessions.newSession();
+    t.send(ReadyCommand, {});
+    await tick();
+    t.send(SendPromptCommand, { text: 'Fix the greeting', attachments: [] });
+    await tick();
+    t.host.update('s1', {
+      sessionUpdate: 'tool_call',
+      toolCallId: 'e1',
+      title: 'Edit src/greet.js',
+      kind: 'edit',
+      status: 'completed',
+      content: [{ type: 'diff', path: '/w/src/greet.js', oldText: 'hello\n', newText: 'hello, world\n' }],
+    });
+    t.host.update('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Done: it says **hello, world**.' } });
+    t.host.prompts[0].resolve({ stopReason: 'end_turn' });
+    await tick();
+    t.send(CopyTranscriptCommand, {});
+    const md = t.copied.at(-1)!;
+    assert.match(md, /^# /);
+    assert.match(md, /\*\*You:\*\*\n\nFix the greeting/);
+    assert.match(md, /<details>\n<summary>Tool: Edit src\/greet\.js \(completed\)<\/summary>/);
+    assert.match(md, /```diff\n--- \/w\/src\/greet\.js\n\+\+\+ \/w\/src\/greet\.js\n(.*\n)*-hello\n\+hello, world\n```/);
+    assert.match(md, /<\/details>\n\n\*\*zcode:\*\*\n\nDone: it says \*\*hello, world\*\*\./);
+    const agent = t.controller.items.find((i) => i.type === 'agent')!;
+    assert.equal(t.controller.itemMarkdown(agent.id), 'Done: it says **hello, world**.');
+    assert.equal(t.controller.itemMarkdown('nope'), undefined);
   });
 
   test('elicitation: the raw content goes to the bridge untouched; a withdrawn form disappears', async () => {

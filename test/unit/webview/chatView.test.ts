@@ -7,7 +7,9 @@ import { test, describe, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { act } from 'preact/test-utils';
 import {
+  DidChangeSettingsNotification,
   DidChangeSnapshotNotification,
+  FocusInputNotification,
   DidPatchNotification,
   emptySessionView,
   type ChatPatch,
@@ -95,7 +97,7 @@ describe('chat webview', () => {
     assert.equal(h.commands('prompt/send').length, 0, 'accepting a completion does not send');
   });
 
-  test('while a turn runs: Stop cancels, Enter steers, Alt+Enter queues; chips show queue and steer state', () => {
+  test('while a turn runs: Stop cancels, Enter queues, Alt+Enter steers; chips show queue and steer state', () => {
     const h = open();
     h.snapshot({ running: true, queue: [{ id: 'q1', text: 'later', attachments: [] }], steer: 'queued' });
     click(button(h.root, 'Stop'));
@@ -103,15 +105,69 @@ describe('chat webview', () => {
     const input = h.root.querySelector('textarea.prompt-input')!;
     setValue(input, 'use vitest');
     assert.ok(button(h.root, 'Steer') && button(h.root, 'Queue'));
-    key(input, 'Enter');
+    assert.match((input as HTMLTextAreaElement).placeholder, /Enter queues .* Alt\+Enter steers/);
+    key(input, 'Enter', { altKey: true });
     assert.deepEqual(h.commands('prompt/steer').map((m) => m.params), [{ text: 'use vitest' }]);
     setValue(input, 'then deploy');
-    key(input, 'Enter', { altKey: true });
+    key(input, 'Enter');
     assert.deepEqual(h.commands('prompt/send').map((m) => m.params), [{ text: 'then deploy', attachments: [], whenBusy: 'queue' }]);
+    assert.equal(h.commands('prompt/steer').length, 1, 'the plain send key never steers');
     assert.match(h.root.querySelector('.queue')!.textContent!, /later/);
     assert.match(h.root.querySelector('.steer-chip')!.textContent!, /Steer queued/);
     click(h.root.querySelector('[aria-label="Remove queued prompt: later"]'));
     assert.deepEqual(h.commands('prompt/removeQueued').map((m) => m.params), [{ id: 'q1' }]);
+  });
+
+  test('zcode.chat.sendKey = ctrlEnter: Enter is a new line, Ctrl+Enter sends; the font size follows the setting', () => {
+    const h = open();
+    h.snapshot({});
+    h.deliver(DidChangeSettingsNotification.method, { sendKey: 'ctrlEnter', fontSize: 17 });
+    const input = h.root.querySelector('textarea.prompt-input') as HTMLTextAreaElement;
+    assert.match(input.placeholder, /Ctrl\+Enter sends, Enter for a new line/);
+    setValue(input, 'two');
+    assert.equal(key(input, 'Enter').defaultPrevented, false, 'Enter keeps its newline');
+    assert.equal(h.commands('prompt/send').length, 0);
+    key(input, 'Enter', { ctrlKey: true });
+    assert.deepEqual(h.commands('prompt/send').map((m) => m.params), [{ text: 'two', attachments: [] }]);
+    assert.equal(document.documentElement.style.getPropertyValue('--zcode-chat-font-size'), '17px');
+    h.deliver(DidChangeSettingsNotification.method, { sendKey: 'enter', fontSize: 0 });
+    assert.equal(document.documentElement.style.getPropertyValue('--zcode-chat-font-size'), '');
+  });
+
+  test('screen readers: the transcript is not a live region; a finished answer and a new card are announced once', () => {
+    const h = open();
+    const pending: TranscriptItem = { type: 'permission', id: 'p0', title: 'old', options: [], state: 'pending' };
+    h.snapshot({ running: true }, [pending, { type: 'agent', id: 'a1', text: '' }]);
+    const transcript = h.root.querySelector('.transcript')!;
+    assert.equal(transcript.getAttribute('aria-live'), null);
+    assert.notEqual(transcript.getAttribute('role'), 'log', 'role=log is an implicit polite live region');
+    const announcer = h.root.querySelector('.announcer')!;
+    assert.equal(announcer.getAttribute('aria-live'), 'polite');
+    assert.equal(announcer.textContent, '', 'cards already there when the view starts are not announced again');
+    h.patch({ seq: 2, ops: [{ op: 'append', id: 'a1', field: 'text', text: 'Half of the ans' }] });
+    assert.equal(announcer.textContent, '', 'streamed deltas are not announced');
+    h.patch({ seq: 3, ops: [{ op: 'append', id: 'a1', field: 'text', text: 'wer.' }], session: { running: false } });
+    assert.equal(announcer.textContent, 'zcode finished: Half of the answer.');
+    h.patch({ seq: 4, ops: [{ op: 'upsert', item: { type: 'permission', id: 'p1', title: 'rm -rf build', options: [], state: 'pending' } }] });
+    assert.equal(announcer.textContent, 'Permission needed: rm -rf build');
+  });
+
+  test('copy: a message copies its markdown from its hover button; Copy All asks the host', () => {
+    const h = open();
+    h.snapshot({}, [{ type: 'agent', id: 'a1', text: 'Use **vitest**.' }]);
+    const message = h.root.querySelector('.message.agent')!;
+    assert.deepEqual(JSON.parse(message.getAttribute('data-vscode-context')!), { webviewSection: 'message', itemId: 'a1', preventDefaultContextMenuItems: true });
+    click(message.querySelector('button.copy-message'));
+    assert.deepEqual(h.commands('clipboard/copy').map((m) => m.params), [{ text: 'Use **vitest**.' }]);
+    click(h.root.querySelector('button.copy-all'));
+    assert.equal(h.commands('transcript/copy').length, 1);
+  });
+
+  test('"Focus Chat Input" moves the keyboard to the composer', () => {
+    const h = open();
+    h.snapshot({});
+    h.deliver(FocusInputNotification.method, {});
+    assert.equal(document.activeElement, h.root.querySelector('textarea.prompt-input'));
   });
 
   test('edit card: compact diff and Open Diff; terminal tail with expand; status shown', () => {

@@ -22,6 +22,7 @@ export function recordingActions(): ChatActions & { calls: Call[] } {
     openDiff: rec('openDiff'),
     openLocation: rec('openLocation'),
     copyText: rec('copyText'),
+    copyTranscript: rec('copyTranscript'),
     setConfigOption: rec('setConfigOption'),
     newSession: rec('newSession'),
     loadSession: rec('loadSession'),

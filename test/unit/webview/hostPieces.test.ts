@@ -12,13 +12,25 @@ test('CSP: nonce-only scripts, styles/fonts from the extension, no inline anythi
 
 test('HTML: one nonce-tagged module script, one stylesheet, no inline script or style', () => {
   const html = chatHtml({ cspSource: 'vscode-resource:', scriptUri: 'vscode-resource:/ext/dist/webview.js', styleUri: 'vscode-resource:/ext/dist/webview.css', nonce: 'abc123' });
-  const scripts = [...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)];
+  const all = [...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)];
+  // The l10n bundle is a data block (type application/json): never executed, so not a script.
+  const scripts = all.filter((m) => !m[0].startsWith('<script type="application/json"'));
   assert.equal(scripts.length, 1);
+  assert.equal(all.length, 2);
   assert.match(scripts[0][0], /^<script type="module" nonce="abc123" src="vscode-resource:\/ext\/dist\/webview\.js">/);
   assert.equal(scripts[0][1], '', 'no inline script body');
   assert.doesNotMatch(html, /<style|style="/);
   assert.match(html, /<link rel="stylesheet" href="vscode-resource:\/ext\/dist\/webview\.css">/);
   assert.match(html, /http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;|content="default-src 'none'/);
+});
+
+test('HTML: the UI language\'s translations travel as a JSON data block that cannot close its element', () => {
+  const html = chatHtml({ cspSource: 'c', scriptUri: 's', styleUri: 'st', nonce: 'n', lang: 'zh-cn', l10n: { Send: '发送', '</script><script>alert(1)': 'x' } });
+  assert.match(html, /<html lang="zh-cn">/);
+  const block = /<script type="application\/json" id="zcode-l10n" nonce="n">([\s\S]*?)<\/script>/.exec(html);
+  assert.ok(block, 'the data block is there');
+  assert.doesNotMatch(block[1], /</, 'no "<" inside: the block cannot end early');
+  assert.deepEqual(JSON.parse(block[1]), { Send: '发送', '</script><script>alert(1)': 'x' });
 });
 
 test('prompt blocks: text, file links, selections (embedded or linked + quoted), images only when supported', () => {

@@ -1,0 +1,54 @@
+/**
+ * Tells the user when the chat needs them while they look elsewhere: a notification with a Show
+ * action when a turn ends, fails or asks for input while the chat is hidden or the window is not
+ * focused (setting `zcode.notifications`: off / whenHidden / always), and the number of waiting
+ * requests as a badge on the chat view and "needs input" in the status bar.
+ */
+import * as vscode from 'vscode';
+import { shouldNotify, summaryLine, type NotificationsSetting } from './attentionRules.ts';
+import type { ChatAttentionEvent } from './chatPorts.ts';
+
+export interface ChatAttentionTarget {
+  /** The chat view is on screen. */
+  chatVisible(): boolean;
+  /** Shows the chat and gives it focus (the user asked: the Show action). */
+  showChat(): void;
+  /** The badge on the chat view (0 = none). */
+  setBadge(count: number, tooltip: string): void;
+  /** "needs input" in the status bar (0 = normal). */
+  setNeedsInput(count: number): void;
+}
+
+export class ChatAttention {
+  constructor(private readonly target: ChatAttentionTarget) {}
+
+  notify(event: ChatAttentionEvent): void {
+    const setting = vscode.workspace.getConfiguration('zcode').get<NotificationsSetting>('notifications', 'whenHidden');
+    if (!shouldNotify(setting, this.target.chatVisible(), vscode.window.state.focused)) return;
+    const show = vscode.l10n.t('Show');
+    let shown: Thenable<string | undefined>;
+    switch (event.kind) {
+      case 'turnEnded': {
+        const summary = summaryLine(event.summary);
+        shown = vscode.window.showInformationMessage(summary ? vscode.l10n.t('zcode finished: {0}', summary) : vscode.l10n.t('zcode finished the turn.'), show);
+        break;
+      }
+      case 'turnFailed':
+        shown = vscode.window.showErrorMessage(vscode.l10n.t('The zcode turn failed: {0}', summaryLine(event.message)), show);
+        break;
+      case 'needsInput': {
+        const title = summaryLine(event.title);
+        shown = vscode.window.showWarningMessage(title ? vscode.l10n.t('zcode needs your input: {0}', title) : vscode.l10n.t('zcode needs your input.'), show);
+        break;
+      }
+    }
+    void shown.then((choice) => {
+      if (choice === show) this.target.showChat();
+    });
+  }
+
+  pendingChanged(count: number): void {
+    this.target.setBadge(count, vscode.l10n.t('{0} request(s) waiting for your answer', count));
+    this.target.setNeedsInput(count);
+  }
+}
