@@ -15,9 +15,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { ndJsonStream } from '@agentclientprotocol/sdk';
 import { createBridge } from './acp/bridge.ts';
 import { formatDoctorReport, runDoctor } from './zcode/doctor.ts';
+import { guardedNdJsonStream } from './acp/stdioStream.ts';
 import { startRemoteFromEnv } from './remote/env.ts';
 import type { Bridge } from './acp/bridge.ts';
 import type { Logger } from './zcode/backend.ts';
@@ -102,7 +102,8 @@ async function main(): Promise<void> {
     storageDir: process.env.ZCODE_ACP_STORE_DIR || join(homedir(), '.zcode', 'v2'),
     defaultMode: process.env.ZCODE_ACP_MODE || undefined,
   });
-  const stream = ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
+  // Guarded framing: an oversized, too-deep or malformed line is answered and skipped (issue 17.1, 17.2).
+  const stream = guardedNdJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, { logger });
   const connection = bridge.connect(stream, { kind: 'stdio' });
   await startRemoteAccess(bridge, logger);
 

@@ -6,6 +6,7 @@
  * is registered — refuses every other request before `initialize` with -32600. Everything thrown
  * here leaves as a `RequestError` (errors.ts).
  */
+import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { AgentApp, AgentContext, InitializeResponse, SessionConfigOption, SessionInfo, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
@@ -108,7 +109,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
   app.onRequest(
     'session/new',
     safe(async (params, client) => {
-      requireAbsolute(params.cwd);
+      await requireUsableCwd(params.cwd);
       noteMcp(params.mcpServers);
       const sessionId = sessions.createPlaceholder(params.cwd);
       const configOptions = sessions.placeholderConfig();
@@ -120,7 +121,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
   app.onRequest(
     'session/load',
     safe(async (params, client) => {
-      requireAbsolute(params.cwd);
+      await requireUsableCwd(params.cwd);
       noteMcp(params.mcpServers);
       const runtime = await sessions.open(params.sessionId, params.cwd);
       if (runtime) {
@@ -139,7 +140,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
   app.onRequest(
     'session/resume',
     safe(async (params, client) => {
-      requireAbsolute(params.cwd);
+      await requireUsableCwd(params.cwd);
       const runtime = await sessions.open(params.sessionId, params.cwd);
       const configOptions = runtime?.configOptions ?? sessions.placeholderConfig();
       afterResponse(() => caughtUp(client, params.sessionId));
@@ -228,6 +229,18 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       logger.debug(`session/update not delivered: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
+}
+
+/**
+ * A cwd zcode could work in (issue 17.11): absolute, no NUL or line break (which no shell or file
+ * API handles the same way), and not something other than a directory. Still open: a path that
+ * does not exist is not refused yet (many tests use made-up cwds such as `/w`; issue 17.11).
+ */
+async function requireUsableCwd(cwd: string): Promise<void> {
+  requireAbsolute(cwd);
+  if (/[\0\r\n]/.test(cwd)) throw RequestError.invalidParams({ cwd }, `cwd must not contain NUL or line breaks (got ${JSON.stringify(cwd)})`);
+  const info = await stat(cwd).catch(() => undefined);
+  if (info && !info.isDirectory()) throw RequestError.invalidParams({ cwd }, `cwd is not a directory: '${cwd}'`);
 }
 
 /** ACP paths are absolute; a relative cwd would silently point zcode at the bridge's own directory. */

@@ -3,10 +3,12 @@
  * (`{readable, writable}` of `AnyMessage`) so the bridge connects a remote client exactly like the
  * in-process or stdio one.
  *
- * Inbound: a text frame is parsed once here. Invalid JSON and binary frames are answered with a
- * JSON-RPC -32700 (id null) and the connection stays up; a JSON array (ACP has no batches) or a
- * value that is not a message object gets -32600. Oversized frames never reach this code: `ws`
- * closes the socket with 1009 (its `maxPayload`).
+ * Inbound: a text frame passes the same boundary as a stdio line (`checkIncoming`): invalid JSON
+ * and binary frames get a JSON-RPC -32700, too-deep nesting, batches and non-messages get -32600
+ * (with the request's id when readable), responses to nothing the bridge asked are dropped; the
+ * connection stays up. Oversized frames never reach this code: `ws` stops reading at its
+ * `maxPayload` (bounded memory) and closes that socket with 1009, logged as a socket error; other
+ * clients and the bridge carry on.
  *
  * Outbound: `send` is not awaited per message (that would serialize the bridge's broadcast on the
  * slowest socket); once the socket holds more than `highWaterMark` unsent bytes the write waits
@@ -17,6 +19,9 @@ import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { WebSocket } from 'ws';
 import type { RawData } from 'ws';
 import type { Logger } from '../zcode/backend.ts';
+import { LogThrottle } from '../zcode/logThrottle.ts';
+import { checkIncoming, errorResponse, ResponseCorrelation, serialise } from '../acp/wireGuard.ts';
+import type { ErrorResponse } from '../acp/wireGuard.ts';
 
 export interface WebSocketStreamOptions {
   logger: Logger;
@@ -48,35 +53,32 @@ export function webSocketStream(socket: WebSocket, options: WebSocketStreamOptio
     }
   };
 
-  const sendProtocolError = (code: number, message: string): void => {
+  const log = new LogThrottle(logger);
+  const correlation = new ResponseCorrelation();
+  const sendResponse = (response: ErrorResponse): void => {
     if (socket.readyState !== WebSocket.OPEN) return;
-    socket.send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+    socket.send(JSON.stringify(response));
   };
 
   const onMessage = (data: RawData, isBinary: boolean): void => {
     if (readableClosed) return;
     if (isBinary) {
-      logger.debug(`remote ${label}: binary frame refused`);
-      sendProtocolError(-32700, 'Parse error: binary frames are not supported; send one JSON-RPC message per text frame');
+      log.log('debug', `ws-binary:${label}`, `remote ${label}: binary frame refused`);
+      sendResponse(errorResponse(null, -32700, 'Parse error: binary frames are not supported; send one JSON-RPC message per text frame'));
       return;
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(rawDataToString(data));
-    } catch {
-      logger.debug(`remote ${label}: malformed JSON frame`);
-      sendProtocolError(-32700, 'Parse error: the frame is not valid JSON');
+    // Depth and envelope are checked on the text before anything parses deeply or echoes it (issue 17.2).
+    const checked = checkIncoming(rawDataToString(data));
+    if (!checked.ok) {
+      log.log('warn', `ws-reject:${label}:${checked.reason}`, `remote ${label}: frame refused (${checked.reason}); answered ${checked.response.error.code}`);
+      sendResponse(checked.response);
       return;
     }
-    if (Array.isArray(value)) {
-      sendProtocolError(-32600, 'Invalid Request: JSON-RPC batches are not supported');
+    if (!correlation.acceptIncoming(checked.message)) {
+      log.log('warn', `ws-stray:${label}`, `remote ${label}: dropped a response to no request the bridge sent`);
       return;
     }
-    if (!isMessageShaped(value)) {
-      sendProtocolError(-32600, 'Invalid Request: expected a JSON-RPC request, response or notification object');
-      return;
-    }
-    controller?.enqueue(value);
+    controller?.enqueue(checked.message);
   };
 
   socket.on('message', onMessage);
@@ -109,7 +111,9 @@ export function webSocketStream(socket: WebSocket, options: WebSocketStreamOptio
         setTimeout(() => socket.terminate(), 1000).unref();
         return;
       }
-      const text = JSON.stringify(message);
+      correlation.noteOutgoing(message);
+      const text = serialise(message, log);
+      if (text === undefined) return;
       if (socket.bufferedAmount < highWaterMark) {
         socket.send(text);
         return;
@@ -134,10 +138,4 @@ function rawDataToString(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
   return data.toString('utf8');
-}
-
-/** A JSON object with a string `method` (request / notification) or an `id` (response). */
-function isMessageShaped(value: unknown): value is AnyMessage {
-  if (typeof value !== 'object' || value === null) return false;
-  return ('method' in value && typeof value.method === 'string') || 'id' in value;
 }

@@ -7,8 +7,12 @@
  * about once a second with the SAME `requestId` and a NEW JSON-RPC id. The user must see one
  * dialog and every id must get the answer. So each `requestId` maps to one shared promise: every
  * JSON-RPC request carrying it awaits that promise (vscode-jsonrpc replies to each id when its
- * handler resolves), and answered entries are kept for a while so that a copy arriving just after
- * the answer gets it at once instead of opening a second dialog.
+ * handler resolves), and an answered entry is kept for a short grace period so that a copy
+ * arriving just after the answer gets it at once instead of opening a second dialog.
+ *
+ * What must stay true (issue 17.12): the grace period is only the window in which zcode's re-sent
+ * copies can still arrive (it re-sends about once a second). A request with the same id after it
+ * is a new question: it is asked again, never answered with a stale "allow" the user did not see.
  */
 import { z } from 'zod';
 import { ZcodeError } from './backend.ts';
@@ -19,8 +23,8 @@ import type { Interaction, InteractionReply } from './protocol.ts';
 export const PERMISSION_METHOD = 'interaction/requestPermission';
 export const USER_INPUT_METHOD = 'interaction/requestUserInput';
 
-/** How long an answered interaction is remembered for late duplicates. */
-const ANSWERED_TTL_MS = 5 * 60_000;
+/** How long an answered interaction is replayed to late copies: a few of zcode's 1 s re-sends. */
+export const ANSWER_REPLAY_GRACE_MS = 5_000;
 
 /** What zcode accepts for each kind (protocol.ts types, as schemas to check the handler's reply). */
 // Seed `{decision:"allow"}` / `{decision:"deny", reason}`, or (current builds) an option's own
@@ -68,6 +72,8 @@ export class InteractionBroker {
   constructor(
     private readonly getHandler: () => InteractionHandler | undefined,
     private readonly logger: Logger,
+    /** Clock, for the grace-period tests. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Answer one interaction request (any copy of it). Malformed params → ZcodeError -32602. */
@@ -87,7 +93,7 @@ export class InteractionBroker {
     const controller = new AbortController();
     const entry: Entry = { interaction, controller, ids: 1, reply: Promise.resolve(declineReply(interaction, 'cancelled')) };
     entry.reply = this.ask(interaction, controller.signal).then((reply) => {
-      entry.answeredAt = Date.now();
+      entry.answeredAt = this.now();
       return reply;
     });
     this.entries.set(key, entry);
@@ -133,9 +139,9 @@ export class InteractionBroker {
   }
 
   private prune(): void {
-    const cutoff = Date.now() - ANSWERED_TTL_MS;
+    const cutoff = this.now() - ANSWER_REPLAY_GRACE_MS;
     for (const [key, entry] of this.entries) {
-      if (entry.answeredAt !== undefined && entry.answeredAt < cutoff) this.entries.delete(key);
+      if (entry.answeredAt !== undefined && entry.answeredAt <= cutoff) this.entries.delete(key);
     }
   }
 }

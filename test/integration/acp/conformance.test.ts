@@ -6,6 +6,7 @@
  */
 import { currentEra } from '../../helpers/sim.ts';
 import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -119,6 +120,25 @@ for (const mode of MODES) {
         }
         // The connection still works after all that.
         assert.equal((await prompt(h, await newSession(h), '[scenario:text]')).stopReason, 'end_turn');
+      });
+    });
+
+    test('issue 17.11: a cwd with NUL or a line break, or that is a regular file, gets -32602 naming it on new/load/resume', T, async () => {
+      await withHarness(mode, {}, async (h) => {
+        const file = fileURLToPath(import.meta.url);
+        const sessionId = await newSession(h);
+        for (const cwd of ['/tmp/a\u0000b', '/tmp/line\nbreak', file]) {
+          for (const call of [
+            () => h.agent.request('session/new', { cwd, mcpServers: [] }),
+            () => h.agent.request('session/load', { sessionId, cwd, mcpServers: [] }),
+            () => h.agent.request('session/resume', { sessionId, cwd }),
+          ]) {
+            const error = await errorOf(call());
+            assert.equal(error.code, -32602);
+            assert.ok(JSON.stringify(error.data).includes(JSON.stringify(cwd).slice(1, -1)), `names ${JSON.stringify(cwd)}`);
+          }
+        }
+        assert.equal((await prompt(h, sessionId, '[scenario:text]')).stopReason, 'end_turn');
       });
     });
 

@@ -146,7 +146,7 @@ test('malformed JSON and binary frames get -32700; the connection keeps working 
     await opened(ws);
     let frame = nextFrame(ws);
     ws.send('{ not json');
-    assert.deepEqual(await frame, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the frame is not valid JSON' } });
+    assert.deepEqual(await frame, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the message is not valid JSON' } });
     frame = nextFrame(ws);
     ws.send(Buffer.from([0xde, 0xad]), { binary: true });
     assert.equal(((await frame) as { error: { code: number } }).error.code, -32700);

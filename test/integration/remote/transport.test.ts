@@ -48,10 +48,30 @@ test('malformed JSON → -32700 and the connection stays usable', async () => {
     await opened(ws);
     const reply = nextFrame(ws);
     ws.send('{"jsonrpc":"2.0", "id": 1, "method": ');
-    assert.deepEqual(await reply, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the frame is not valid JSON' } });
+    assert.deepEqual(await reply, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the message is not valid JSON' } });
     const init = nextFrame(ws);
     ws.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: 1 } }));
     assert.equal((await init as { id: number }).id, 2);
+    ws.close();
+    await closed(ws);
+  });
+});
+
+test('a 5,000-deep frame gets -32600 for its id, stray responses are dropped; the connection and the bridge keep serving (issue 17.2)', async () => {
+  const logger = captureLogger();
+  await withServer({ logger }, async ({ url, token }) => {
+    const ws = rawSocket(url, token);
+    await opened(ws);
+    const depth = 5000;
+    let reply = nextFrame(ws);
+    ws.send(`{"id":41,"method":"x","params":${'['.repeat(depth)}${']'.repeat(depth)}}`);
+    assert.deepEqual(await reply, { jsonrpc: '2.0', id: 41, error: { code: -32600, message: 'Invalid Request: the message nests deeper than 256 levels' } });
+    for (let i = 0; i < 50; i++) ws.send(JSON.stringify({ jsonrpc: '2.0', id: 900 + i, result: {} }));
+    reply = nextFrame(ws);
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 42, method: 'initialize', params: { protocolVersion: 1 } }));
+    assert.equal(((await reply) as { id: number }).id, 42);
+    const strayLines = logger.lines.filter((l) => l.includes('dropped a response to no request')).length;
+    assert.ok(strayLines >= 1 && strayLines <= 5, `stray-response log lines: ${strayLines}`);
     ws.close();
     await closed(ws);
   });
