@@ -19,6 +19,7 @@ import { supportsTerminalOutput } from './clients.ts';
 import type { ConfigService } from './configOptions.ts';
 import type { SlashCommandRunner, BridgeContext } from './context.ts';
 import { toRequestError } from './errors.ts';
+import { settledMessages } from './replay.ts';
 import type { RequestRaces } from './races.ts';
 import type { SessionManager } from './sessions.ts';
 import type { TurnEngine } from './turns.ts';
@@ -125,7 +126,8 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       const runtime = await sessions.open(params.sessionId, params.cwd);
       if (runtime) {
         // The whole history goes to the loading client before the response (conformance 7).
-        const { messages } = await deps.backend.messages({ sessionId: runtime.zcodeId });
+        // zcode may still be loading a resumed session's history: wait until it settles (replay.ts).
+        const messages = await settledMessages(deps.backend, runtime.zcodeId, logger);
         const updates = historyToUpdates(messages, { cwd: runtime.cwd, todos: runtime.todos, terminalOutput: supportsTerminalOutput(clients.capabilities) });
         if (runtime.title) updates.push({ sessionUpdate: 'session_info_update', title: runtime.title });
         for (const update of updates) sendTo(client, params.sessionId, update);

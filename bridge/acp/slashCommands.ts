@@ -24,8 +24,8 @@ import type { CompactResponse, GoalResponse, RewindResponse } from './extensionS
 
 /** Usage lines shown when a command is used wrongly. */
 export const SLASH_USAGE: Record<SlashCommand['name'], string> = {
-  compact: '`/compact` — compact the conversation history (no arguments)',
-  goal: '`/goal [show]` · `/goal set <objective>` · `/goal replace <objective>` · `/goal clear` · `/goal pause` · `/goal resume`',
+  compact: '`/compact [instructions]` — compact the conversation history, optionally saying what to keep',
+  goal: '`/goal [show]` · `/goal <objective>` · `/goal set <objective>` · `/goal replace <objective>` · `/goal clear` · `/goal pause` · `/goal resume`',
   fork: '`/fork [checkpoint]` — fork this session (the latest checkpoint when none is given)',
   rewind: '`/rewind [checkpoint] [--cascade]` — rewind to a checkpoint (the latest when none is given); `--cascade` also deletes forks made from the removed checkpoints',
   steer: '`/steer <instructions>` — add instructions to the running turn',
@@ -76,8 +76,8 @@ async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashC
   const args = command.args;
   switch (command.name) {
     case 'compact': {
-      if (args !== '') return usage('compact', '/compact takes no arguments.');
-      const result = await ops.compact({ sessionId }, signal);
+      // The text is zcode's compaction instructions (`session/compact {instructions}`).
+      const result = await ops.compact({ sessionId, ...(args !== '' ? { instructions: args } : {}) }, signal);
       return { ok: result.outcome === 'compacted', text: compactText(result), result };
     }
     case 'goal': {

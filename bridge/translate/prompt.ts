@@ -126,7 +126,11 @@ export function availableCommands(): AvailableCommand[] {
   ];
 }
 
-/** `/goal` arguments as a zcode goal call, or an error message. No arguments means `show`. */
+/**
+ * `/goal` arguments as a zcode goal call, or an error message. No arguments means `show`; text whose
+ * first word is not an action sets the goal to the whole text (`/goal ship the release`), as
+ * zcode's own TUI does.
+ */
 export function parseGoalArgs(args: string): { action: GoalAction; objective?: string } | { error: string } {
   const m = /^(\S+)(?:\s+([\s\S]*))?$/.exec(args.trim());
   if (!m) return { action: 'show' };
@@ -142,7 +146,7 @@ export function parseGoalArgs(args: string): { action: GoalAction; objective?: s
     case 'resume':
       return { action };
     default:
-      return { error: `Unknown /goal action '${m[1]}'. Use: show, set <objective>, replace <objective>, clear, pause, resume` };
+      return { action: 'set', objective: args.trim() };
   }
 }
 

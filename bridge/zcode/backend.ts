@@ -148,7 +148,8 @@ export interface ZcodeBackend extends Disposable {
   fork(params: { sessionId: string; target: CheckpointTarget }): Promise<ForkResult>;
   rewind(params: { sessionId: string; target: CheckpointTarget; cascade?: boolean }): Promise<unknown>;
   goal(params: { sessionId: string; action: GoalAction; objective?: string }): Promise<GoalResult>;
-  compact(params: { sessionId: string }): Promise<unknown>;
+  /** `instructions`: what the summary should keep (zcode-current.md §9). */
+  compact(params: { sessionId: string; instructions?: string }): Promise<unknown>;
   steer(params: { sessionId: string; content: string }): Promise<unknown>;
   setMode(params: { sessionId: string; mode: string }): Promise<unknown>;
   setThoughtLevel(params: { sessionId: string; thoughtLevel: string }): Promise<unknown>;

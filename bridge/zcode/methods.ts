@@ -109,8 +109,9 @@ export abstract class ZcodeMethods implements Methods {
     return this.call('session/goal', { sessionId: params.sessionId, action: params.action, objective: params.objective }, GoalResult);
   }
 
-  compact(params: { sessionId: string }): Promise<unknown> {
-    return this.call('session/compact', { sessionId: params.sessionId }, AnyResult);
+  compact(params: { sessionId: string; instructions?: string }): Promise<unknown> {
+    const { sessionId, instructions } = params;
+    return this.call('session/compact', instructions === undefined ? { sessionId } : { sessionId, instructions }, AnyResult);
   }
 
   steer(params: { sessionId: string; content: string }): Promise<unknown> {

@@ -56,6 +56,8 @@ export const QUIRKS = {
   'split-lines': 'every outgoing line is written in several random chunks with small delays',
   'big-output': 'the first tool result of every turn is padded to a line of >= 1 MB',
   noise: 'non-JSON lines appear on stdout now and then (Debugger attached., progress bars)',
+  'zh-errors': 'an unknown session id answers -32602 "Session ID 不存在" (current builds\' wording; acpCases.mjs)',
+  'hydrating-history': 'the first session/messages after session/resume answers only the first 3 messages (acpCases.mjs)',
 };
 
 const DEFAULT_ON = ['reject-jsonrpc'];

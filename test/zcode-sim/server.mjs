@@ -7,6 +7,7 @@ import { MODES } from './sessions.mjs';
 import { Turn } from './turns.mjs';
 import { loadSteps, parsePrompt } from './scenarios.mjs';
 import { extensionMethods } from './extensions.mjs';
+import { messagesView, startHydrating } from './acpCases.mjs';
 
 const RUNTIME_PREFERENCES = { nativeSearchEnhancementsEnabled: false, memoryEnabled: false, askUserQuestionAutoResolutionEnabled: false };
 
@@ -71,6 +72,7 @@ export function createHandlers(sv) {
       const session = sessionOf(sv, p);
       workspaceOf(p, false);
       session.active = true;
+      startHydrating(sv, session);
       return { session: { sessionId: session.sessionId, title: session.title, traceId: session.traceId }, settings: session.settings() };
     },
 
@@ -105,7 +107,7 @@ export function createHandlers(sv) {
     },
 
     async 'session/messages'(params) {
-      return { messages: sessionOf(sv, paramsOf(params)).messages };
+      return { messages: messagesView(sessionOf(sv, paramsOf(params))) };
     },
 
     async 'session/subscribe'(params, ctx) {

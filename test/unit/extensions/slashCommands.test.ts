@@ -47,7 +47,6 @@ describe('runSlashCommand', () => {
   test('bad usage answers with usage help as agent text, never a protocol error, and never reaches zcode', async () => {
     const f = fakeContext();
     const cases: Array<[string, string]> = [
-      ['/compact now', `/compact takes no arguments.\n\nUsage: ${SLASH_USAGE.compact}`],
       ['/fork a b', `Usage: ${SLASH_USAGE.fork}`],
       ['/rewind --hard', `Usage: ${SLASH_USAGE.rewind}`],
       ['/steer', `/steer needs the instructions to add.\n\nUsage: ${SLASH_USAGE.steer}`],

@@ -1,0 +1,22 @@
+// Behaviours of real zcode builds that the reference bridge's regression tests pin down (issue 15 item 8),
+// switched on by quirks so that the other tests keep the plain simulator:
+// - `zh-errors`: an unknown session id answers -32602 "Session ID 不存在", the wording of current builds;
+// - `hydrating-history`: after `session/resume`, zcode is still loading the history from disk: the first
+//   `session/messages` answers only the first 3 messages, later ones all of them.
+
+/** The error for an unknown session id. */
+export function unknownSessionMessage(sv, id) {
+  return sv.quirks.has('zh-errors') ? 'Session ID 不存在' : `session not found: ${id}`;
+}
+
+/** `session/resume` with `hydrating-history`: the next `session/messages` sees a partial history. */
+export function startHydrating(sv, session) {
+  if (sv.quirks.has('hydrating-history')) session.hydrating = true;
+}
+
+/** What `session/messages` answers: the partial history once while hydrating, else everything. */
+export function messagesView(session) {
+  if (!session.hydrating) return session.messages;
+  session.hydrating = false;
+  return session.messages.slice(0, 3);
+}
