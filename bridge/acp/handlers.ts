@@ -8,7 +8,7 @@
  */
 import { isAbsolute } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
-import type { AgentApp, AgentContext, InitializeResponse, SessionConfigOption, SessionInfo, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { AgentApp, AgentContext, InitializeResponse, SessionConfigOption, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
 import { buildModeState } from '../translate/config.ts';
 import { historyToUpdates } from '../translate/history.ts';
 import { availableCommands } from '../translate/prompt.ts';
@@ -20,6 +20,7 @@ import type { ConfigService } from './configOptions.ts';
 import type { SlashCommandRunner, BridgeContext } from './context.ts';
 import { toRequestError } from './errors.ts';
 import { settledMessages } from './replay.ts';
+import { listSessionInfos } from './sessionList.ts';
 import type { RequestRaces } from './races.ts';
 import type { SessionManager } from './sessions.ts';
 import type { TurnEngine } from './turns.ts';
@@ -154,15 +155,8 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     safe(async (params) => {
       if (params.cwd) requireAbsolute(params.cwd);
       const { sessions: list } = await deps.backend.listSessions({ workspacePath: params.cwd ?? undefined });
-      const infos: SessionInfo[] = [];
-      for (const s of list) {
-        const cwd = s.workspace?.workspacePath ?? params.cwd ?? undefined;
-        if (!cwd) continue;
-        const info: SessionInfo = { sessionId: s.sessionId, cwd };
-        if (s.title) info.title = s.title;
-        if (typeof s.updatedAt === 'number' && Number.isFinite(s.updatedAt)) info.updatedAt = new Date(s.updatedAt).toISOString();
-        infos.push(info);
-      }
+      // One id per conversation: placeholders stand for their zcode sessions, unprompted ones are listed too.
+      const infos = listSessionInfos(list, await sessions.storedPlaceholders(), params.cwd ?? undefined);
       // zcode has no paging: everything comes in one page (no nextCursor).
       return { sessions: infos };
     }),

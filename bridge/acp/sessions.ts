@@ -23,7 +23,7 @@ import type { ReadSessionResult, SessionSettings, Todo, ZcodeEvent } from '../zc
 import type { ClientRegistry } from './clients.ts';
 import { supportsTerminalOutput } from './clients.ts';
 import { isNotActive, isSessionNotFound } from './errors.ts';
-import type { LazySessionStore } from './store.ts';
+import type { LazyEntry, LazySessionStore } from './store.ts';
 import { UpdateSink } from './updateSink.ts';
 import { newTranslator, setTerminalOutput, translate } from './translation.ts';
 import type { TranslatorState, TurnSignal } from './translation.ts';
@@ -125,6 +125,11 @@ export class SessionManager implements Disposable {
     const entry = this.entries.get(acpId) ?? { id: acpId, cwd: stored.cwd, runtime: undefined, materializing: undefined };
     this.entries.set(acpId, entry);
     return entry;
+  }
+
+  /** Every persisted placeholder (session/list lists conversations under the id a client was given). */
+  storedPlaceholders(): Promise<Array<[string, LazyEntry]>> {
+    return this.options.store.all();
   }
 
   /** Like lookup, but -32002 (with the id) for an unknown session. */

@@ -116,7 +116,8 @@ describe('multi-client (inproc)', () => {
       const phone = await h.addClient('phone');
       phone.onPermission = async (params) => ({ outcome: { outcome: 'selected', optionId: params.options[0].optionId } });
       const { sessions } = await phone.agent.request('session/list', { cwd: '/tmp/zcode-acp-ws' });
-      const listed = sessions[0].sessionId;
+      assert.equal(sessions[0].sessionId, sessionId, 'listed under the id session/new gave');
+      const listed = (sessions[0]._meta as { zcode: { sessionId: string } }).zcode.sessionId;
       assert.notEqual(listed, sessionId);
       await phone.agent.request('session/load', { sessionId: listed, cwd: '/tmp/zcode-acp-ws', mcpServers: [] });
       assert.equal((await running).stopReason, 'end_turn');
