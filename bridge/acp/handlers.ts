@@ -11,6 +11,7 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import type { AgentApp, AgentContext, InitializeResponse, SessionConfigOption, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
 import { buildModeState } from '../translate/config.ts';
 import { historyToUpdates } from '../translate/history.ts';
+import { mcpServersToZcode } from '../translate/mcpServers.ts';
 import { availableCommands } from '../translate/prompt.ts';
 import type { Logger, ZcodeBackend } from '../zcode/backend.ts';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../version.ts';
@@ -56,7 +57,8 @@ export function initializeResponse(): InitializeResponse {
     agentCapabilities: {
       loadSession: true,
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
-      mcpCapabilities: { http: false, sse: false },
+      // zcode connects stdio, http and sse servers itself (session/create and session/resume take all three).
+      mcpCapabilities: { http: true, sse: true },
       sessionCapabilities: { list: {}, resume: {}, close: {} },
     },
     authMethods: [
@@ -102,17 +104,12 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     }),
   );
 
-  /** zcode reads MCP servers from its own configuration: say so instead of silently dropping them. */
-  const noteMcp = (servers: readonly unknown[] | undefined): void => {
-    if (servers && servers.length > 0) logger.warn(`zcode uses the MCP servers of its own configuration; the ${servers.length} server(s) sent by the client are not used`);
-  };
-
   app.onRequest(
     'session/new',
     safe(async (params, client) => {
       requireAbsolute(params.cwd);
-      noteMcp(params.mcpServers);
-      const sessionId = sessions.createPlaceholder(params.cwd);
+      // The client's MCP servers go to zcode with session/create (and again with every resume).
+      const sessionId = sessions.createPlaceholder(params.cwd, mcpServersToZcode(params.mcpServers));
       const configOptions = sessions.placeholderConfig();
       afterResponse(() => sendCommands(client, sessionId));
       return { sessionId, configOptions, ...modes(configOptions) };
@@ -123,8 +120,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     'session/load',
     safe(async (params, client) => {
       requireAbsolute(params.cwd);
-      noteMcp(params.mcpServers);
-      const runtime = await sessions.open(params.sessionId, params.cwd);
+      const runtime = await sessions.open(params.sessionId, params.cwd, mcpServersToZcode(params.mcpServers));
       if (runtime) {
         // The whole history goes to the loading client before the response (conformance 7).
         // zcode may still be loading a resumed session's history: wait until it settles (replay.ts).
@@ -143,7 +139,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     'session/resume',
     safe(async (params, client) => {
       requireAbsolute(params.cwd);
-      const runtime = await sessions.open(params.sessionId, params.cwd);
+      const runtime = await sessions.open(params.sessionId, params.cwd, mcpServersToZcode(params.mcpServers ?? undefined));
       const configOptions = runtime?.configOptions ?? sessions.placeholderConfig();
       afterResponse(() => caughtUp(client, params.sessionId));
       return { configOptions, ...modes(configOptions) };

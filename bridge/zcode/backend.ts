@@ -135,9 +135,10 @@ export interface ZcodeBackend extends Disposable {
   /** Stop the process (SIGTERM then SIGKILL); the next call starts a fresh one. */
   restart(): Promise<void>;
 
-  createSession(params: { workspacePath: string; mode?: string }): Promise<CreateSessionResult>;
+  /** `mcpServers`: the client's servers (sent only when non-empty; zcode does not keep them: re-send on resume). */
+  createSession(params: { workspacePath: string; mode?: string; mcpServers?: ZcodeMcpServer[] }): Promise<CreateSessionResult>;
   listSessions(params: { workspacePath?: string }): Promise<ListSessionsResult>;
-  resumeSession(params: { sessionId: string; workspacePath: string }): Promise<unknown>;
+  resumeSession(params: { sessionId: string; workspacePath: string; mcpServers?: ZcodeMcpServer[] }): Promise<unknown>;
   send(params: { sessionId: string; content: string; attachments?: ImageAttachment[] }): Promise<unknown>;
   /** A notification (no reply): zcode stops the running turn. */
   stop(params: { sessionId: string }): void;
@@ -158,6 +159,11 @@ export interface ZcodeBackend extends Disposable {
   /** Escape hatch for methods without a typed wrapper (e.g. `session/checkpoints` when a build has it). */
   request(method: string, params: unknown): Promise<unknown>;
 }
+
+/** An MCP server in the shape zcode's `session/create` / `session/resume` take (zcode-current.md §12). */
+export type ZcodeMcpServer =
+  | { name: string; command: string; args: string[]; env: Array<{ name: string; value: string }> }
+  | { name: string; type: 'http' | 'sse'; url: string; headers: Array<{ name: string; value: string }> };
 
 /** An image attachment for `session/send` (zcode takes image attachments). */
 export interface ImageAttachment {

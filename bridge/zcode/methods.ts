@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { z } from 'zod';
-import type { ImageAttachment, ZcodeBackend } from './backend.ts';
+import type { ImageAttachment, ZcodeBackend, ZcodeMcpServer } from './backend.ts';
 import {
   AnyResult,
   CancelBackgroundTaskResult,
@@ -53,16 +53,18 @@ export abstract class ZcodeMethods implements Methods {
   protected abstract notify(method: string, params: unknown): void;
 
   /** `mode` is sent only when given; otherwise zcode applies its own default. */
-  createSession(params: { workspacePath: string; mode?: string }): Promise<CreateSessionResult> {
-    return this.call('session/create', { workspace: workspaceParam(params.workspacePath), mode: params.mode }, CreateSessionResult);
+  createSession(params: { workspacePath: string; mode?: string; mcpServers?: ZcodeMcpServer[] }): Promise<CreateSessionResult> {
+    const mcp = params.mcpServers?.length ? { mcpServers: params.mcpServers } : {};
+    return this.call('session/create', { workspace: workspaceParam(params.workspacePath), mode: params.mode, ...mcp }, CreateSessionResult);
   }
 
   listSessions(params: { workspacePath?: string }): Promise<ListSessionsResult> {
     return this.call('session/list', params.workspacePath === undefined ? {} : { workspace: workspaceParam(params.workspacePath) }, ListSessionsResult);
   }
 
-  resumeSession(params: { sessionId: string; workspacePath: string }): Promise<unknown> {
-    return this.call('session/resume', { sessionId: params.sessionId, workspace: workspaceParam(params.workspacePath) }, AnyResult);
+  resumeSession(params: { sessionId: string; workspacePath: string; mcpServers?: ZcodeMcpServer[] }): Promise<unknown> {
+    const mcp = params.mcpServers?.length ? { mcpServers: params.mcpServers } : {};
+    return this.call('session/resume', { sessionId: params.sessionId, workspace: workspaceParam(params.workspacePath), ...mcp }, AnyResult);
   }
 
   send(params: { sessionId: string; content: string; attachments?: ImageAttachment[] }): Promise<unknown> {
