@@ -271,6 +271,9 @@ class BridgeImpl implements Bridge {
         get running() {
           return turns.isRunning(runtime);
         },
+        get mcpServers() {
+          return runtime.mcpServers;
+        },
       };
     };
     return {

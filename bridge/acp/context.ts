@@ -5,7 +5,7 @@
  * change without breaking them and they can be tested against the same contract.
  */
 import type { ContentBlock, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk';
-import type { Disposable, Logger, ZcodeBackend } from '../zcode/backend.ts';
+import type { Disposable, Logger, ZcodeBackend, ZcodeMcpServer } from '../zcode/backend.ts';
 import type { SessionSettings } from '../zcode/protocol.ts';
 import type { ClientRegistry } from './clients.ts';
 import type { TranslatorState, TurnSignal } from './translation.ts';
@@ -23,6 +23,8 @@ export interface SessionHandle {
   readonly settings: SessionSettings | undefined;
   /** Whether a prompt turn is running right now (steer needs one; compact prefers none). */
   readonly running: boolean;
+  /** The client's MCP servers for this session, in zcode's shape (`/mcp` asks zcode about them). */
+  readonly mcpServers: readonly ZcodeMcpServer[];
 }
 
 /** Config changes the core knows how to apply (and announce with config_option_update); `model` is a model id. */

@@ -20,3 +20,20 @@ export function messagesView(session) {
   session.hydrating = false;
   return session.messages.slice(0, 3);
 }
+
+/**
+ * `mcp/list {workspace, mcpServers?, mode?}` (zcode-current.md §12): a status per server the client
+ * passed. A server whose name contains "broken" failed to start; the others connected with 2 tools.
+ */
+export function mcpList(params) {
+  const servers = Array.isArray(params?.mcpServers) ? params.mcpServers : [];
+  const updatedAt = new Date().toISOString();
+  const statuses = {};
+  for (const s of servers) {
+    const transport = typeof s.type === 'string' ? s.type : 'stdio';
+    statuses[s.name] = s.name.includes('broken')
+      ? { status: 'failed', transport, toolCount: 0, updatedAt, error: `spawn ${s.command ?? s.url} ENOENT`, failureKind: 'process_start_failed' }
+      : { status: 'connected', transport, toolCount: 2, updatedAt };
+  }
+  return { statuses };
+}

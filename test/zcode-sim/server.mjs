@@ -7,7 +7,7 @@ import { MODES } from './sessions.mjs';
 import { Turn } from './turns.mjs';
 import { loadSteps, parsePrompt } from './scenarios.mjs';
 import { extensionMethods } from './extensions.mjs';
-import { messagesView, startHydrating } from './acpCases.mjs';
+import { mcpList, messagesView, startHydrating } from './acpCases.mjs';
 
 const RUNTIME_PREFERENCES = { nativeSearchEnhancementsEnabled: false, memoryEnabled: false, askUserQuestionAutoResolutionEnabled: false };
 
@@ -123,6 +123,9 @@ export function createHandlers(sv) {
     },
 
     ...extensionMethods(sv),
+    async 'mcp/list'(params) {
+      return mcpList(params);
+    },
   };
 
   return {

@@ -26,7 +26,7 @@ async function run(f: FakeContext, prompt: ContentBlock[] | string, signal = new
 describe('runSlashCommand', () => {
   test('anything that is not one of the commands passes through (undefined), touching nothing', async () => {
     const f = fakeContext();
-    for (const prompt of ['hello', '/help', '/compacting now', ' not/compact', '']) assert.equal((await run(f, prompt)).response, undefined, prompt);
+    for (const prompt of ['hello', '/etc/hosts', '/frobnicate the thing', '/compacting now', ' not/compact', '']) assert.equal((await run(f, prompt)).response, undefined, prompt);
     assert.equal((await run(f, [{ type: 'text', text: '/compact' }, { type: 'image', mimeType: 'image/png', data: 'AA==' }])).response, undefined);
     assert.equal((await run(f, [])).response, undefined);
     assert.equal(f.calls.length + f.updates.length, 0);
@@ -42,6 +42,17 @@ describe('runSlashCommand', () => {
     assert.deepEqual(response, { stopReason: 'end_turn', _meta: { zcode: { command: { name: 'goal', ok: true, result: { goal: { objective: 'ship', status: 'active' } } } } } });
     assert.equal(said, 'Goal set: **ship** (active)');
     assert.deepEqual(f.calls, [['goal', { sessionId: ZCODE_ID, action: 'set', objective: 'ship' }]]);
+  });
+
+  test('a command of zcode’s terminal UI (/clear, /exit …) gets a friendly line, not the model', async () => {
+    const f = fakeContext();
+    for (const name of ['clear', 'exit', 'help']) {
+      f.updates.length = 0;
+      const { response, said } = await run(f, `/${name}`);
+      assert.match(said, new RegExp(`^\`/${name}\` belongs to zcode's own terminal UI`));
+      assert.deepEqual(response, { stopReason: 'end_turn', _meta: { zcode: { command: { name, ok: false, tuiOnly: true } } } });
+    }
+    assert.equal(f.calls.length, 0);
   });
 
   test('bad usage answers with usage help as agent text, never a protocol error, and never reaches zcode', async () => {

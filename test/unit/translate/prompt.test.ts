@@ -87,6 +87,8 @@ describe('slash commands', () => {
         ['steer', '<instructions>'],
         ['mode', '<plan|build|edit|yolo>'],
         ['thought', '<low|medium|high|max>'],
+        ['model', '[model id]'],
+        ['mcp', undefined],
       ],
     );
     assert.ok(commands.every((c) => c.description.length > 0));
