@@ -122,10 +122,11 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       requireAbsolute(params.cwd);
       const runtime = await sessions.open(params.sessionId, params.cwd, mcpServersToZcode(params.mcpServers));
       if (runtime) {
-        // The whole history goes to the loading client before the response (conformance 7).
+        // The whole history goes to the loading client before the response (conformance 7), shaped
+        // for that client's own capabilities (no terminal cards for a client that never declared them).
         // zcode may still be loading a resumed session's history: wait until it settles (replay.ts).
         const messages = await settledMessages(deps.backend, runtime.zcodeId, logger);
-        const updates = historyToUpdates(messages, { cwd: runtime.cwd, todos: runtime.todos, terminalOutput: supportsTerminalOutput(clients.capabilities) });
+        const updates = historyToUpdates(messages, { cwd: runtime.cwd, todos: runtime.todos, terminalOutput: supportsTerminalOutput(clients.of(client)?.capabilities) });
         if (runtime.title) updates.push({ sessionUpdate: 'session_info_update', title: runtime.title });
         for (const update of updates) sendTo(client, params.sessionId, update);
       }
