@@ -285,6 +285,9 @@ class BridgeImpl implements Bridge {
         get announcedCheckpoints() {
           return runtime.checkpoints;
         },
+        get mcpServers() {
+          return runtime.mcpServers;
+        },
       };
     };
     return {

@@ -5,7 +5,7 @@
  * change without breaking them and they can be tested against the same contract.
  */
 import type { ContentBlock, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk';
-import type { Disposable, Logger, ZcodeBackend } from '../zcode/backend.ts';
+import type { Disposable, Logger, ZcodeBackend, ZcodeMcpServer } from '../zcode/backend.ts';
 import type { SessionSettings } from '../zcode/protocol.ts';
 import type { ClientRegistry } from './clients.ts';
 import type { CheckpointInfo } from './extensionSchemas.ts';
@@ -29,6 +29,8 @@ export interface SessionHandle {
    * the list `_zcode/session/checkpoints` offers where the build has no `session/checkpoints`.
    */
   readonly announcedCheckpoints?: readonly CheckpointInfo[];
+  /** The client's MCP servers for this session, in zcode's shape (`/mcp` asks zcode about them). */
+  readonly mcpServers: readonly ZcodeMcpServer[];
 }
 
 /** Config changes the core knows how to apply (and announce with config_option_update); `model` is a model id. */

@@ -28,11 +28,14 @@ export function fromZcodeError(error: ZcodeError): RequestError {
   return new RequestError(Number.isInteger(error.code) ? error.code : BackendErrorCode.ProcessExited, error.message, data);
 }
 
-/** zcode says the session does not exist (wording differs between builds; -32602 in the simulator). */
+/**
+ * zcode says the session does not exist. The wording differs between builds: current ones answer
+ * -32602 `Session ID 不存在` ("does not exist"), the simulator `session not found: <id>`.
+ */
 export function isSessionNotFound(error: unknown): boolean {
   if (!(error instanceof ZcodeError)) return false;
   if (error.code === -32002) return true;
-  return /session (?:not found|does not exist|unknown)|no such session|unknown session/i.test(error.message);
+  return /session (?:not found|does not exist|unknown)|no such session|unknown session|session\s*id\s*不存在/i.test(error.message);
 }
 
 /** What zcode says when a session is busy (zcode-current.md §2: "A prompt is already running for this session"). */

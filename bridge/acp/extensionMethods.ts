@@ -175,13 +175,13 @@ export class SessionOperations {
   }
 
   /** Compact, then wait for zcode's outcome (`state.updated {patch:{compaction:{status}}}`). */
-  async compact(p: { sessionId: string }, signal: AbortSignal): Promise<CompactResponse> {
+  async compact(p: { sessionId: string; instructions?: string }, signal: AbortSignal): Promise<CompactResponse> {
     const handle = await this.ctx.materialize(p.sessionId);
     await this.idle(p.sessionId, signal);
     // Listen before asking: the outcome may follow the reply immediately.
     const waiter = new CompactionWaiter(this.ctx, handle.zcodeSessionId, this.tuning);
     try {
-      const result = await this.busyRetry(() => this.ctx.backend.compact({ sessionId: handle.zcodeSessionId }), signal);
+      const result = await this.busyRetry(() => this.ctx.backend.compact({ sessionId: handle.zcodeSessionId, ...(p.instructions ? { instructions: p.instructions } : {}) }), signal);
       // A build that answers with the outcome itself needs no waiting.
       const immediate = compactionOf(result) ?? compactionOf((result as { compaction?: unknown } | undefined)?.compaction);
       if (immediate) return immediate;

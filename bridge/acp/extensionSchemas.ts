@@ -63,8 +63,9 @@ export const GoalParams = z
   });
 export type GoalParams = z.infer<typeof GoalParams>;
 
-export const CompactParams = SessionParams;
-export type CompactParams = SessionParams;
+/** `instructions`: what the summary should keep (passed to zcode's `session/compact`). */
+export const CompactParams = z.object({ ...base, instructions: z.string().optional() });
+export type CompactParams = z.infer<typeof CompactParams>;
 
 export const SteerParams = z.object({ ...base, content: nonEmpty('content') });
 export type SteerParams = z.infer<typeof SteerParams>;

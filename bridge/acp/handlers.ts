@@ -9,9 +9,10 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
-import type { AgentApp, AgentContext, InitializeResponse, SessionConfigOption, SessionInfo, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { AgentApp, AgentContext, InitializeResponse, SessionConfigOption, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
 import { buildModeState } from '../translate/config.ts';
 import { historyToUpdates } from '../translate/history.ts';
+import { mcpServersToZcode } from '../translate/mcpServers.ts';
 import { availableCommands } from '../translate/prompt.ts';
 import type { Logger, ZcodeBackend } from '../zcode/backend.ts';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../version.ts';
@@ -20,6 +21,8 @@ import { supportsTerminalOutput } from './clients.ts';
 import type { ConfigService } from './configOptions.ts';
 import type { SlashCommandRunner, BridgeContext } from './context.ts';
 import { toRequestError } from './errors.ts';
+import { settledMessages } from './replay.ts';
+import { listSessionInfos } from './sessionList.ts';
 import type { RequestRaces } from './races.ts';
 import type { SessionManager } from './sessions.ts';
 import type { TurnEngine } from './turns.ts';
@@ -55,7 +58,8 @@ export function initializeResponse(): InitializeResponse {
     agentCapabilities: {
       loadSession: true,
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
-      mcpCapabilities: { http: false, sse: false },
+      // zcode connects stdio, http and sse servers itself (session/create and session/resume take all three).
+      mcpCapabilities: { http: true, sse: true },
       sessionCapabilities: { list: {}, resume: {}, close: {} },
     },
     authMethods: [
@@ -101,17 +105,12 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     }),
   );
 
-  /** zcode reads MCP servers from its own configuration: say so instead of silently dropping them. */
-  const noteMcp = (servers: readonly unknown[] | undefined): void => {
-    if (servers && servers.length > 0) logger.warn(`zcode uses the MCP servers of its own configuration; the ${servers.length} server(s) sent by the client are not used`);
-  };
-
   app.onRequest(
     'session/new',
     safe(async (params, client) => {
       await requireUsableCwd(params.cwd);
-      noteMcp(params.mcpServers);
-      const sessionId = sessions.createPlaceholder(params.cwd);
+      // The client's MCP servers go to zcode with session/create (and again with every resume).
+      const sessionId = sessions.createPlaceholder(params.cwd, mcpServersToZcode(params.mcpServers));
       const configOptions = sessions.placeholderConfig();
       afterResponse(() => sendCommands(client, sessionId));
       return { sessionId, configOptions, ...modes(configOptions) };
@@ -122,12 +121,13 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     'session/load',
     safe(async (params, client) => {
       await requireUsableCwd(params.cwd);
-      noteMcp(params.mcpServers);
-      const runtime = await sessions.open(params.sessionId, params.cwd);
+      const runtime = await sessions.open(params.sessionId, params.cwd, mcpServersToZcode(params.mcpServers));
       if (runtime) {
-        // The whole history goes to the loading client before the response (conformance 7).
-        const { messages } = await deps.backend.messages({ sessionId: runtime.zcodeId });
-        const updates = historyToUpdates(messages, { cwd: runtime.cwd, todos: runtime.todos, terminalOutput: supportsTerminalOutput(clients.capabilities) });
+        // The whole history goes to the loading client before the response (conformance 7), shaped
+        // for that client's own capabilities (no terminal cards for a client that never declared them).
+        // zcode may still be loading a resumed session's history: wait until it settles (replay.ts).
+        const messages = await settledMessages(deps.backend, runtime.zcodeId, logger);
+        const updates = historyToUpdates(messages, { cwd: runtime.cwd, todos: runtime.todos, terminalOutput: supportsTerminalOutput(clients.of(client)?.capabilities) });
         if (runtime.title) updates.push({ sessionUpdate: 'session_info_update', title: runtime.title });
         for (const update of updates) sendTo(client, params.sessionId, update);
       }
@@ -141,7 +141,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     'session/resume',
     safe(async (params, client) => {
       await requireUsableCwd(params.cwd);
-      const runtime = await sessions.open(params.sessionId, params.cwd);
+      const runtime = await sessions.open(params.sessionId, params.cwd, mcpServersToZcode(params.mcpServers ?? undefined));
       const configOptions = runtime?.configOptions ?? sessions.placeholderConfig();
       afterResponse(() => caughtUp(client, params.sessionId));
       return { configOptions, ...modes(configOptions) };
@@ -153,15 +153,8 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     safe(async (params) => {
       if (params.cwd) requireAbsolute(params.cwd);
       const { sessions: list } = await deps.backend.listSessions({ workspacePath: params.cwd ?? undefined });
-      const infos: SessionInfo[] = [];
-      for (const s of list) {
-        const cwd = s.workspace?.workspacePath ?? params.cwd ?? undefined;
-        if (!cwd) continue;
-        const info: SessionInfo = { sessionId: s.sessionId, cwd };
-        if (s.title) info.title = s.title;
-        if (typeof s.updatedAt === 'number' && Number.isFinite(s.updatedAt)) info.updatedAt = new Date(s.updatedAt).toISOString();
-        infos.push(info);
-      }
+      // One id per conversation: placeholders stand for their zcode sessions, unprompted ones are listed too.
+      const infos = listSessionInfos(list, await sessions.storedPlaceholders(), params.cwd ?? undefined);
       // zcode has no paging: everything comes in one page (no nextCursor).
       return { sessions: infos };
     }),

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
 import { buildConfigOptions, CONFIG_ID, modelSelectionFor } from '../translate/config.ts';
-import type { Disposable, Logger, ZcodeBackend } from '../zcode/backend.ts';
+import type { Disposable, Logger, ZcodeBackend, ZcodeMcpServer } from '../zcode/backend.ts';
 import { Emitter } from '../zcode/emitter.ts';
 import { sessionTitleOf } from '../zcode/protocol.ts';
 import type { CheckpointInfo } from './extensionSchemas.ts';
@@ -25,7 +25,7 @@ import type { ReadSessionResult, SessionSettings, Todo, ZcodeEvent } from '../zc
 import type { ClientRegistry } from './clients.ts';
 import { supportsTerminalOutput } from './clients.ts';
 import { isNotActive, isSessionNotFound } from './errors.ts';
-import type { LazySessionStore } from './store.ts';
+import type { LazyEntry, LazySessionStore } from './store.ts';
 import type { ModelOptionCache } from './modelCache.ts';
 import type { AutomationProbe } from '../zcode/automation.ts';
 import { UpdateSink } from './updateSink.ts';
@@ -56,6 +56,8 @@ export class SessionRuntime {
   readonly checkpoints: CheckpointInfo[] = [];
   /** zcode announces titles itself (`session.titleUpdated`, current builds): no need to read them after a turn. */
   titleFromEvents = false;
+  /** The client's MCP servers, in zcode's shape: zcode does not keep them, so every resume re-sends them. */
+  mcpServers: ZcodeMcpServer[] = [];
   /** Where its updates leave (merges streaming text; see updateSink.ts). Set by the manager. */
   sink!: UpdateSink;
 
@@ -73,6 +75,8 @@ interface AcpEntry {
   readonly id: string;
   cwd: string;
   runtime: SessionRuntime | undefined;
+  /** The MCP servers the client sent with new/load/resume (zcode's shape). */
+  mcpServers: ZcodeMcpServer[];
   /** In-flight materialization (first use of a placeholder). */
   materializing: Promise<SessionRuntime> | undefined;
 }
@@ -122,9 +126,9 @@ export class SessionManager implements Disposable {
   // Lookup
 
   /** Create a lazy placeholder (ACP `session/new`). Nothing is sent to zcode. */
-  createPlaceholder(cwd: string): string {
+  createPlaceholder(cwd: string, mcpServers: ZcodeMcpServer[] = []): string {
     const id = `${PLACEHOLDER_PREFIX}${randomUUID()}`;
-    this.entries.set(id, { id, cwd, runtime: undefined, materializing: undefined });
+    this.entries.set(id, { id, cwd, runtime: undefined, mcpServers, materializing: undefined });
     this.options.store.set(id, { cwd, createdAt: Date.now() });
     return id;
   }
@@ -136,9 +140,14 @@ export class SessionManager implements Disposable {
     const stored = await this.options.store.get(acpId);
     if (!stored) return undefined;
     // Re-check: another request may have created the entry while we read the store.
-    const entry = this.entries.get(acpId) ?? { id: acpId, cwd: stored.cwd, runtime: undefined, materializing: undefined };
+    const entry = this.entries.get(acpId) ?? { id: acpId, cwd: stored.cwd, runtime: undefined, mcpServers: [], materializing: undefined };
     this.entries.set(acpId, entry);
     return entry;
+  }
+
+  /** Every persisted placeholder (session/list lists conversations under the id a client was given). */
+  storedPlaceholders(): Promise<Array<[string, LazyEntry]>> {
+    return this.options.store.all();
   }
 
   /** Like lookup, but -32002 (with the id) for an unknown session. */
@@ -194,7 +203,7 @@ export class SessionManager implements Disposable {
       this.options.store.set(entry.id, { ...stored, lastUsedAt: Date.now() });
       return runtime;
     }
-    const created = await this.createZcodeSession(entry.cwd);
+    const created = await this.createZcodeSession(entry.cwd, entry.mcpServers);
     const zcodeId = created.session.sessionId;
     this.options.logger.info(`materialized ${entry.id} as zcode session ${zcodeId}`);
     if (stored || entry.id.startsWith(PLACEHOLDER_PREFIX)) {
@@ -206,14 +215,15 @@ export class SessionManager implements Disposable {
   }
 
   /** `session/create`, keeping tools this build cannot serve from the model (automation.ts). */
-  private async createZcodeSession(cwd: string): Promise<Awaited<ReturnType<ZcodeBackend['createSession']>>> {
+  private async createZcodeSession(cwd: string, mcpServers: ZcodeMcpServer[] | undefined): Promise<Awaited<ReturnType<ZcodeBackend['createSession']>>> {
     const { backend, automation } = this.options;
     const toolDenylist = await automation?.denylist();
+    const base = { workspacePath: cwd, mode: this.options.defaultMode, mcpServers };
     try {
-      return await backend.createSession({ workspacePath: cwd, mode: this.options.defaultMode, ...(toolDenylist ? { toolDenylist } : {}) });
+      return await backend.createSession({ ...base, ...(toolDenylist ? { toolDenylist } : {}) });
     } catch (error) {
       if (!toolDenylist || !automation?.rejected(error)) throw error;
-      return backend.createSession({ workspacePath: cwd, mode: this.options.defaultMode });
+      return backend.createSession(base);
     }
   }
 
@@ -240,9 +250,12 @@ export class SessionManager implements Disposable {
    * lazy (its zcode session is created on first use, exactly like after `session/new`); a mapped
    * placeholder or a real zcode id is resumed. Returns the runtime, or undefined for a lazy one.
    */
-  async open(acpId: string, cwd: string): Promise<SessionRuntime | undefined> {
+  async open(acpId: string, cwd: string, mcpServers: ZcodeMcpServer[] = []): Promise<SessionRuntime | undefined> {
     const entry = await this.lookup(acpId);
     if (entry) {
+      // The servers of this request win: the client sends its current set with every load/resume.
+      entry.mcpServers = mcpServers;
+      if (entry.runtime) entry.runtime.mcpServers = mcpServers;
       if (entry.runtime) {
         await this.ensureOpen(entry.runtime);
         await this.refresh(entry.runtime);
@@ -253,7 +266,7 @@ export class SessionManager implements Disposable {
       return this.materialize(acpId);
     }
     // A real zcode id this bridge has not seen yet.
-    const real: AcpEntry = { id: acpId, cwd, runtime: undefined, materializing: undefined };
+    const real: AcpEntry = { id: acpId, cwd, runtime: undefined, mcpServers, materializing: undefined };
     try {
       const runtime = await this.attach(real, acpId, cwd, { resume: true });
       this.entries.set(acpId, real);
@@ -270,6 +283,7 @@ export class SessionManager implements Disposable {
     const fresh = !runtime;
     if (!runtime) {
       runtime = new SessionRuntime(zcodeId, cwd, newTranslator(cwd, this.terminalOutput), this.placeholderConfig());
+      runtime.mcpServers = entry.mcpServers;
       const aliases = runtime.aliases;
       runtime.sink = new UpdateSink((update) => {
         for (const sessionId of aliases) this.options.clients.broadcast('session/update', { sessionId, update });
@@ -308,7 +322,7 @@ export class SessionManager implements Disposable {
     const generation = this.generation;
     const { backend } = this.options;
     if (runtime.activeIn !== generation) {
-      await backend.resumeSession({ sessionId: runtime.zcodeId, workspacePath: runtime.cwd });
+      await backend.resumeSession({ sessionId: runtime.zcodeId, workspacePath: runtime.cwd, mcpServers: runtime.mcpServers });
       runtime.activeIn = generation;
       await this.reapplyModel(runtime);
     }
@@ -348,7 +362,7 @@ export class SessionManager implements Disposable {
       read = await this.options.backend.read({ sessionId: runtime.zcodeId });
     } catch (error) {
       if (!isNotActive(error)) throw error;
-      await this.options.backend.resumeSession({ sessionId: runtime.zcodeId, workspacePath: runtime.cwd });
+      await this.options.backend.resumeSession({ sessionId: runtime.zcodeId, workspacePath: runtime.cwd, mcpServers: runtime.mcpServers });
       runtime.activeIn = this.generation;
       read = await this.options.backend.read({ sessionId: runtime.zcodeId });
     }

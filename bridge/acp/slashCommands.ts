@@ -15,7 +15,8 @@ import { randomUUID } from 'node:crypto';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { ContentBlock, PromptResponse } from '@agentclientprotocol/sdk';
 import { buildConfigOptions, CONFIG_ID, selectOptionValues } from '../translate/config.ts';
-import { parseGoalArgs, parseSlashCommand } from '../translate/prompt.ts';
+import { parseGoalArgs, parseSlashCommand, tuiOnlyCommand } from '../translate/prompt.ts';
+import { workspaceParam } from '../zcode/methods.ts';
 import type { SlashCommand } from '../translate/prompt.ts';
 import type { BridgeContext, SlashCommandRunner } from './context.ts';
 import { assertNever } from './errors.ts';
@@ -24,13 +25,15 @@ import type { CompactResponse, GoalResponse, RewindResponse } from './extensionS
 
 /** Usage lines shown when a command is used wrongly. */
 export const SLASH_USAGE: Record<SlashCommand['name'], string> = {
-  compact: '`/compact` — compact the conversation history (no arguments)',
-  goal: '`/goal [show]` · `/goal set <objective>` · `/goal replace <objective>` · `/goal clear` · `/goal pause` · `/goal resume`',
+  compact: '`/compact [instructions]` — compact the conversation history, optionally saying what to keep',
+  goal: '`/goal [show]` · `/goal <objective>` · `/goal set <objective>` · `/goal replace <objective>` · `/goal clear` · `/goal pause` · `/goal resume`',
   fork: '`/fork [checkpoint]` — fork this session (the latest checkpoint when none is given)',
   rewind: '`/rewind [checkpoint] [--cascade]` — rewind to a checkpoint (the latest when none is given); `--cascade` also deletes forks made from the removed checkpoints',
   steer: '`/steer <instructions>` — add instructions to the running turn',
   mode: '`/mode <mode>` — switch the session mode',
   thought: '`/thought <level>` — set the thinking level',
+  model: '`/model <model id>` — switch the model (`/model` lists them)',
+  mcp: '`/mcp` — the MCP servers zcode has for this session and their state',
 };
 
 /** Outcome of one command: the text to show and the structured result for `_meta`. */
@@ -44,6 +47,13 @@ interface Reply {
 export const runSlashCommand: SlashCommandRunner = async (ctx, call) => {
   const text = promptText(call.prompt);
   if (text === undefined) return undefined;
+  const tuiOnly = tuiOnlyCommand(text);
+  if (tuiOnly) {
+    // zcode's terminal UI commands: say so in the chat rather than sending "/clear" to the model.
+    const reply = `\`/${tuiOnly}\` belongs to zcode's own terminal UI and does nothing here; this chat's commands are in the / menu.`;
+    ctx.sendUpdates(call.sessionId, [{ sessionUpdate: 'agent_message_chunk', messageId: randomUUID(), content: { type: 'text', text: reply } }]);
+    return { stopReason: 'end_turn', _meta: { zcode: { command: { name: tuiOnly, ok: false, tuiOnly: true } } } } satisfies PromptResponse;
+  }
   const command = parseSlashCommand(text);
   if (!command) return undefined;
   ctx.logger.debug(`slash command /${command.name} on ${call.sessionId}`);
@@ -76,8 +86,8 @@ async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashC
   const args = command.args;
   switch (command.name) {
     case 'compact': {
-      if (args !== '') return usage('compact', '/compact takes no arguments.');
-      const result = await ops.compact({ sessionId }, signal);
+      // The text is zcode's compaction instructions (`session/compact {instructions}`).
+      const result = await ops.compact({ sessionId, ...(args !== '' ? { instructions: args } : {}) }, signal);
       return { ok: result.outcome === 'compacted', text: compactText(result), result };
     }
     case 'goal': {
@@ -110,17 +120,29 @@ async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashC
       const result = await ops.steer({ sessionId, content: args });
       return { ok: true, text: 'Steer sent: zcode will take your instructions into account in the running turn.', result };
     }
+    case 'mcp':
+      return mcpReply(ctx, sessionId);
+    case 'model':
     case 'mode':
     case 'thought': {
-      const configId = command.name === 'mode' ? CONFIG_ID.mode : CONFIG_ID.thoughtLevel;
+      const configId = command.name === 'mode' ? CONFIG_ID.mode : command.name === 'model' ? CONFIG_ID.model : CONFIG_ID.thoughtLevel;
       const words = splitArgs(args);
       const handle = await ctx.materialize(sessionId);
       const option = buildConfigOptions(handle.settings).find((o) => o.id === configId);
       const offered = option ? selectOptionValues(option).map((o) => o.value) : [];
       const choices = offered.length > 0 ? ` Choose one of: ${offered.map((v) => `\`${v}\``).join(', ')}.` : '';
+      if (command.name === 'model' && words.length === 0) {
+        const current = option?.currentValue;
+        return { ok: true, text: offered.length > 0 ? `Model: \`${String(current)}\`.${choices}` : 'zcode has not reported its models for this session yet.' };
+      }
       if (words.length !== 1) return usage(command.name, `/${command.name} needs exactly one value.${choices}`);
       const value = words[0];
-      if (offered.length > 0 && !offered.includes(value)) return usage(command.name, `Unknown ${command.name === 'mode' ? 'mode' : 'thinking level'} \`${value}\`.${choices}`);
+      const what = command.name === 'mode' ? 'mode' : command.name === 'model' ? 'model' : 'thinking level';
+      if (offered.length > 0 && !offered.includes(value)) return usage(command.name, `Unknown ${what} \`${value}\`.${choices}`);
+      if (command.name === 'model') {
+        await ctx.applyConfig(sessionId, { model: value });
+        return { ok: true, text: `Model set to \`${value}\`.`, result: { model: value } };
+      }
       if (command.name === 'mode') {
         const result = await ops.setMode({ sessionId, mode: value });
         return { ok: true, text: `Mode set to \`${value}\`.`, result };
@@ -131,6 +153,31 @@ async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashC
     default:
       return assertNever(command.name, 'slash command');
   }
+}
+
+/**
+ * `/mcp`: zcode's view of the session's MCP servers (`mcp/list {workspace, mcpServers, mode:"status"}`,
+ * zcode-current.md §12), one line per server with its state and, for a failure, why.
+ */
+async function mcpReply(ctx: BridgeContext, sessionId: string): Promise<Reply> {
+  const handle = await ctx.materialize(sessionId);
+  let result: unknown;
+  try {
+    result = await ctx.backend.request('mcp/list', { workspace: workspaceParam(handle.cwd), ...(handle.mcpServers.length ? { mcpServers: handle.mcpServers } : {}), mode: 'status' });
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && error.code === -32601) return { ok: false, text: 'This zcode build cannot list MCP servers (no `mcp/list`).' };
+    throw error;
+  }
+  const statuses = (result as { statuses?: Record<string, { status?: string; transport?: string; toolCount?: number; error?: string }> } | undefined)?.statuses ?? {};
+  const names = Object.keys(statuses);
+  if (names.length === 0) return { ok: true, text: 'No MCP servers are configured for this session.', result };
+  const lines = names.map((name) => {
+    const s = statuses[name];
+    const icon = s.status === 'connected' ? '✅' : s.status === 'failed' ? '❌' : '•';
+    const tools = typeof s.toolCount === 'number' ? `, ${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}` : '';
+    return `${icon} \`${name}\` — ${s.status ?? 'unknown'}${s.transport ? ` (${s.transport}${tools})` : ''}${s.error ? `: ${s.error}` : ''}`;
+  });
+  return { ok: true, text: `MCP servers:\n${lines.join('\n')}`, result };
 }
 
 function splitArgs(args: string): string[] {

@@ -72,6 +72,12 @@ export class LazySessionStore {
     return this.entries.get(placeholderId);
   }
 
+  /** Every stored placeholder with its entry (session/list shows them under the id the client was given). */
+  async all(): Promise<Array<[string, LazyEntry]>> {
+    await this.load();
+    return [...this.entries];
+  }
+
   /** Record a new placeholder (or its mapping) and persist it in the background. */
   set(placeholderId: string, entry: LazyEntry): void {
     this.entries.set(placeholderId, entry);

@@ -88,7 +88,13 @@ export function promptToZcode(blocks: readonly ContentBlock[]): ZcodePrompt {
 // ---------------------------------------------------------------------------------------------
 
 /** The bridge's own slash commands (anything else passes through to zcode as text). */
-export const SLASH_COMMANDS = ['compact', 'goal', 'fork', 'rewind', 'steer', 'mode', 'thought'] as const;
+export const SLASH_COMMANDS = ['compact', 'goal', 'fork', 'rewind', 'steer', 'mode', 'thought', 'model', 'mcp'] as const;
+
+/**
+ * Commands of zcode's own terminal UI that mean nothing in an editor's chat: they get a friendly
+ * one-line answer (slashCommands.ts) instead of going to the model as text.
+ */
+export const TUI_ONLY_COMMANDS = ['help', 'clear', 'exit', 'quit', 'login', 'logout', 'theme', 'config', 'doctor', 'vim', 'terminal-setup'] as const;
 export type SlashCommandName = (typeof SLASH_COMMANDS)[number];
 
 export interface SlashCommand {
@@ -109,6 +115,12 @@ export function parseSlashCommand(text: string): SlashCommand | undefined {
   return { name, args: (m[2] ?? '').trim() };
 }
 
+/** The TUI-only command a prompt is (`/clear`, `/exit` …), if it is one and nothing else. */
+export function tuiOnlyCommand(text: string): string | undefined {
+  const m = /^\s*\/([a-z-]+)\s*$/.exec(text);
+  return m && (TUI_ONLY_COMMANDS as readonly string[]).includes(m[1]) ? m[1] : undefined;
+}
+
 /** The commands for `available_commands_update`, with descriptions and input hints. */
 export function availableCommands(): AvailableCommand[] {
   return [
@@ -123,10 +135,16 @@ export function availableCommands(): AvailableCommand[] {
     { name: 'steer', description: 'Add instructions to the running turn', input: { hint: '<instructions>' } },
     { name: 'mode', description: 'Switch mode: plan, build, edit or yolo', input: { hint: '<plan|build|edit|yolo>' } },
     { name: 'thought', description: 'Set the thinking level: low, medium, high or max', input: { hint: '<low|medium|high|max>' } },
+    { name: 'model', description: 'Switch the model (without a value: list the models)', input: { hint: '[model id]' } },
+    { name: 'mcp', description: 'Show the MCP servers zcode has for this session and whether they connected' },
   ];
 }
 
-/** `/goal` arguments as a zcode goal call, or an error message. No arguments means `show`. */
+/**
+ * `/goal` arguments as a zcode goal call, or an error message. No arguments means `show`; text whose
+ * first word is not an action sets the goal to the whole text (`/goal ship the release`), as
+ * zcode's own TUI does.
+ */
 export function parseGoalArgs(args: string): { action: GoalAction; objective?: string } | { error: string } {
   const m = /^(\S+)(?:\s+([\s\S]*))?$/.exec(args.trim());
   if (!m) return { action: 'show' };
@@ -142,7 +160,7 @@ export function parseGoalArgs(args: string): { action: GoalAction; objective?: s
     case 'resume':
       return { action };
     default:
-      return { error: `Unknown /goal action '${m[1]}'. Use: show, set <objective>, replace <objective>, clear, pause, resume` };
+      return { action: 'set', objective: args.trim() };
   }
 }
 

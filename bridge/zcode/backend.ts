@@ -137,10 +137,13 @@ export interface ZcodeBackend extends Disposable {
   /** Stop the process (SIGTERM then SIGKILL); the next call starts a fresh one. */
   restart(): Promise<void>;
 
-  /** `toolDenylist`: tools zcode must not offer the model in this session (automation.ts). */
-  createSession(params: { workspacePath: string; mode?: string; toolDenylist?: readonly string[] }): Promise<CreateSessionResult>;
+  /**
+   * `toolDenylist`: tools zcode must not offer the model in this session (automation.ts); `mcpServers`:
+   * the client's servers (sent only when non-empty; zcode does not keep them: re-send on resume).
+   */
+  createSession(params: { workspacePath: string; mode?: string; toolDenylist?: readonly string[]; mcpServers?: ZcodeMcpServer[] }): Promise<CreateSessionResult>;
   listSessions(params: { workspacePath?: string }): Promise<ListSessionsResult>;
-  resumeSession(params: { sessionId: string; workspacePath: string }): Promise<unknown>;
+  resumeSession(params: { sessionId: string; workspacePath: string; mcpServers?: ZcodeMcpServer[] }): Promise<unknown>;
   send(params: { sessionId: string; content: string; attachments?: ImageAttachment[] }): Promise<unknown>;
   /**
    * Stop the running turn. Fire-and-forget for the caller: sent as a request (current builds drop
@@ -154,7 +157,8 @@ export interface ZcodeBackend extends Disposable {
   fork(params: { sessionId: string; target: CheckpointTarget }): Promise<ForkResult>;
   rewind(params: { sessionId: string; target: CheckpointTarget; cascade?: boolean }): Promise<unknown>;
   goal(params: { sessionId: string; action: GoalAction; objective?: string }): Promise<GoalResult>;
-  compact(params: { sessionId: string }): Promise<unknown>;
+  /** `instructions`: what the summary should keep (zcode-current.md §9). */
+  compact(params: { sessionId: string; instructions?: string }): Promise<unknown>;
   steer(params: { sessionId: string; content: string }): Promise<unknown>;
   setMode(params: { sessionId: string; mode: string }): Promise<unknown>;
   setThoughtLevel(params: { sessionId: string; thoughtLevel: string }): Promise<unknown>;
@@ -168,6 +172,11 @@ export interface ZcodeBackend extends Disposable {
   /** Escape hatch for methods without a typed wrapper (e.g. `session/checkpoints` when a build has it). */
   request(method: string, params: unknown): Promise<unknown>;
 }
+
+/** An MCP server in the shape zcode's `session/create` / `session/resume` take (zcode-current.md §12). */
+export type ZcodeMcpServer =
+  | { name: string; command: string; args: string[]; env: Array<{ name: string; value: string }> }
+  | { name: string; type: 'http' | 'sse'; url: string; headers: Array<{ name: string; value: string }> };
 
 /** An image attachment for `session/send` (zcode takes image attachments). */
 export interface ImageAttachment {

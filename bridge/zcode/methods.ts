@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { z } from 'zod';
 import { ZcodeError } from './backend.ts';
-import type { ImageAttachment, ZcodeBackend } from './backend.ts';
+import type { ImageAttachment, ZcodeBackend, ZcodeMcpServer } from './backend.ts';
 import {
   AnyResult,
   CancelBackgroundTaskResult,
@@ -63,17 +63,19 @@ export abstract class ZcodeMethods implements Methods {
   private legacySetModel = false;
 
   /** `mode` is sent only when given; otherwise zcode applies its own default. */
-  createSession(params: { workspacePath: string; mode?: string; toolDenylist?: readonly string[] }): Promise<CreateSessionResult> {
+  createSession(params: { workspacePath: string; mode?: string; toolDenylist?: readonly string[]; mcpServers?: ZcodeMcpServer[] }): Promise<CreateSessionResult> {
     const denied = params.toolDenylist?.length ? { toolDenylist: [...params.toolDenylist] } : {};
-    return this.call('session/create', { workspace: workspaceParam(params.workspacePath), mode: params.mode, ...denied }, CreateSessionResult);
+    const mcp = params.mcpServers?.length ? { mcpServers: params.mcpServers } : {};
+    return this.call('session/create', { workspace: workspaceParam(params.workspacePath), mode: params.mode, ...denied, ...mcp }, CreateSessionResult);
   }
 
   listSessions(params: { workspacePath?: string }): Promise<ListSessionsResult> {
     return this.call('session/list', params.workspacePath === undefined ? {} : { workspace: workspaceParam(params.workspacePath) }, ListSessionsResult);
   }
 
-  resumeSession(params: { sessionId: string; workspacePath: string }): Promise<unknown> {
-    return this.call('session/resume', { sessionId: params.sessionId, workspace: workspaceParam(params.workspacePath) }, AnyResult);
+  resumeSession(params: { sessionId: string; workspacePath: string; mcpServers?: ZcodeMcpServer[] }): Promise<unknown> {
+    const mcp = params.mcpServers?.length ? { mcpServers: params.mcpServers } : {};
+    return this.call('session/resume', { sessionId: params.sessionId, workspace: workspaceParam(params.workspacePath), ...mcp }, AnyResult);
   }
 
   send(params: { sessionId: string; content: string; attachments?: ImageAttachment[] }): Promise<unknown> {
@@ -127,8 +129,9 @@ export abstract class ZcodeMethods implements Methods {
     return this.call('session/goal', { sessionId: params.sessionId, action: params.action, objective: params.objective }, GoalResult);
   }
 
-  compact(params: { sessionId: string }): Promise<unknown> {
-    return this.call('session/compact', { sessionId: params.sessionId }, AnyResult);
+  compact(params: { sessionId: string; instructions?: string }): Promise<unknown> {
+    const { sessionId, instructions } = params;
+    return this.call('session/compact', instructions === undefined ? { sessionId } : { sessionId, instructions }, AnyResult);
   }
 
   steer(params: { sessionId: string; content: string }): Promise<unknown> {

@@ -5,6 +5,7 @@ import { SimError, isObject } from './util.mjs';
 import { requireActive, sessionOf } from './params.mjs';
 import { cancelBackground } from './background.mjs';
 import { ignoresStop, sendFault } from './faults.mjs';
+import { mcpList, messagesView, startHydrating } from './acpCases.mjs';
 import { loadSteps, parsePrompt } from './scenarios.mjs';
 import { CURRENT_MODELS, CURRENT_MODES, DELIVERY_KINDS, LEVELS, currentGoal, sessionInfo, snapshot, strict, workspaceRef, zodError } from './current.mjs';
 
@@ -87,6 +88,7 @@ export function currentMethods(sv, startTurn) {
       const session = sessionOf(sv, p);
       await sv.hosts.runtimePreferences(session.sessionId, 'runtime-materialization');
       session.active = true;
+      startHydrating(sv, session); // quirk hydrating-history (acpCases.mjs)
       return snapshot(session);
     },
 
@@ -100,7 +102,12 @@ export function currentMethods(sv, startTurn) {
 
     async 'session/messages'(params) {
       const p = strict(params, { required: ['sessionId'], optional: ['afterMessageId', 'limit'] });
-      return { messages: snapshot(sessionOf(sv, p)).messages };
+      const session = sessionOf(sv, p);
+      return { messages: messagesView(session, snapshot(session).messages) };
+    },
+
+    async 'mcp/list'(params) {
+      return mcpList(params); // the client's servers' status (acpCases.mjs)
     },
 
     async 'session/subscribe'(params) {

@@ -75,6 +75,8 @@ export const QUIRKS = {
   'big-output': 'the first tool result of every turn is padded to a line of >= 1 MB',
   noise: 'non-JSON lines appear on stdout now and then (Debugger attached., progress bars)',
   'headers-every-request': 'desktop-3.12: interaction/requestProviderRuntimeHeaders before every model request, not only Start Plan ones',
+  'zh-errors': 'an unknown session id answers -32602 "Session ID 不存在" (current builds\' wording; acpCases.mjs)',
+  'hydrating-history': 'the first session/messages after session/resume answers only the first 3 messages (acpCases.mjs)',
 };
 
 const DEFAULT_ON = ['reject-jsonrpc'];

@@ -9,6 +9,7 @@ import { loadSteps, parsePrompt } from './scenarios.mjs';
 import { extensionMethods } from './extensions.mjs';
 import { automationMethod, ignoresStop, sendFault } from './faults.mjs';
 import { currentMethods, workspaceStubs } from './currentMethods.mjs';
+import { mcpList, messagesView, startHydrating } from './acpCases.mjs';
 
 const RUNTIME_PREFERENCES = { nativeSearchEnhancementsEnabled: false, memoryEnabled: false, askUserQuestionAutoResolutionEnabled: false };
 
@@ -74,6 +75,7 @@ export function createHandlers(sv) {
       const session = sessionOf(sv, p);
       workspaceOf(p, false);
       session.active = true;
+      startHydrating(sv, session);
       return { session: { sessionId: session.sessionId, title: session.title, traceId: session.traceId }, settings: session.settings() };
     },
 
@@ -109,7 +111,7 @@ export function createHandlers(sv) {
     },
 
     async 'session/messages'(params) {
-      return { messages: sessionOf(sv, paramsOf(params)).messages };
+      return { messages: messagesView(sessionOf(sv, paramsOf(params))) };
     },
 
     async 'session/subscribe'(params, ctx) {
@@ -125,6 +127,9 @@ export function createHandlers(sv) {
     },
 
     ...extensionMethods(sv),
+    async 'mcp/list'(params) {
+      return mcpList(params);
+    },
   };
 
   return {

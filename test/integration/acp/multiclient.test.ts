@@ -118,7 +118,8 @@ describe('multi-client (inproc)', () => {
       const phone = await h.addClient('phone');
       phone.onPermission = async (params) => ({ outcome: { outcome: 'selected', optionId: params.options[0].optionId } });
       const { sessions } = await phone.agent.request('session/list', { cwd: '/tmp/zcode-acp-ws' });
-      const listed = sessions[0].sessionId;
+      assert.equal(sessions[0].sessionId, sessionId, 'listed under the id session/new gave');
+      const listed = (sessions[0]._meta as { zcode: { sessionId: string } }).zcode.sessionId;
       assert.notEqual(listed, sessionId);
       await phone.agent.request('session/load', { sessionId: listed, cwd: '/tmp/zcode-acp-ws', mcpServers: [] });
       assert.equal((await running).stopReason, 'end_turn');
@@ -165,6 +166,25 @@ describe('multi-client (inproc)', () => {
       zed.connection.close();
       await h.waitFor('the terminal client to go', () => h.bridge!.clients.length === 1);
       assert.equal(await lastShellCard(), 'text');
+    });
+  });
+
+  test('a replay is shaped for the client that loads: no terminal cards for one that never declared them, while a terminal client is connected', T, async () => {
+    await withHarness('inproc', { caps: { _meta: { terminal_output: true } } }, async (h) => {
+      const sessionId = await newSession(h);
+      assert.equal((await prompt(h, sessionId, '[scenario:bash]')).stopReason, 'end_turn');
+      const shellCard = (updates: ReturnType<AcpHarness['updatesOf']>) => updates.find((u) => u.sessionUpdate === 'tool_call' && u.kind === 'execute');
+      const plain = await h.addClient('zed');
+      await plain.agent.request('session/load', { sessionId, cwd: '/tmp/zcode-acp-ws', mcpServers: [] });
+      const card = shellCard(plain.updatesOf(sessionId));
+      assert.ok(card && card.sessionUpdate === 'tool_call', 'the shell card was replayed');
+      assert.ok(!card.content?.some((c) => c.type === 'terminal'), 'no terminal content');
+      assert.equal(card._meta?.terminal_info, undefined, 'no terminal meta');
+      // The terminal client loading the same session still gets its terminal card.
+      const from = h.updatesOf(sessionId).length;
+      await h.agent.request('session/load', { sessionId, cwd: '/tmp/zcode-acp-ws', mcpServers: [] });
+      const own = shellCard(h.updatesOf(sessionId).slice(from));
+      assert.ok(own && own.sessionUpdate === 'tool_call' && own._meta?.terminal_info !== undefined, 'terminal card for the terminal client');
     });
   });
 

@@ -52,7 +52,7 @@ for (const mode of MODES) {
           assert.equal(storeFile(storeDir).sessions[sessionId].cwd, CWD);
           assert.ok(!h.simRecord().received.some((m) => m.method === 'session/create'), 'nothing created in zcode yet');
           await h.waitFor('the commands', () => commandsSent(h, sessionId).length === 1);
-          assert.deepEqual(commandsSent(h, sessionId)[0], ['compact', 'goal', 'fork', 'rewind', 'steer', 'mode', 'thought']);
+          assert.deepEqual(commandsSent(h, sessionId)[0], ['compact', 'goal', 'fork', 'rewind', 'steer', 'mode', 'thought', 'model', 'mcp']);
           await prompt(h, sessionId, '[scenario:text]');
           const created = h.simRecord().received.filter((m) => m.method === 'session/create');
           assert.equal(created.length, 1);
@@ -140,7 +140,7 @@ for (const mode of MODES) {
       }
     });
 
-    test('session/list: zcode sessions of the cwd with ISO updatedAt and titles; real ids pass through', T, async () => {
+    test('session/list: zcode sessions of the cwd with ISO updatedAt and titles, under the id the client was given; real ids pass through', T, async () => {
       await withHarness(mode, {}, async (h) => {
         const a = await newSession(h);
         await prompt(h, a, '[scenario:title]');
@@ -149,14 +149,16 @@ for (const mode of MODES) {
         const { sessions } = await h.agent.request('session/list', { cwd: CWD });
         assert.equal(sessions.length, 1);
         const [info] = sessions;
-        assert.match(info.sessionId, /^sess_/, 'the real zcode id');
+        assert.equal(info.sessionId, a, 'the id session/new gave, not a second entry for the same conversation');
+        const realId = (info._meta as { zcode?: { sessionId?: string } } | undefined)?.zcode?.sessionId ?? '';
+        assert.match(realId, /^sess_/, "zcode's own id under _meta");
         assert.equal(info.cwd, CWD);
         assert.equal(info.title, 'Refactor the greeting module');
         assert.ok(info.updatedAt && !Number.isNaN(Date.parse(info.updatedAt)) && info.updatedAt.endsWith('Z'));
         assert.equal((await h.agent.request('session/list', {})).sessions.length, 2);
-        // The real id works as an ACP session id: load it, prompt it.
-        await h.agent.request('session/load', { sessionId: info.sessionId, cwd: CWD, mcpServers: [] });
-        assert.equal((await prompt(h, info.sessionId, '[scenario:text]')).stopReason, 'end_turn');
+        // The real id works as an ACP session id too: load it, prompt it.
+        await h.agent.request('session/load', { sessionId: realId, cwd: CWD, mcpServers: [] });
+        assert.equal((await prompt(h, realId, '[scenario:text]')).stopReason, 'end_turn');
         assert.ok(h.updatesOf(a).some((u) => u.sessionUpdate === 'session_info_update' && u.title === 'Refactor the greeting module'));
       });
     });
@@ -201,7 +203,7 @@ for (const mode of MODES) {
         assert.equal((await prompt(h, sessionId, '[scenario:text]')).stopReason, 'end_turn');
         // …but a closed real id is gone until it is loaded again.
         const { sessions } = await h.agent.request('session/list', { cwd: CWD });
-        const real = sessions[0].sessionId;
+        const real = (sessions[0]._meta as { zcode: { sessionId: string } }).zcode.sessionId;
         await h.agent.request('session/resume', { sessionId: real, cwd: CWD });
         await h.agent.request('session/close', { sessionId: real });
         assert.equal((await errorOf(prompt(h, real, 'hello'))).code, -32002);

@@ -12,7 +12,7 @@ const CWD = '/tmp/zcode-ext-current';
 
 for (const profile of ['desktop-3.12', '0.16.5']) {
   describe(`current builds (${profile})`, () => {
-    test('the zcode session id comes from session.sessionId; list and load use it', () =>
+    test('the zcode session id comes from session.sessionId; the list shows the client its own id, zcode\'s under _meta', () =>
       withBridge({ sim: { profile } }, async (h) => {
         const sessionId = await newSession(h, CWD);
         await prompt(h, sessionId, '[scenario:text] hi');
@@ -20,7 +20,8 @@ for (const profile of ['desktop-3.12', '0.16.5']) {
         assert.match(zid, /^sess_/);
         assert.notEqual(zid, 'unknown');
         const { sessions } = await h.agent.request('session/list', { cwd: CWD });
-        assert.deepEqual(sessions.map((s: { sessionId: string }) => s.sessionId), [zid]);
+        // One id per conversation (issue 15): the id session/new gave, with zcode's real id alongside.
+        assert.deepEqual(sessions.map((s) => [s.sessionId, (s._meta?.zcode as { sessionId?: string } | undefined)?.sessionId]), [[sessionId, zid]]);
       }));
 
     test('set_config_option model: session/setModel {model:{providerId, modelId, options:{reasoningLevel}}} with the default level', () =>

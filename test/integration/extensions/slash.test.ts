@@ -48,6 +48,17 @@ describe('slash commands', () => {
       assert.deepEqual(sentPrompts(h), ['[scenario:text] some history'], 'the command itself never reaches zcode as a prompt');
     }));
 
+  test('/compact <text> passes the text to zcode as the compaction instructions', () =>
+    withBridge({}, async (h) => {
+      const sessionId = await newSession(h, CWD);
+      await prompt(h, sessionId, '[scenario:text] some history');
+      const zid = zcodeIdOfLastSend(h);
+      const { response, text } = await command(h, sessionId, '/compact focus on the tests');
+      assert.equal(response.stopReason, 'end_turn');
+      assert.match(text, /^The conversation was compacted/);
+      assert.deepEqual(zcodeCalls(h, 'session/compact'), [{ sessionId: zid, instructions: 'focus on the tests' }]);
+    }));
+
   test('session/cancel stops a /compact waiting for the compaction outcome: session/stop sent, the prompt returns cancelled', () =>
     withBridge({ sim: { speed: 1 } }, async (h) => {
       const sessionId = await newSession(h, CWD);
@@ -82,7 +93,7 @@ describe('slash commands', () => {
       assert.deepEqual(zcodeCalls(h, 'session/rewind'), [], 'the cancelled rewind never reached zcode');
     }));
 
-  test('/goal show | set | pause | clear, and usage help for a bad action', () =>
+  test('/goal show | set | pause | clear; a first word that is not an action sets the goal to the whole text', () =>
     withBridge({}, async (h) => {
       const sessionId = await newSession(h, CWD);
       assert.equal((await command(h, sessionId, '/goal')).text, 'No goal is set. Set one with `/goal set <objective>`.');
@@ -90,11 +101,10 @@ describe('slash commands', () => {
       assert.equal((await command(h, sessionId, '/goal pause')).text, 'Goal paused: **ship the release** (paused)');
       assert.equal((await command(h, sessionId, '/goal show')).text, 'Goal: **ship the release** (paused)');
       assert.equal((await command(h, sessionId, '/goal clear')).text, 'Goal cleared.');
-      const bad = await command(h, sessionId, '/goal explode now');
-      assert.equal(bad.response.stopReason, 'end_turn');
-      assert.match(bad.text, /^Unknown \/goal action 'explode'/);
-      assert.match(bad.text, /Usage: `\/goal \[show\]`/);
-      assert.equal(commandMeta(bad.response).ok, false);
+      const plain = await command(h, sessionId, '/goal explode the build now');
+      assert.equal(plain.response.stopReason, 'end_turn');
+      assert.equal(plain.text, 'Goal set: **explode the build now** (active)');
+      assert.equal(commandMeta(plain.response).ok, true);
       const missing = await command(h, sessionId, '/goal set');
       assert.match(missing.text, /needs an objective/);
       const zid = zcodeCalls(h, 'session/goal')[0].sessionId;
@@ -104,6 +114,7 @@ describe('slash commands', () => {
         { sessionId: zid, action: 'pause' },
         { sessionId: zid, action: 'show' },
         { sessionId: zid, action: 'clear' },
+        { sessionId: zid, action: 'set', objective: 'explode the build now' },
       ]);
       assert.deepEqual(sentPrompts(h), []);
     }));

@@ -83,6 +83,7 @@ export function fakeContext(options: { terminalOutput?: boolean } = {}): FakeCon
     zcodeSessionId: ZCODE_ID,
     cwd: '/work/proj',
     translator,
+    mcpServers: [],
     get settings() {
       return handleState.settings;
     },

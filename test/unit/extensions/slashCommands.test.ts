@@ -26,7 +26,7 @@ async function run(f: FakeContext, prompt: ContentBlock[] | string, signal = new
 describe('runSlashCommand', () => {
   test('anything that is not one of the commands passes through (undefined), touching nothing', async () => {
     const f = fakeContext();
-    for (const prompt of ['hello', '/help', '/compacting now', ' not/compact', '']) assert.equal((await run(f, prompt)).response, undefined, prompt);
+    for (const prompt of ['hello', '/etc/hosts', '/frobnicate the thing', '/compacting now', ' not/compact', '']) assert.equal((await run(f, prompt)).response, undefined, prompt);
     assert.equal((await run(f, [{ type: 'text', text: '/compact' }, { type: 'image', mimeType: 'image/png', data: 'AA==' }])).response, undefined);
     assert.equal((await run(f, [])).response, undefined);
     assert.equal(f.calls.length + f.updates.length, 0);
@@ -44,10 +44,20 @@ describe('runSlashCommand', () => {
     assert.deepEqual(f.calls, [['goal', { sessionId: ZCODE_ID, action: 'set', objective: 'ship' }]]);
   });
 
+  test('a command of zcode’s terminal UI (/clear, /exit …) gets a friendly line, not the model', async () => {
+    const f = fakeContext();
+    for (const name of ['clear', 'exit', 'help']) {
+      f.updates.length = 0;
+      const { response, said } = await run(f, `/${name}`);
+      assert.match(said, new RegExp(`^\`/${name}\` belongs to zcode's own terminal UI`));
+      assert.deepEqual(response, { stopReason: 'end_turn', _meta: { zcode: { command: { name, ok: false, tuiOnly: true } } } });
+    }
+    assert.equal(f.calls.length, 0);
+  });
+
   test('bad usage answers with usage help as agent text, never a protocol error, and never reaches zcode', async () => {
     const f = fakeContext();
     const cases: Array<[string, string]> = [
-      ['/compact now', `/compact takes no arguments.\n\nUsage: ${SLASH_USAGE.compact}`],
       ['/fork a b', `Usage: ${SLASH_USAGE.fork}`],
       ['/rewind --hard', `Usage: ${SLASH_USAGE.rewind}`],
       ['/steer', `/steer needs the instructions to add.\n\nUsage: ${SLASH_USAGE.steer}`],

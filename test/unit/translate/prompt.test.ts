@@ -87,6 +87,8 @@ describe('slash commands', () => {
         ['steer', '<instructions>'],
         ['mode', '<plan|build|edit|yolo>'],
         ['thought', '<low|medium|high|max>'],
+        ['model', '[model id]'],
+        ['mcp', undefined],
       ],
     );
     assert.ok(commands.every((c) => c.description.length > 0));
@@ -99,7 +101,9 @@ describe('slash commands', () => {
     assert.deepEqual(parseGoalArgs('REPLACE new goal'), { action: 'replace', objective: 'new goal' });
     assert.deepEqual(parseGoalArgs('pause'), { action: 'pause' });
     assert.match((parseGoalArgs('set') as { error: string }).error, /needs an objective/);
-    assert.match((parseGoalArgs('destroy') as { error: string }).error, /Unknown \/goal action 'destroy'/);
+    // A first word that is not an action: the whole text is the objective (zcode's TUI does the same).
+    assert.deepEqual(parseGoalArgs('ship the release'), { action: 'set', objective: 'ship the release' });
+    assert.deepEqual(parseGoalArgs('destroy'), { action: 'set', objective: 'destroy' });
     assert.deepEqual(parseCheckpointArg(''), { kind: 'latestCheckpoint' });
     assert.deepEqual(parseCheckpointArg('latest'), { kind: 'latestCheckpoint' });
     assert.deepEqual(parseCheckpointArg(' ckpt_3 '), { kind: 'checkpoint', checkpointId: 'ckpt_3' });
