@@ -10,7 +10,7 @@
  * handler resolves), and answered entries are kept for a while so that a copy arriving just after
  * the answer gets it at once instead of opening a second dialog.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ZcodeError } from './backend.ts';
 import type { InteractionHandler, Logger } from './backend.ts';
 import { classifyUserInput, PermissionRequestParams, UserInputRequestParams } from './protocol.ts';
