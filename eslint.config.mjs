@@ -44,6 +44,19 @@ export default tseslint.config(
     ]),
   },
   {
+    // Bundled code only (dist/): the named `z` export is a namespace object esbuild cannot tree-shake.
+    files: ['bridge/**/*.ts', 'extension/**/*.ts', 'webview-ui/**/*.ts', 'webview-ui/**/*.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value=/^zod/] > ImportSpecifier[imported.name='z']",
+          message: "use `import * as z from 'zod'`: the `z` object pulls all of zod's locales (~360 KB) into the bundles (npm run bench -- startup).",
+        },
+      ],
+    },
+  },
+  {
     files: ['bridge/cli.ts', 'test/**/*.ts', 'scripts/**/*.ts'],
     rules: { 'no-console': 'off' },
   },

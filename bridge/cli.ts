@@ -18,7 +18,6 @@ import { Readable, Writable } from 'node:stream';
 import { createBridge } from './acp/bridge.ts';
 import { formatDoctorReport, runDoctor } from './zcode/doctor.ts';
 import { guardedNdJsonStream } from './acp/stdioStream.ts';
-import { startRemoteFromEnv } from './remote/env.ts';
 import type { Bridge } from './acp/bridge.ts';
 import type { Logger } from './zcode/backend.ts';
 import { BRIDGE_NAME, BRIDGE_VERSION } from './version.ts';
@@ -62,12 +61,14 @@ function stderrLogger(debug: boolean): Logger {
 }
 
 /**
- * Remote access hook (issue 5, the remote engineer wires it): when ZCODE_ACP_REMOTE=1 the WebSocket
- * endpoint attaches to this bridge with `bridge.connect(stream, {kind: 'remote'})` and closes on
- * `bridge.onDidDispose`. Remote clients never keep the process alive: it ends with stdin.
+ * ZCODE_ACP_REMOTE=1 + ZCODE_ACP_REMOTE_TOKEN (+ _HOST/_PORT): other ACP clients over WebSocket
+ * (remote/env.ts decides; it never throws). Remote clients never keep the process alive: it ends
+ * with stdin. Loaded only when asked for: the WebSocket server and `node:http` are a third of the
+ * bundle, and an editor waiting for `initialize` should not pay for them (npm run bench -- startup).
  */
-/** ZCODE_ACP_REMOTE=1 + ZCODE_ACP_REMOTE_TOKEN (+ _HOST/_PORT): other ACP clients over WebSocket. Never throws. */
 async function startRemoteAccess(bridge: Bridge, logger: Logger): Promise<void> {
+  if (!process.env.ZCODE_ACP_REMOTE) return;
+  const { startRemoteFromEnv } = await import('./remote/env.ts');
   await startRemoteFromEnv(bridge, process.env, logger);
 }
 

@@ -4,7 +4,7 @@
  * would turn into an anonymous -32603).
  */
 import { RequestError } from '@agentclientprotocol/sdk';
-import { z } from 'zod';
+import * as z from 'zod';
 import { BackendErrorCode, ZcodeError } from '../zcode/backend.ts';
 import { ZcodeErrorCode } from '../zcode/protocol.ts';
 

@@ -22,7 +22,7 @@
  */
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { AgentApp } from '@agentclientprotocol/sdk';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { buildConfigOptions, CONFIG_ID, validateConfigValue } from '../translate/config.ts';
 import { parseCheckpointArg } from '../translate/prompt.ts';
 import { cancelledBackgroundTaskUpdates, listBackgroundTasks } from '../translate/sessionTranslator.ts';

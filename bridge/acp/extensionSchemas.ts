@@ -9,7 +9,7 @@
  */
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { ParamsParser } from '@agentclientprotocol/sdk';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The extension method names (ACP reserves the `_` prefix for extensions: acp-notes.md). */
 export const EXTENSION_METHOD = {

@@ -20,7 +20,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Logger } from '../zcode/backend.ts';
 
 export const LAZY_STORE_FILE = 'acp-lazy-sessions.json';

@@ -14,7 +14,7 @@
  * dispose()), pending interaction handlers are aborted, and only then `onDidExit` fires. Callers
  * (the ACP layer) re-subscribe / resume their sessions on the next use.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { BackendErrorCode, ZcodeError } from './backend.ts';
 import type {
   BackendOptions,

@@ -3,7 +3,7 @@
  * (zcode-protocol.md "Events") and current builds (zcode-current.md §8, zcode's own schemas), read into
  * one shape. Split from protocol.ts, which re-exports everything here.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ModelInfo } from './sessionShapes.ts';
 
 const ToolInput = z.record(z.string(), z.unknown());

@@ -19,7 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ZcodeError } from './backend.ts';
 import type { Logger } from './backend.ts';
 

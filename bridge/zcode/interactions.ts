@@ -14,7 +14,7 @@
  * copies can still arrive (it re-sends about once a second). A request with the same id after it
  * is a new question: it is asked again, never answered with a stale "allow" the user did not see.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ZcodeError } from './backend.ts';
 import type { InteractionHandler, Logger } from './backend.ts';
 import { classifyUserInput, PermissionRequestParams, PermissionResponse, UserInputRequestParams } from './protocol.ts';

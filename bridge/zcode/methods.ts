@@ -6,7 +6,7 @@
  * timeouts and lifecycle live in client.ts.
  */
 import path from 'node:path';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ZcodeError } from './backend.ts';
 import type { ImageAttachment, ZcodeBackend, ZcodeMcpServer } from './backend.ts';
 import {

@@ -6,7 +6,7 @@
  * fields over time and the bridge must keep working; what the bridge *relies on* is required.
  * See docs: zcode-protocol.md (shared) and the seed's PROTOCOL.md diff.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces

@@ -16,7 +16,7 @@
  * as strings, `info.id`), so no translator branches on the era. Unknown fields pass through and are
  * logged once by `UnknownFields` (unknownFields.ts); they are never fatal.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 // ---------------------------------------------------------------------------------------------
 // Models, thought levels, modes

@@ -5,7 +5,7 @@
  * (its full schema was not read). Older builds send `{code, message, cause?}`. Every field is
  * optional and read leniently: a failure must always reach the user, whatever its shape.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const Attribution = z
   .object({ source: z.string().optional(), reason: z.string().optional(), providerId: z.string().optional(), code: z.union([z.string(), z.number()]).optional() })

@@ -4,7 +4,7 @@
  * session snapshot, event `eventId` / `timestamp`, …); the boundary schemas pass them through, and
  * this note tells a maintainer what a new build brought without flooding the log.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Logger } from './backend.ts';
 
 /** Envelope fields of `session/event` in either era (seed: sessionId/seq/type/payload; current adds the rest). */

@@ -17,6 +17,7 @@ const SECTIONS: Section[] = [
   { name: 'acp', run: async () => (await import('./acpThroughput.ts')).benchAcpThroughput() },
   { name: 'remote', run: async () => (await import('./remoteLoad.ts')).benchRemoteLoad() },
   { name: 'webview', run: async () => (await import('./webviewRender.ts')).benchWebviewRender() },
+  { name: 'startup', run: async () => (await import('./startup.ts')).benchStartup() },
 ];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -351,7 +351,7 @@ export async function benchWebviewRender(): Promise<Row[]> {
       { name: `webview: ${DELTAS} streamed deltas, longest main-thread task`, value: spread(pick('streamLongest')), target: `< ${LONGEST_TASK_TARGET_MS} ms`, ok: median(pick('streamLongest')) < LONGEST_TASK_TARGET_MS },
       { name: 'webview: turn end (message stops streaming), longest task', value: spread(pick('endLongest')) },
       { name: `webview: ${ITEMS}-item transcript snapshot (reload / session switch), total`, value: spread(pick('snapshotTotal')), target: `< ${SNAPSHOT_TARGET_MS} ms`, ok: median(pick('snapshotTotal')) < SNAPSHOT_TARGET_MS },
-      { name: `webview: ${ITEMS}-item transcript snapshot, longest main-thread task`, value: spread(pick('snapshotLongest')) },
+      { name: `webview: ${ITEMS}-item transcript snapshot, longest main-thread task`, value: spread(pick('snapshotLongest')), target: `< ${LONGEST_TASK_TARGET_MS} ms`, ok: median(pick('snapshotLongest')) < LONGEST_TASK_TARGET_MS },
       { name: `webview: scroll back through all ${ITEMS} items (${results[0].scrollRendered} rendered), total`, value: spread(pick('scrollTotal')) },
       { name: 'webview: scroll back, longest main-thread task', value: spread(pick('scrollLongest')) },
       { name: 'webview: model output with <script>/onerror=/javascript: ran or reached the DOM', value: results.some((r) => r.unsafe) ? 'yes' : 'no', target: 'no', ok: !results.some((r) => r.unsafe) },
