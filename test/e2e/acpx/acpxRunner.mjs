@@ -8,7 +8,7 @@ import { REPO_ROOT, ZCODE_SIM, locateToolchain } from '../lib/codeServer.mjs';
 
 /**
  * @param {{ env?: Record<string, string> }} [o] extra env for acpx and so for the bridge and the simulator
- * @returns {{ dir: string, workspace: string, run(args: string[], opts?: { timeout?: number }): { status: number | null, output: string }, dispose(): void }}
+ * @returns {{ dir: string, workspace: string, simStateDir: string, run(args: string[], opts?: { timeout?: number }): { status: number | null, stdout: string, output: string }, dispose(): void }}
  */
 export function acpxRunner(o = {}) {
   const { node, acpx } = locateToolchain({ browser: false });
@@ -18,22 +18,24 @@ export function acpxRunner(o = {}) {
   mkdirSync(home);
   cpSync(join(REPO_ROOT, 'test/fixtures/workspace'), workspace, { recursive: true });
   const agent = `${process.execPath} ${join(REPO_ROOT, 'dist/cli.js')}`;
+  const simStateDir = join(dir, 'sim-state');
   const env = {
     PATH: process.env.PATH,
     HOME: home,
     TMPDIR: dir,
     ZCODE_BIN: ZCODE_SIM,
     ZCODE_SIM_SPEED: '0',
-    ZCODE_SIM_STATE_DIR: join(dir, 'sim-state'),
+    ZCODE_SIM_STATE_DIR: simStateDir,
     ZCODE_ACP_STORE_DIR: join(dir, 'store'),
     ...o.env,
   };
   return {
     dir,
     workspace,
+    simStateDir,
     run(args, { timeout = 90_000 } = {}) {
       const r = spawnSync(node, [acpx, '--agent', agent, '--cwd', workspace, ...args], { cwd: workspace, env, encoding: 'utf8', timeout });
-      return { status: r.status, output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? `\n${r.error.message}` : ''}` };
+      return { status: r.status, stdout: r.stdout ?? '', output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? `\n${r.error.message}` : ''}` };
     },
     dispose() {
       rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
