@@ -148,8 +148,9 @@ test('keyboard: focus the chat input, attach the selection, queue while a turn r
     const input = chat.locator('textarea.prompt-input');
     await waitUntil(() => input.evaluate((el) => el.ownerDocument.activeElement === el && el.ownerDocument.hasFocus()), { what: 'the composer to have the keyboard' });
 
-    // While a turn runs, the send key queues (it does not steer); the placeholder says so.
-    await page.keyboard.type('[scenario:long]');
+    // While a turn runs, the send key queues (it does not steer); the placeholder says so. 40 rounds keep
+    // the turn running (>= 10 s even at speed 0) until this test cancels it below.
+    await page.keyboard.type('[scenario:long:40]');
     await page.keyboard.press('Enter');
     await chat.locator('button.stop').waitFor();
     assert.match(await input.getAttribute('placeholder'), /Enter queues .*Alt\+Enter steers/);

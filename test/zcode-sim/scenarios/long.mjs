@@ -19,13 +19,15 @@ const TOOLS = [
   }),
 ];
 
-export function steps() {
+/** `long:N` runs N rounds (default 6): a test that must act while the turn runs gives itself room (>= 250 ms a round). */
+export function steps({ arg } = {}) {
+  const rounds = Number.isInteger(Number(arg)) && Number(arg) > 0 ? Number(arg) : 6;
   const out = [{ reasoning: 'This is a long task: I will go module by module and test as I go.' }];
-  for (let r = 1; r <= 6; r++) {
+  for (let r = 1; r <= rounds; r++) {
     out.push({ text: paragraph(r) });
     out.push({ ...TOOLS[(r - 1) % TOOLS.length](r), durationMs: 300 });
     out.push({ delay: 200, floorMs: 250 });
   }
-  out.push({ text: 'All six modules are done and their tests pass.\n' });
+  out.push({ text: `All ${rounds === 6 ? 'six' : rounds} modules are done and their tests pass.\n` });
   return out;
 }
