@@ -25,7 +25,7 @@
  *   - `ctx.materialize(id)` resolves an ACP id to the live zcode session (creating a lazy one,
  *     resuming after a restart; -32002 when unknown), `ctx.peek(id)` without I/O; handles expose
  *     the translator state (`cancelledBackgroundTaskUpdates(handle.translator, taskId)`) and
- *     whether a turn runs; `ctx.sendUpdates`, `ctx.notify('_zcode/…')`, `ctx.notifySession` (once per alias), `ctx.applyConfig`,
+ *     whether a turn runs; `ctx.sendUpdates`, `ctx.notifySession` (a `_zcode/*` notification, once per alias), `ctx.applyConfig`,
  *     `ctx.onSignal` (e.g. wait for `compaction`), `ctx.whenIdle`. `ctx.sendUpdates` sends at once
  *     (nothing is held back), so a response returned right after it follows its text.
  *
@@ -307,14 +307,10 @@ class BridgeImpl implements Bridge {
           this.sessions.flush(runtime);
         } else for (const update of updates) this.registry.broadcast('session/update', { sessionId: acpId, update });
       },
-      notify: (method, params) => {
-        this.sessions.flush();
-        this.registry.broadcast(method, params);
-      },
-      notifySession: (sessionId, method, params) => {
+      notifySession: (sessionId, notification, params) => {
         const runtime = this.sessions.peek(sessionId) ?? this.sessions.byZcodeId(sessionId);
         this.sessions.flush(runtime);
-        notifyAliases(this.registry, runtime && runtime.aliases.size > 0 ? runtime.aliases : [sessionId], method, params);
+        notifyAliases(this.registry, runtime && runtime.aliases.size > 0 ? runtime.aliases : [sessionId], notification, params);
       },
       applyConfig: async (acpId, patch) => this.config.apply(await this.sessions.materialize(acpId), patch),
       onSignal: (listener) =>

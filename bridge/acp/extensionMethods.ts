@@ -22,7 +22,6 @@
  */
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { AgentApp } from '@agentclientprotocol/sdk';
-import type * as z from 'zod';
 import { buildConfigOptions, CONFIG_ID, validateConfigValue } from '../translate/config.ts';
 import { parseCheckpointArg } from '../translate/prompt.ts';
 import { cancelledBackgroundTaskUpdates, listBackgroundTasks } from '../translate/sessionTranslator.ts';
@@ -32,34 +31,42 @@ import { compactionOutcomeOf } from '../zcode/protocol.ts';
 import type { CheckpointTarget, ZcodeEvent } from '../zcode/protocol.ts';
 import type { BridgeContext, SessionHandle } from './context.ts';
 import { isBusy, toRequestError } from './errors.ts';
-// The same notification the core sends on every task-list change: `{sessionId, tasks}`.
-import { BACKGROUND_TASKS_NOTIFICATION } from './signals.ts';
 import {
-  CancelBackgroundTaskParams,
-  CheckpointsParams,
+  CancelBackgroundTaskRequest,
+  CheckpointsRequest,
   CheckpointsResult,
   compactionOf,
-  CompactParams,
-  EXTENSION_METHOD,
-  ForkParams,
-  GoalParams,
+  CompactRequest,
+  ForkRequest,
+  GoalRequest,
   paramsParser,
-  RewindParams,
+  RewindRequest,
   RewindResult,
-  SetModeParams,
-  SetThoughtLevelParams,
-  SteerParams,
+  SetModeRequest,
+  SetThoughtLevelRequest,
+  SteerRequest,
   toCheckpointInfo,
+  BackgroundTasksNotification,
 } from './extensionSchemas.ts';
 import type {
+  CancelBackgroundTaskParams,
   CancelBackgroundTaskResponse,
   CheckpointsResponse,
   CompactResponse,
+  ExtensionRequest,
+  ForkParams,
   ForkResponse,
+  GoalParams,
   GoalResponse,
+  ParsedParamsOf,
+  ResultOf,
+  RewindParams,
   RewindResponse,
+  SetModeParams,
   SetModeResponse,
+  SetThoughtLevelParams,
   SetThoughtLevelResponse,
+  SteerParams,
   SteerResponse,
 } from './extensionSchemas.ts';
 
@@ -83,29 +90,40 @@ export const DEFAULT_EXTENSION_TUNING: ExtensionTuning = {
   maxBackoffMs: 2_000,
 };
 
-/** Register every `_zcode/session/*` method on the agent app (called once by bridge.ts). */
-export function registerExtensionMethods(app: AgentApp, ctx: BridgeContext, tuning: Partial<ExtensionTuning> = {}): void {
+/** A handler for one request descriptor: parsed params in, the descriptor's result out. */
+type Handler<D extends ExtensionRequest> = (params: ParsedParamsOf<D>, signal: AbortSignal) => Promise<ResultOf<D>>;
+
+/**
+ * Register every `_zcode/session/*` method on the agent app (called once by bridge.ts), one handler
+ * per descriptor of `EXTENSION_REQUESTS`. Returns the methods registered (a test checks that every
+ * descriptor is).
+ */
+export function registerExtensionMethods(app: AgentApp, ctx: BridgeContext, tuning: Partial<ExtensionTuning> = {}): string[] {
   const ops = new SessionOperations(ctx, { ...DEFAULT_EXTENSION_TUNING, ...tuning });
-  const register = <S extends z.ZodType, R>(method: string, schema: S, run: (params: z.infer<S>, signal: AbortSignal) => Promise<R>): void => {
-    app.onRequest(method, paramsParser(method, schema), async ({ params, signal }) => {
+  const registered: string[] = [];
+  const register = <D extends ExtensionRequest>(descriptor: D, run: Handler<D>): void => {
+    const { method } = descriptor;
+    app.onRequest(method, paramsParser(method, descriptor.params), async ({ params, signal }) => {
       try {
-        return await run(params, signal);
+        return await run(params as ParsedParamsOf<D>, signal);
       } catch (error) {
         const converted = toRequestError(error);
         if (converted.code === -32603) ctx.logger.error(`${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         throw converted;
       }
     });
+    registered.push(method);
   };
-  register(EXTENSION_METHOD.fork, ForkParams, (p) => ops.fork(p));
-  register(EXTENSION_METHOD.rewind, RewindParams, (p, signal) => ops.rewind(p, signal));
-  register(EXTENSION_METHOD.goal, GoalParams, (p) => ops.goal(p));
-  register(EXTENSION_METHOD.compact, CompactParams, (p, signal) => ops.compact(p, signal));
-  register(EXTENSION_METHOD.steer, SteerParams, (p) => ops.steer(p));
-  register(EXTENSION_METHOD.setMode, SetModeParams, (p) => ops.setMode(p));
-  register(EXTENSION_METHOD.setThoughtLevel, SetThoughtLevelParams, (p) => ops.setThoughtLevel(p));
-  register(EXTENSION_METHOD.cancelBackgroundTask, CancelBackgroundTaskParams, (p) => ops.cancelBackgroundTask(p));
-  register(EXTENSION_METHOD.checkpoints, CheckpointsParams, (p) => ops.checkpoints(p));
+  register(ForkRequest, (p) => ops.fork(p));
+  register(RewindRequest, (p, signal) => ops.rewind(p, signal));
+  register(GoalRequest, (p) => ops.goal(p));
+  register(CompactRequest, (p, signal) => ops.compact(p, signal));
+  register(SteerRequest, (p) => ops.steer(p));
+  register(SetModeRequest, (p) => ops.setMode(p));
+  register(SetThoughtLevelRequest, (p) => ops.setThoughtLevel(p));
+  register(CancelBackgroundTaskRequest, (p) => ops.cancelBackgroundTask(p));
+  register(CheckpointsRequest, (p) => ops.checkpoints(p));
+  return registered;
 }
 
 /** zcode methods that not every build has, and which builds do (zcode-protocol.md "Version support"). */
@@ -228,7 +246,7 @@ export class SessionOperations {
       if (updates.length > 0) {
         this.ctx.sendUpdates(p.sessionId, updates);
         // Under every alias, like the core's own task-list notifications (not just the id used here).
-        this.ctx.notifySession(p.sessionId, BACKGROUND_TASKS_NOTIFICATION, { tasks: listBackgroundTasks(handle.translator) });
+        this.ctx.notifySession(p.sessionId, BackgroundTasksNotification, { tasks: listBackgroundTasks(handle.translator) });
       }
     }
     return { cancelled };

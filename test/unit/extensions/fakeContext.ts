@@ -113,9 +113,8 @@ export function fakeContext(options: { terminalOutput?: boolean } = {}): FakeCon
       },
       peek: (id) => (id === ACP_ID ? handle : undefined),
       sendUpdates: (sessionId, updates) => void fake.updates.push({ sessionId, updates }),
-      notify: (method, params) => void fake.notifications.push({ method, params }),
       // One session, one alias: what the bridge sends for it (a notification per alias) is one here.
-      notifySession: (sessionId, method, params) => void fake.notifications.push({ method, params: { ...params, sessionId } }),
+      notifySession: (sessionId, notification, params) => void fake.notifications.push({ method: notification.method, params: { ...params, sessionId } }),
       applyConfig: async (sessionId, patch) => void fake.configPatches.push({ sessionId, patch }),
       onSignal: (l) => listen(signalListeners, l),
       whenIdle: async () => undefined,
