@@ -4,7 +4,7 @@
  * `ZcodeClientHost` owns the bridge's lifetime (created lazily on first use, never in
  * `activate()`), connects an SDK `client()` app to it in-process and initializes it, and exposes
  * what the rest of the extension (commands, tree, chat webview) needs: typed requests, the
- * `session/update` stream, the bridge's `_zcode/...` notifications, the zcode state for the
+ * `session/update` stream, the bridge's `_zcode/*` notifications, the zcode state for the
  * status bar, and one pluggable interactive UI for permission prompts and elicitation forms.
  *
  * Everything goes through ACP, exactly as a remote client's calls would.
@@ -13,6 +13,8 @@ import * as vscode from 'vscode';
 import { client, RequestError } from '@agentclientprotocol/sdk';
 import type { ClientApp, ClientConnection, InitializeResponse, SessionNotification } from '@agentclientprotocol/sdk';
 import type { Bridge, BridgeOptions } from '../bridge/acp/bridge.ts';
+import { callExtension, CompactRequest } from '../bridge/acp/extensionSchemas.ts';
+import type { ExtensionRequest, ParamsOf, ResultOf } from '../bridge/acp/extensionSchemas.ts';
 import type { ExitInfo, LocateOptions, Logger } from '../bridge/zcode/backend.ts';
 import { Disposable } from './disposable.ts';
 import { InteractiveUiSlot } from './interactiveUi.ts';
@@ -23,7 +25,7 @@ export type { InteractiveUi } from './interactiveUi.ts';
 /** zcode's state as the user sees it (status bar, context keys). */
 export type HostState = 'notStarted' | 'starting' | 'ready' | 'turnRunning' | 'crashed';
 
-/** A notification from the bridge outside the stable ACP set, e.g. `_zcode/session/backgroundTasks`. */
+/** A notification from the bridge outside the stable ACP set (read it with `readNotification` and its descriptor, extensionSchemas.ts). */
 export interface ExtNotification {
   method: string;
   params: unknown;
@@ -64,7 +66,7 @@ export interface HostRequestOptions {
 }
 
 /** Methods that legitimately run long: no default timeout (they are still rejected on dispose). */
-const UNTIMED_METHODS = new Set(['session/prompt', 'session/load', '_zcode/session/compact']);
+const UNTIMED_METHODS = new Set<string>(['session/prompt', 'session/load', CompactRequest.method]);
 
 /**
  * Hosts the bridge and the extension's ACP client of it.
@@ -84,7 +86,7 @@ export class ZcodeClientHost extends Disposable {
   readonly onSessionUpdate = this._onSessionUpdate.event;
 
   private readonly _onExtNotification = this.register(new vscode.EventEmitter<ExtNotification>());
-  /** Every other notification from the bridge (`_zcode/session/backgroundTasks`, `_zcode/session/steerState`, …). */
+  /** Every other notification from the bridge (the `_zcode/*` ones of extensionSchemas.ts: background tasks, steer state, …). */
   readonly onExtNotification = this._onExtNotification.event;
 
   private readonly _onDidCrash = this.register(new vscode.EventEmitter<ExitInfo>());
@@ -173,7 +175,15 @@ export class ZcodeClientHost extends Disposable {
   }
 
   /**
-   * Sends an ACP request to the bridge (stable method or `_zcode/...` extension method).
+   * Calls one of the bridge's `_zcode/*` methods through its descriptor (extensionSchemas.ts):
+   * params typed, the answer checked against the descriptor's result schema. Rejects like `request`.
+   */
+  call<D extends ExtensionRequest>(descriptor: D, params: ParamsOf<D>, options: HostRequestOptions = {}): Promise<ResultOf<D>> {
+    return callExtension((method, p) => this.request(method, p, options), descriptor, params);
+  }
+
+  /**
+   * Sends an ACP request to the bridge (a stable ACP method; `_zcode/*` methods go through `call`).
    * Rejects with the bridge's `RequestError` (use `errorMessage()` for plain words), on timeout,
    * on `signal` abort, and on dispose.
    */

@@ -18,8 +18,9 @@
  * `_zcode/*` extension methods live in extensionMethods.ts and slash commands in slashCommands.ts.
  * Both get a `BridgeContext` (context.ts) and nothing else:
  *   - `registerExtensionMethods(app, ctx)` is called once at creation, after the core handlers;
- *     register custom methods with `app.onRequest('_zcode/session/…', zodSchema, handler)` (the
- *     SDK answers -32602 when the schema rejects the params).
+ *     a new method is a descriptor in extensionSchemas.ts (name, params schema, result schema)
+ *     plus one `register(descriptor, handler)` line there (the SDK answers -32602 when the params
+ *     schema rejects the params; the extension calls it with `host.call(descriptor, params)`).
  *   - `runSlashCommand(ctx, {sessionId, prompt, signal})` is called for every `session/prompt`
  *     before it is queued; return undefined to pass the prompt to zcode.
  *   - `ctx.materialize(id)` resolves an ACP id to the live zcode session (creating a lazy one,
@@ -30,9 +31,10 @@
  *     (nothing is held back), so a response returned right after it follows its text.
  *
  * ## Notifications the bridge sends to every client
- * `session/update`; `_zcode/session/backgroundTasks` `{sessionId, tasks}` on every change of a
- * session's background tasks; `_zcode/session/steerState` `{sessionId, state: 'queued'|'drained'}`;
- * `_zcode/session/checkpointsChanged` `{sessionId, checkpointId?}` when zcode made a checkpoint (current builds).
+ * `session/update`, and the `_zcode/*` notifications of extensionSchemas.ts: `BackgroundTasksNotification`
+ * `{sessionId, tasks}` on every change of a session's background tasks; `SteerStateNotification`
+ * `{sessionId, state: 'queued'|'drained'}`; `CheckpointsChangedNotification` `{sessionId, checkpointId?}`
+ * when zcode made a checkpoint (current builds).
  *
  * ## Behaviour worth knowing
  * - `session/new` is lazy (store.ts); the zcode session is created on first real use.

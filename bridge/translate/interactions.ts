@@ -272,7 +272,7 @@ export function questionOptionId(index: number, option: number): string {
 
 /**
  * For clients without forms: question `index` as a `session/request_permission`, one option per
- * suggested answer (allow_once) plus "Skip this question" (reject_once, id `__skip__`). The card
+ * suggested answer (allow_once) plus "Skip this question" (reject_once, id `SKIP_CHOICE`). The card
  * (`toolCall`, e.g. the AskUserQuestion card) is retitled with the question. Free text and several
  * picks cannot be expressed in a permission dialog: a multi-select question takes one answer.
  */

@@ -49,6 +49,7 @@ import {
   type SessionView,
   type TranscriptItem,
 } from '../../webview-ui/contract.ts';
+import { BackgroundTasksNotification, CancelBackgroundTaskRequest, readNotification, SteerRequest, SteerStateNotification } from '../../bridge/acp/extensionSchemas.ts';
 import type { ChatEnvironment, ChatHost, ChatSessions, Disposable } from './chatPorts.ts';
 
 export type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';
@@ -57,7 +58,7 @@ import { PendingInteractions } from './pendingInteractions.ts';
 import { buildPrompt, parseAttachments, summarize } from './prompt.ts';
 import * as T from './transcript.ts';
 import { transcriptMarkdown } from './transcriptMarkdown.ts';
-import { parseElicitationResponse, parseTasks } from './wireParsing.ts';
+import { parseElicitationResponse } from './wireParsing.ts';
 
 const CONNECTION: Record<string, ConnectionState> = { notStarted: 'notStarted', starting: 'starting', ready: 'ready', turnRunning: 'ready', crashed: 'crashed' };
 
@@ -81,7 +82,7 @@ export class ChatController {
     this.state = this.freshTranscript(sessions.activeSessionId);
     this.subscriptions.push(
       host.onSessionUpdate((n) => this.onSessionUpdate(n)),
-      host.onExtNotification((n) => this.onExtNotification(n.method, n.params)),
+      host.onExtNotification((n) => this.onExtNotification(n)),
       host.onDidChangeState((s) => this.queue(T.patchSession(this.state, { connection: CONNECTION[s] ?? 'ready', ...(s === 'crashed' ? {} : { connectionMessage: undefined }) }))),
       sessions.onDidChangeActiveSession((id) => {
         if (id !== this.state.session.sessionId) this.switchTo(id);
@@ -237,7 +238,7 @@ export class ChatController {
     if (CancelBackgroundTaskCommand.is(msg)) {
       const sessionId = this.state.session.sessionId;
       const taskId = str(p.taskId);
-      if (sessionId && taskId) void this.run(() => this.host.request('_zcode/session/cancelBackgroundTask', { sessionId, taskId }));
+      if (sessionId && taskId) void this.run(() => this.host.call(CancelBackgroundTaskRequest, { sessionId, taskId }));
       return;
     }
     if (WebviewLogCommand.is(msg)) {
@@ -351,8 +352,8 @@ export class ChatController {
     if (!this.state.session.running) return void this.sendPrompt(text, [], false);
     this.queue(T.patchSession(this.state, { steer: 'sent' }));
     try {
-      // `_zcode/session/steer` mirrors zcode's `session/steer {sessionId, content}`.
-      await this.host.request('_zcode/session/steer', { sessionId, content: text });
+      // `SteerRequest` mirrors zcode's `session/steer {sessionId, content}`.
+      await this.host.call(SteerRequest, { sessionId, content: text });
       this.queue(T.addUserPrompt(this.state, text, []));
       // addUserPrompt marks a new turn; a steer joins the running one: keep the steer chip.
       this.queue(T.patchSession(this.state, { running: true, steer: this.state.session.steer ?? 'sent' }));
@@ -421,14 +422,11 @@ export class ChatController {
     this.queue(T.applySessionUpdate(this.state, n.update));
   }
 
-  private onExtNotification(method: string, params: unknown): void {
-    const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
-    if (p.sessionId !== this.state.session.sessionId) return;
-    if (method === '_zcode/session/steerState' && (p.state === 'queued' || p.state === 'drained')) {
-      this.queue(T.patchSession(this.state, { steer: p.state }));
-    } else if (method === '_zcode/session/backgroundTasks' && Array.isArray(p.tasks)) {
-      this.queue(T.patchSession(this.state, { backgroundTasks: parseTasks(p.tasks) }));
-    }
+  private onExtNotification(notification: { method: string; params: unknown }): void {
+    const steer = readNotification(SteerStateNotification, notification);
+    if (steer && steer.sessionId === this.state.session.sessionId) return this.queue(T.patchSession(this.state, { steer: steer.state }));
+    const tasks = readNotification(BackgroundTasksNotification, notification);
+    if (tasks && tasks.sessionId === this.state.session.sessionId) this.queue(T.patchSession(this.state, { backgroundTasks: tasks.tasks }));
   }
 
   /** Another session is shown, or a load replays this one: new transcript (the replay fills it). */

@@ -30,6 +30,8 @@ import {
 import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../extension/chat/chatController.ts';
 import type { DiffSource } from '../../../extension/chat/toolView.ts';
 import type { ChatAttentionEvent } from '../../../extension/chat/chatPorts.ts';
+import { callExtension, SteerRequest } from '../../../bridge/acp/extensionSchemas.ts';
+import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../bridge/acp/extensionSchemas.ts';
 
 class Emitter<T> {
   private readonly listeners = new Set<(e: T) => unknown>();
@@ -70,7 +72,13 @@ class FakeHost implements ChatHost {
       this.prompts.push(d);
       return d.promise as Promise<T>;
     }
+    // What the bridge answers a steer (the contract's SteerResponse).
+    if (method === SteerRequest.method) return { accepted: true } as T;
     return {} as T;
+  }
+  /** Like the real host: through `request`, the answer checked against the contract. */
+  call<D extends ExtensionRequest>(descriptor: D, params: ParamsOf<D>): Promise<ResultOf<D>> {
+    return callExtension((method, p) => this.request(method, p), descriptor, params);
   }
   async cancelTurn(sessionId: string): Promise<void> {
     this.cancelled.push(sessionId);
