@@ -378,18 +378,18 @@ export function appendTerminal(terminal: TerminalView, data: string): TerminalVi
 /** The webview (re)started or lost a patch: send a full snapshot. */
 export const ReadyCommand = new IpcCommand<{ reason?: 'start' | 'resync' }>('ready');
 
-/** Send a prompt now (or queue it, if a turn is running and `whenBusy` is `queue`). */
-export const SendPromptCommand = new IpcCommand<{ text: string; attachments: Attachment[]; whenBusy?: 'queue' }>('prompt/send');
+/** Send a prompt now, or queue it while a turn runs (the host decides: it knows whether one runs). */
+export const SendPromptCommand = new IpcCommand<{ text: string; attachments: Attachment[] }>('prompt/send');
 /** Append instructions to the running turn (the bridge's `SteerRequest`). */
 export const SteerCommand = new IpcCommand<{ text: string }>('prompt/steer');
 /** Drop a queued prompt. */
 export const RemoveQueuedCommand = new IpcCommand<{ id: string }>('prompt/removeQueued');
 /** Stop the running turn (`session/cancel`). */
 export const CancelTurnCommand = new IpcCommand('turn/cancel');
-/** Re-send the prompt that failed. */
+/** Re-send the prompt that failed with error card `itemId` (only the last prompt's error retries). */
 export const RetryCommand = new IpcCommand<{ itemId: string }>('turn/retry');
 
-/** Answer a permission card (`optionId`), or dismiss it (`cancelled`). */
+/** Answer a permission card (`optionId`), or dismiss it (`cancelled: true`); one of the two. */
 export const AnswerPermissionCommand = new IpcCommand<{ id: string; optionId?: string; cancelled?: boolean }>('permission/answer');
 /** Answer an elicitation form with the raw ACP response (content keyed by field name). */
 export const AnswerElicitationCommand = new IpcCommand<{ id: string; response: CreateElicitationResponse }>('elicitation/answer');

@@ -110,7 +110,7 @@ describe('chat webview', () => {
     assert.deepEqual(h.commands('prompt/steer').map((m) => m.params), [{ text: 'use vitest' }]);
     setValue(input, 'then deploy');
     key(input, 'Enter');
-    assert.deepEqual(h.commands('prompt/send').map((m) => m.params), [{ text: 'then deploy', attachments: [], whenBusy: 'queue' }]);
+    assert.deepEqual(h.commands('prompt/send').map((m) => m.params), [{ text: 'then deploy', attachments: [] }]);
     assert.equal(h.commands('prompt/steer').length, 1, 'the plain send key never steers');
     assert.match(h.root.querySelector('.queue')!.textContent!, /later/);
     assert.match(h.root.querySelector('.steer-chip')!.textContent!, /Steer queued/);
