@@ -173,7 +173,7 @@ class BridgeImpl implements Bridge {
     this.disposables.push(
       this.sessions,
       this.turns,
-      this.sessions.onSignal(({ runtime, signal }) => handleSignal({ runtime, signal, registry: this.registry, sessions: this.sessions, config: this.config })),
+      this.sessions.onSignal(({ runtime, signal }) => handleSignal({ runtime, signal, registry: this.registry, titles: this.turns.titles, config: this.config })),
     );
 
     this.app = agent({ name: BRIDGE_NAME });

@@ -30,24 +30,23 @@ import type { Disposable } from '../zcode/backend.ts';
 import { compactionOutcomeOf } from '../zcode/protocol.ts';
 import type { CheckpointTarget, ZcodeEvent } from '../zcode/protocol.ts';
 import type { BridgeContext, SessionHandle } from './context.ts';
-import { isBusy, toRequestError } from './errors.ts';
+import { answerOrRequestError, toRequestError } from './errors.ts';
 import {
   CancelBackgroundTaskRequest,
   CheckpointsRequest,
-  CheckpointsResult,
-  compactionOf,
   CompactRequest,
   ForkRequest,
   GoalRequest,
   paramsParser,
   RewindRequest,
-  RewindResult,
   SetModeRequest,
   SetThoughtLevelRequest,
   SteerRequest,
-  toCheckpointInfo,
   BackgroundTasksNotification,
 } from './extensionSchemas.ts';
+import { compactionOf, rewindResponseOf, toCheckpointInfo } from './operationResults.ts';
+import { retryWhileBusy } from './busyRetry.ts';
+import type { CheckpointsResult } from '../zcode/operationShapes.ts';
 import type {
   CancelBackgroundTaskParams,
   CancelBackgroundTaskResponse,
@@ -103,15 +102,7 @@ export function registerExtensionMethods(app: AgentApp, ctx: BridgeContext, tuni
   const registered: string[] = [];
   const register = <D extends ExtensionRequest>(descriptor: D, run: Handler<D>): void => {
     const { method } = descriptor;
-    app.onRequest(method, paramsParser(method, descriptor.params), async ({ params, signal }) => {
-      try {
-        return await run(params as ParsedParamsOf<D>, signal);
-      } catch (error) {
-        const converted = toRequestError(error);
-        if (converted.code === -32603) ctx.logger.error(`${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        throw converted;
-      }
-    });
+    app.onRequest(method, paramsParser(method, descriptor.params), ({ params, signal }) => answerOrRequestError(ctx.logger, method, () => run(params as ParsedParamsOf<D>, signal)));
     registered.push(method);
   };
   register(ForkRequest, (p) => ops.fork(p));
@@ -173,14 +164,7 @@ export class SessionOperations {
     const handle = await this.ctx.materialize(p.sessionId);
     await this.idle(p.sessionId, signal);
     const result = await this.busyRetry(() => this.ctx.backend.rewind({ sessionId: handle.zcodeSessionId, target: targetOf(p.checkpointId), cascade: p.cascade === true }), signal);
-    const parsed = RewindResult.safeParse(result);
-    const out: RewindResponse = { rewound: true };
-    if (parsed.success) {
-      if (parsed.data.checkpointId) out.checkpointId = parsed.data.checkpointId;
-      if (parsed.data.removedMessages !== undefined) out.removedMessages = parsed.data.removedMessages;
-      if (parsed.data.removedSessions) out.removedSessions = parsed.data.removedSessions;
-    }
-    return out;
+    return rewindResponseOf(result);
   }
 
   async goal(p: GoalParams): Promise<GoalResponse> {
@@ -201,7 +185,7 @@ export class SessionOperations {
     try {
       const result = await this.busyRetry(() => this.ctx.backend.compact({ sessionId: handle.zcodeSessionId, ...(p.instructions ? { instructions: p.instructions } : {}) }), signal);
       // A build that answers with the outcome itself needs no waiting.
-      const immediate = compactionOf(result) ?? compactionOf((result as { compaction?: unknown } | undefined)?.compaction);
+      const immediate = compactionOf(result) ?? compactionOf(result?.compaction);
       if (immediate) return immediate;
       return await waiter.wait(signal);
     } finally {
@@ -254,9 +238,9 @@ export class SessionOperations {
 
   async checkpoints(p: { sessionId: string }): Promise<CheckpointsResponse> {
     const handle = await this.ctx.materialize(p.sessionId);
-    let raw: unknown;
+    let result: CheckpointsResult;
     try {
-      raw = await this.ctx.backend.request('session/checkpoints', { sessionId: handle.zcodeSessionId });
+      result = await this.ctx.backend.checkpoints({ sessionId: handle.zcodeSessionId });
     } catch (error) {
       if (error instanceof ZcodeError && error.code === -32601) {
         // Current builds: no listing method, but every checkpoint is announced (`checkpoint.created`).
@@ -265,9 +249,7 @@ export class SessionOperations {
       }
       throw operationError(error, 'session/checkpoints');
     }
-    const parsed = CheckpointsResult.safeParse(raw);
-    if (!parsed.success) throw RequestError.internalError({ result: raw }, 'zcode answered session/checkpoints with an unexpected result');
-    return { checkpoints: parsed.data.checkpoints.flatMap(toCheckpointInfo) };
+    return { checkpoints: result.checkpoints.flatMap(toCheckpointInfo) };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -286,19 +268,16 @@ export class SessionOperations {
     await abortable(this.ctx.whenIdle(acpSessionId), signal);
   }
 
-  /** Retry a busy answer (a backend-started turn, a compaction) with backoff, then a clear error. */
+  /** Retry a busy answer (a backend-started turn, a compaction) with backoff (busyRetry.ts), then a clear error. */
   private async busyRetry<T>(call: () => Promise<T>, signal: AbortSignal): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await call();
-      } catch (error) {
-        if (!isBusy(error)) throw operationError(error);
-        if (attempt >= this.tuning.busyRetries) {
-          const base = operationError(error);
-          throw new RequestError(base.code, `zcode is busy with this session (a turn or a compaction is running; tried ${attempt + 1} times); try again when it has finished`, base.data);
-        }
-        await abortable(delay(Math.min(this.tuning.maxBackoffMs, this.tuning.busyBackoffMs * 2 ** attempt)), signal);
-      }
+    try {
+      return await retryWhileBusy(call, {
+        policy: { retries: this.tuning.busyRetries, backoffMs: this.tuning.busyBackoffMs, maxBackoffMs: this.tuning.maxBackoffMs },
+        wait: (ms) => abortable(delay(ms), signal),
+        gaveUp: (attempts) => `zcode is busy with this session (a turn or a compaction is running; tried ${attempts} times); try again when it has finished`,
+      });
+    } catch (error) {
+      throw operationError(error);
     }
   }
 }

@@ -6,7 +6,7 @@
  *   VS Code tree and remote clients need not parse cards);
  * - `config` (zcode changed mode/model/thought level itself) → `config_option_update` /
  *   `current_mode_update` (configOptions.ts);
- * - `title` → `session_info_update`;
+ * - `title` → `session_info_update` (titles.ts);
  * - `checkpoint` (`checkpoint.created`) → `CheckpointsChangedNotification` `{sessionId, checkpointId?}`,
  *   so a client refreshes its fork / rewind pickers (`CheckpointsRequest`).
  * (The notifications are declared in extensionSchemas.ts.)
@@ -17,7 +17,8 @@ import type { ConfigService } from './configOptions.ts';
 import { assertNever } from './errors.ts';
 import { BackgroundTasksNotification, CheckpointsChangedNotification, SteerStateNotification } from './extensionSchemas.ts';
 import type { ExtensionNotification, SessionNotificationParams } from './extensionSchemas.ts';
-import type { SessionManager, SessionRuntime } from './sessions.ts';
+import type { SessionRuntime } from './sessions.ts';
+import type { SessionTitles } from './titles.ts';
 import type { TurnSignal } from './translation.ts';
 
 
@@ -25,11 +26,11 @@ export interface SignalContext {
   runtime: SessionRuntime;
   signal: TurnSignal;
   registry: ClientRegistry;
-  sessions: SessionManager;
+  titles: SessionTitles;
   config: ConfigService;
 }
 
-export function handleSignal({ runtime, signal, registry, sessions, config }: SignalContext): void {
+export function handleSignal({ runtime, signal, registry, titles, config }: SignalContext): void {
   switch (signal.type) {
     case 'turn_started':
     case 'turn_completed':
@@ -52,11 +53,7 @@ export function handleSignal({ runtime, signal, registry, sessions, config }: Si
       return;
     }
     case 'title':
-      // `session.titleUpdated` (current builds) replaces reading the title after the first turn (turns.ts).
-      if (signal.source !== undefined) runtime.titleFromEvents = true;
-      if (runtime.title === signal.title) return;
-      runtime.title = signal.title;
-      sessions.emit(runtime, [{ sessionUpdate: 'session_info_update', title: signal.title, updatedAt: new Date().toISOString() }]);
+      titles.fromEvent(runtime, signal.title, signal.source);
       return;
     case 'checkpoint':
       if (signal.checkpointId && !runtime.checkpoints.some((c) => c.checkpointId === signal.checkpointId)) {
