@@ -1,6 +1,7 @@
 // `npm run bench -- vscode` (issue 18.2, 18.3): what a user of the VS Code extension feels, measured in
 // the real VS Code (code-server 1.139 + headless Chromium, test/e2e/ui/harness.mjs) with the zcode
-// simulator as the backend (speed 0). Needs `npm run build` and the toolchain (bash .ci/setup-vscode.sh).
+// simulator as the backend (speed 0), running the production bundles a user installs (built into a
+// temp dir). Needs the toolchain (bash .ci/setup-vscode.sh).
 //
 // Activation: VS Code's own number, read from "Developer: Show Running Extensions" (code loading +
 // the `activate` call), next to the built-in extensions activated in the same extension host (peers).
@@ -21,11 +22,12 @@
 // Env: ZCODE_BENCH_CPU_PROF=<file> writes a CPU profile of the extension host during activation (the
 // profiler slows activation: the row then says so). Standalone: node test/bench/vscode.mjs
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
-import { openViewContainer, openWorkbench, runCommand, webviewFrame } from '../e2e/ui/harness.mjs';
+import { REPO_ROOT, openViewContainer, openWorkbench, runCommand, webviewFrame } from '../e2e/ui/harness.mjs';
 
 const ACTIVATION_TARGET_MS = 50;
 const EXTRA_HEAP_TARGET_MB = 10;
@@ -120,6 +122,17 @@ function topSelfTime(profile, urlPart, n = 8) {
     self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
   });
   return [...self].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, t]) => `${k} ${t.toFixed(1)} ms`);
+}
+
+/**
+ * The extension as a user installs it: the files the .vsix holds (.vscodeignore) with the production
+ * bundles (`node esbuild.mjs --production`), in a temp dir loaded as the development extension.
+ */
+function productionExtension() {
+  const dir = mkdtempSync(join(tmpdir(), 'zcode-bench-ext-'));
+  for (const f of ['package.json', 'package.nls.json', 'package.nls.zh-cn.json', 'l10n', 'media']) cpSync(join(REPO_ROOT, f), join(dir, f), { recursive: true });
+  execFileSync(process.execPath, ['esbuild.mjs', '--production', `--outdir=${join(dir, 'dist')}`], { cwd: REPO_ROOT, stdio: 'ignore' });
+  return dir;
 }
 
 // ── the workbench ───────────────────────────────────────────────────────────────────────────────
@@ -230,7 +243,8 @@ export async function streamLatency(page, chat, frame, rate, extHostPid) {
 // ── the bench ───────────────────────────────────────────────────────────────────────────────────
 
 export async function benchVscode() {
-  const wb = await openWorkbench({ name: 'bench-vscode' });
+  const extension = productionExtension();
+  const wb = await openWorkbench({ name: 'bench-vscode', extensionDevelopmentPath: extension });
   let inspector;
   try {
     const { page } = wb;
@@ -324,6 +338,7 @@ export async function benchVscode() {
   } finally {
     inspector?.close();
     await wb.close();
+    rmSync(extension, { recursive: true, force: true });
   }
 }
 
