@@ -21,6 +21,8 @@ import {
   OpenLocationCommand,
   RemoveQueuedCommand,
   RetryCommand,
+  ReviewChangesCommand,
+  UndoChangesCommand,
   SendPromptCommand,
   SetConfigOptionCommand,
   SteerCommand,
@@ -48,6 +50,10 @@ export interface ChatActions {
   forkSession(): void;
   cancelBackgroundTask(taskId: string): void;
   listSessions(): Promise<SessionSummary[]>;
+  /** The multi-file diff of a turn's changes (or one file of it). */
+  reviewChanges(changeSetId: string, path?: string): void;
+  /** Undo a turn's changes to one file, or all of them. */
+  undoChanges(changeSetId: string, path?: string): void;
   attachContext(source: 'selection' | 'activeFile' | 'pickFiles'): Promise<Attachment[]>;
 }
 
@@ -70,6 +76,8 @@ export function hostActions(channel: HostChannel): ChatActions {
     forkSession: () => channel.send(ForkSessionCommand, {}),
     cancelBackgroundTask: (taskId) => channel.send(CancelBackgroundTaskCommand, { taskId }),
     listSessions: async () => (await channel.request(ListSessionsRequest, {})).sessions,
+    reviewChanges: (changeSetId, path) => channel.send(ReviewChangesCommand, path ? { changeSetId, path } : { changeSetId }),
+    undoChanges: (changeSetId, path) => channel.send(UndoChangesCommand, path ? { changeSetId, path } : { changeSetId }),
     attachContext: async (source) => (await channel.request(AttachContextRequest, { source }, 120_000)).attachments,
   };
 }
@@ -93,6 +101,8 @@ export const noopActions: ChatActions = {
   forkSession() {},
   cancelBackgroundTask() {},
   listSessions: async () => [],
+  reviewChanges() {},
+  undoChanges() {},
   attachContext: async () => [],
 };
 

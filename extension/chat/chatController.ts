@@ -37,6 +37,8 @@ import {
   ReadyCommand,
   RemoveQueuedCommand,
   RetryCommand,
+  ReviewChangesCommand,
+  UndoChangesCommand,
   SendPromptCommand,
   SetConfigOptionCommand,
   SteerCommand,
@@ -49,7 +51,7 @@ import {
   type SessionView,
   type TranscriptItem,
 } from '../../webview-ui/contract.ts';
-import type { ChatEnvironment, ChatHost, ChatSessions, Disposable } from './chatPorts.ts';
+import type { ChatChanges, ChatEnvironment, ChatHost, ChatSessions, Disposable } from './chatPorts.ts';
 
 export type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';
 import { PatchStream } from './patchStream.ts';
@@ -72,6 +74,8 @@ export class ChatController {
   private started: Promise<void> | undefined;
   private attachOnReady: Attachment[] = [];
   private focusOnReady = false;
+  /** The running turn's change recorder (this window's prompts only). */
+  private recorder: { sessionId: string; turn: ReturnType<ChatChanges['beginTurn']> } | undefined;
 
   constructor(
     private readonly host: ChatHost,
@@ -213,6 +217,12 @@ export class ChatController {
       if (source) void this.env.openDiff(source).catch((e: unknown) => this.showError(e));
       return;
     }
+    if (ReviewChangesCommand.is(msg) || UndoChangesCommand.is(msg)) {
+      const changeSetId = str(p.changeSetId);
+      const path = str(p.path);
+      if (changeSetId) void this.onChangesCommand(ReviewChangesCommand.is(msg) ? 'review' : 'undo', changeSetId, path);
+      return;
+    }
     if (OpenLocationCommand.is(msg)) {
       const path = str(p.path);
       if (path) void this.env.openLocation(path, typeof p.line === 'number' ? p.line : undefined).catch((e: unknown) => this.showError(e));
@@ -231,7 +241,10 @@ export class ChatController {
     if (LoadSessionCommand.is(msg)) {
       const sessionId = str(p.sessionId);
       if (!sessionId) return;
-      return void this.run(() => this.sessions.loadSession(sessionId));
+      return void this.run(async () => {
+        await this.sessions.loadSession(sessionId);
+        await this.showStoredChanges(sessionId);
+      });
     }
     if (ForkSessionCommand.is(msg)) return void this.run(() => this.sessions.fork());
     if (CancelBackgroundTaskCommand.is(msg)) {
@@ -286,7 +299,10 @@ export class ChatController {
       try {
         await this.host.ready();
         this.queue(T.patchSession(this.state, { connection: CONNECTION[this.host.state] ?? 'ready', promptCapabilities: this.promptCaps() }));
-        if (this.sessions.activeSessionId) await this.sessions.restore();
+        if (this.sessions.activeSessionId) {
+          const restored = await this.sessions.restore();
+          if (restored) void this.showStoredChanges(restored);
+        }
       } catch (error) {
         this.started = undefined;
         this.queue(T.patchSession(this.state, { connection: 'error', connectionMessage: this.env.errorMessage(error) }));
@@ -313,6 +329,8 @@ export class ChatController {
     const transcript = this.state;
     this.lastPrompt = { text, attachments };
     this.queue(T.addUserPrompt(transcript, text, summarize(attachments)));
+    const turn = this.env.changes?.beginTurn(sessionId, text);
+    this.recorder = turn ? { sessionId, turn } : undefined;
     const prompt = buildPrompt(text, attachments, this.promptCaps());
     let outcome: { stopReason: PromptResponse['stopReason'] } | { error: string };
     try {
@@ -321,9 +339,18 @@ export class ChatController {
     } catch (error) {
       outcome = { error: this.env.errorMessage(error) };
     }
+    if (this.recorder?.turn === turn) this.recorder = undefined;
+    // Stored even when the user switched sessions meanwhile (the card comes back with the session).
+    const changes = turn?.finish().catch((error: unknown) => {
+      this.env.log('warn', `chat: recording the turn's changes failed: ${this.env.errorMessage(error)}`);
+      return undefined;
+    });
     // The user may have switched sessions meanwhile: that transcript is gone, nothing to update.
     if (transcript !== this.state) return;
     this.queue(T.endTurn(transcript, outcome));
+    void changes?.then((card) => {
+      if (card && transcript === this.state) this.queue(T.putItem(transcript, card));
+    });
     // A turn the user stopped needs no notification: they know.
     if ('error' in outcome) this.env.notify?.({ kind: 'turnFailed', message: outcome.error });
     else if (outcome.stopReason !== 'cancelled') this.env.notify?.({ kind: 'turnEnded', summary: this.lastAgentText() });
@@ -417,6 +444,8 @@ export class ChatController {
   // Bridge events
 
   private onSessionUpdate(n: SessionNotification): void {
+    const u = n.update;
+    if ((u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && this.recorder?.sessionId === n.sessionId) this.recorder.turn.note(u);
     if (n.sessionId !== this.state.session.sessionId) return;
     this.queue(T.applySessionUpdate(this.state, n.update));
   }
@@ -428,6 +457,29 @@ export class ChatController {
       this.queue(T.patchSession(this.state, { steer: p.state }));
     } else if (method === '_zcode/session/backgroundTasks' && Array.isArray(p.tasks)) {
       this.queue(T.patchSession(this.state, { backgroundTasks: parseTasks(p.tasks) }));
+    }
+  }
+
+  private async onChangesCommand(action: 'review' | 'undo', changeSetId: string, path: string | undefined): Promise<void> {
+    const changes = this.env.changes;
+    if (!changes) return;
+    try {
+      if (action === 'review') return await changes.review(changeSetId, path);
+      const card = await changes.undo(changeSetId, path);
+      if (card && T.hasItem(this.state, card.id)) this.queue(T.putItem(this.state, card));
+    } catch (error) {
+      this.showError(error);
+    }
+  }
+
+  /** Shows the changes cards stored for the session's earlier turns (after a load or a reload). */
+  private async showStoredChanges(sessionId: string): Promise<void> {
+    try {
+      const cards = (await this.env.changes?.restored(sessionId)) ?? [];
+      if (this.state.session.sessionId !== sessionId) return;
+      for (const card of cards) if (!T.hasItem(this.state, card.id)) this.queue(T.putItem(this.state, card));
+    } catch (error) {
+      this.env.log('warn', `chat: loading stored changes failed: ${this.env.errorMessage(error)}`);
     }
   }
 

@@ -3,8 +3,8 @@
  * `ZcodeClientHost` and `SessionManager` satisfy them, and so do the in-memory fakes of the tests.
  * Everything vscode-specific the chat does goes through `ChatEnvironment`.
  */
-import type { SessionConfigOption, SessionInfo, SessionNotification } from '@agentclientprotocol/sdk';
-import type { Attachment, ChatSettings } from '../../webview-ui/contract.ts';
+import type { SessionConfigOption, SessionInfo, SessionNotification, ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { Attachment, ChangesItem, ChatSettings } from '../../webview-ui/contract.ts';
 import type { DiffSource } from './toolView.ts';
 
 export type Disposable = { dispose(): unknown };
@@ -58,6 +58,18 @@ export interface ChatEnvironment {
   focusChanged?(focused: boolean): void;
   /** The number of permission prompts and forms waiting for the user changed. */
   pendingChanged?(count: number): void;
+  /** Changed-files cards after turns (absent: no cards). */
+  changes?: ChatChanges;
+}
+
+/** Per-turn change tracking with Review and Undo (extension/changes/changeTracker.ts). */
+export interface ChatChanges {
+  beginTurn(sessionId: string, prompt: string): { note(update: ToolCall | ToolCallUpdate): void; finish(): Promise<ChangesItem | undefined> };
+  review(changeSetId: string, path?: string): Promise<void>;
+  /** The updated card, or undefined when Undo was refused (the UI said why). */
+  undo(changeSetId: string, path?: string): Promise<ChangesItem | undefined>;
+  /** Cards of the session's stored turns (after a reload or a session switch). */
+  restored(sessionId: string): Promise<ChangesItem[]>;
 }
 
 /** What happened that may deserve a notification. */

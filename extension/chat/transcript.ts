@@ -312,6 +312,19 @@ export function isPending(state: TranscriptState, id: string): boolean {
   return (item?.type === 'permission' || item?.type === 'elicitation') && item.state === 'pending';
 }
 
+/** Adds an item the host built itself (a changes card), or replaces it (same id). */
+export function putItem(state: TranscriptState, item: TranscriptItem): Change {
+  const b = new ChangeBuilder(state);
+  b.upsert(item);
+  if (state.openText && state.openText.id !== item.id) state.openText = undefined;
+  return b.change;
+}
+
+/** The item is in the transcript. */
+export function hasItem(state: TranscriptState, id: string): boolean {
+  return state.list.index.has(id);
+}
+
 /** Session fields that do not come from updates (connection, queue, steer, tasks…). */
 export function patchSession(state: TranscriptState, patch: Partial<SessionView>): Change {
   const b = new ChangeBuilder(state);

@@ -11,6 +11,7 @@ import type { TranscriptItem } from '../contract.ts';
 import { useActions, type ChatActions } from '../actions.ts';
 import { t } from '../l10n.ts';
 import { Announcer } from './Announcer.tsx';
+import { ChangesCard } from './ChangesCard.tsx';
 import { ElicitationCard, PermissionCard } from './Interactions.tsx';
 import { Icon } from './Icon.tsx';
 import { AgentMessage, ErrorView, NoticeView, Thought, UserMessage } from './Messages.tsx';
@@ -44,6 +45,8 @@ export function renderItem(item: TranscriptItem, live: boolean) {
       return <ErrorView item={item} />;
     case 'notice':
       return <NoticeView item={item} />;
+    case 'changes':
+      return <ChangesCard item={item} />;
   }
 }
 

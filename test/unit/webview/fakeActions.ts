@@ -28,6 +28,8 @@ export function recordingActions(): ChatActions & { calls: Call[] } {
     loadSession: rec('loadSession'),
     forkSession: rec('forkSession'),
     cancelBackgroundTask: rec('cancelBackgroundTask'),
+    reviewChanges: rec('reviewChanges'),
+    undoChanges: rec('undoChanges'),
     listSessions: async () => {
       calls.push({ name: 'listSessions', args: [] });
       return [];
