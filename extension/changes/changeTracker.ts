@@ -29,8 +29,8 @@ export interface UndoConflict {
 export interface ChangesUi {
   /** The multi-file diff editor, before the turn ⇄ now (one file when `path` is given). */
   review(set: ChangeSet, path?: string): Promise<void>;
-  /** Undo refused: say which files changed since the turn, and show how. */
-  refused(conflicts: UndoConflict[]): Promise<void>;
+  /** Undo refused (`all`: Undo all, which then changed nothing): say which files changed since the turn, and show how. */
+  refused(conflicts: UndoConflict[], all: boolean): Promise<void>;
 }
 
 export class TurnRecorder {
@@ -152,7 +152,7 @@ export class ChangeTracker {
       else if (refusal === undefined) plan.push({ file, before: file.before ?? null });
     }
     if (conflicts.length) {
-      await this.ui.refused(conflicts);
+      await this.ui.refused(conflicts, path === undefined);
       return undefined;
     }
     for (const { file, before } of plan) {

@@ -73,11 +73,10 @@ class VscodeChangesUi implements ChangesUi {
     await vscode.commands.executeCommand('vscode.changes', t('zcode: {0}', set.prompt || t('changes of a turn')), resources);
   }
 
-  async refused(conflicts: UndoConflict[]): Promise<void> {
+  async refused(conflicts: UndoConflict[], all: boolean): Promise<void> {
     const t = vscode.l10n.t;
     const names = conflicts.map((c) => baseNameOf(c.file.path)).join(', ');
-    const message =
-      conflicts.length === 1
+    const message = !all
         ? t('Not undone: {0} changed after this turn (by you or a later turn). Undoing would lose those changes.', names)
         : t('Nothing was undone: {0} changed after this turn (by you or a later turn). Undoing would lose those changes.', names);
     const show = t('Show Differences');

@@ -59,13 +59,6 @@ export function ChangesCard({ item }: { item: ChangesItem }) {
         <span class="diff-stats">
           <span class="diff-added">+{added}</span> <span class="diff-removed">−{removed}</span>
         </span>
-        <span class="spacer" />
-        <button type="button" class="button secondary small review-all" onClick={() => actions.reviewChanges(item.changeSetId)}>
-          <Icon name="diff-multiple" /> {t('Review all')}
-        </button>
-        <button type="button" class="button secondary small undo-all" disabled={open.length === 0} onClick={() => actions.undoChanges(item.changeSetId)}>
-          <Icon name="discard" /> {t('Undo all')}
-        </button>
       </div>
       {item.prompt && <div class="changes-prompt" title={item.prompt}>{item.prompt}</div>}
       <ul class="changed-files">
@@ -73,6 +66,14 @@ export function ChangesCard({ item }: { item: ChangesItem }) {
           <FileRow key={f.path} changeSetId={item.changeSetId} file={f} />
         ))}
       </ul>
+      <div class="button-row">
+        <button type="button" class="button secondary small review-all" onClick={() => actions.reviewChanges(item.changeSetId)}>
+          <Icon name="diff-multiple" /> {t('Review all')}
+        </button>
+        <button type="button" class="button secondary small undo-all" disabled={open.length === 0} onClick={() => actions.undoChanges(item.changeSetId)}>
+          <Icon name="discard" /> {t('Undo all')}
+        </button>
+      </div>
     </section>
   );
 }

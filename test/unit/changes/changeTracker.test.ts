@@ -12,12 +12,12 @@ import { nodeFiles } from '../../helpers/nodeFiles.ts';
 /** Records what the tracker asked the UI for. */
 class RecordingUi implements ChangesUi {
   reviews: { set: ChangeSet; path?: string }[] = [];
-  refusals: UndoConflict[][] = [];
+  refusals: { conflicts: UndoConflict[]; all: boolean }[] = [];
   async review(set: ChangeSet, path?: string) {
     this.reviews.push({ set, path });
   }
-  async refused(conflicts: UndoConflict[]) {
-    this.refusals.push(conflicts);
+  async refused(conflicts: UndoConflict[], all: boolean) {
+    this.refusals.push({ conflicts, all });
   }
 }
 
@@ -91,7 +91,8 @@ test('Undo refuses a file changed since the turn, and Undo all then changes noth
   writeFileSync(math, 'the user typed here\n');
   assert.equal(await tracker.undo(card.changeSetId), undefined);
   assert.equal(ui.refusals.length, 1);
-  assert.deepEqual(ui.refusals[0].map((c) => [c.file.path, c.current]), [[math, 'the user typed here\n']]);
+  assert.deepEqual(ui.refusals[0].conflicts.map((c) => [c.file.path, c.current]), [[math, 'the user typed here\n']]);
+  assert.equal(ui.refusals[0].all, true);
   assert.equal(existsSync(created), true, 'the other file was not touched either');
   assert.equal(readFileSync(math, 'utf8'), 'the user typed here\n');
   // One file alone still undoes.
