@@ -22,6 +22,8 @@ import {
   RemoveQueuedCommand,
   RetryCommand,
   ReviewChangesCommand,
+  RewindToCommand,
+  ForkFromCommand,
   UndoChangesCommand,
   SendPromptCommand,
   SetConfigOptionCommand,
@@ -54,6 +56,9 @@ export interface ChatActions {
   reviewChanges(changeSetId: string, path?: string): void;
   /** Undo a turn's changes to one file, or all of them. */
   undoChanges(changeSetId: string, path?: string): void;
+  /** Rewind to a user message's checkpoint / fork from it. */
+  rewindTo(itemId: string): void;
+  forkFrom(itemId: string): void;
   attachContext(source: 'selection' | 'activeFile' | 'pickFiles'): Promise<Attachment[]>;
 }
 
@@ -78,6 +83,8 @@ export function hostActions(channel: HostChannel): ChatActions {
     listSessions: async () => (await channel.request(ListSessionsRequest, {})).sessions,
     reviewChanges: (changeSetId, path) => channel.send(ReviewChangesCommand, path ? { changeSetId, path } : { changeSetId }),
     undoChanges: (changeSetId, path) => channel.send(UndoChangesCommand, path ? { changeSetId, path } : { changeSetId }),
+    rewindTo: (itemId) => channel.send(RewindToCommand, { itemId }),
+    forkFrom: (itemId) => channel.send(ForkFromCommand, { itemId }),
     attachContext: async (source) => (await channel.request(AttachContextRequest, { source }, 120_000)).attachments,
   };
 }
@@ -103,6 +110,8 @@ export const noopActions: ChatActions = {
   listSessions: async () => [],
   reviewChanges() {},
   undoChanges() {},
+  rewindTo() {},
+  forkFrom() {},
   attachContext: async () => [],
 };
 

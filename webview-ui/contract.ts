@@ -110,6 +110,8 @@ export interface UserItem {
   id: string;
   text: string;
   attachments: AttachmentSummary[];
+  /** zcode's checkpoint right after this message's turn ("Rewind to here", "Fork from here"). */
+  checkpointId?: string;
 }
 
 export interface AgentItem {
@@ -296,6 +298,8 @@ export interface SessionView {
   promptCapabilities: { image: boolean; embeddedContext: boolean };
   backgroundTasks: BackgroundTaskView[];
   queue: QueuedPrompt[];
+  /** Why "Rewind to here" / "Fork from here" cannot work on this session (absent: they can); `noList`: the build lists no checkpoints. */
+  checkpointUnavailable?: { rewind?: string; fork?: string };
 }
 
 export interface ChatSnapshot {
@@ -426,6 +430,10 @@ export const OpenDiffCommand = new IpcCommand<{ toolCallId: string; index: numbe
 export const ReviewChangesCommand = new IpcCommand<{ changeSetId: string; path?: string }>('changes/review');
 /** Restore the content from before the turn: one file (`path`) or every file of the card. */
 export const UndoChangesCommand = new IpcCommand<{ changeSetId: string; path?: string }>('changes/undo');
+/** Rewind the session to a user message's checkpoint (keeps it and its answer), then reload the transcript. */
+export const RewindToCommand = new IpcCommand<{ itemId: string }>('checkpoint/rewind');
+/** Fork a new session from a user message's checkpoint and show it. */
+export const ForkFromCommand = new IpcCommand<{ itemId: string }>('checkpoint/fork');
 /** Open a file (absolute path or URI) at an optional 1-based line. */
 export const OpenLocationCommand = new IpcCommand<{ path: string; line?: number }>('location/open');
 /** Put text on the clipboard. */

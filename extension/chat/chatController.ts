@@ -38,6 +38,8 @@ import {
   RemoveQueuedCommand,
   RetryCommand,
   ReviewChangesCommand,
+  RewindToCommand,
+  ForkFromCommand,
   UndoChangesCommand,
   SendPromptCommand,
   SetConfigOptionCommand,
@@ -58,6 +60,7 @@ import { PatchStream } from './patchStream.ts';
 import { PendingInteractions } from './pendingInteractions.ts';
 import { buildPrompt, parseAttachments, summarize } from './prompt.ts';
 import * as T from './transcript.ts';
+import { TranscriptCheckpoints } from './transcriptCheckpoints.ts';
 import { transcriptMarkdown } from './transcriptMarkdown.ts';
 import { parseElicitationResponse, parseTasks } from './wireParsing.ts';
 
@@ -76,6 +79,7 @@ export class ChatController {
   private focusOnReady = false;
   /** The running turn's change recorder (this window's prompts only). */
   private recorder: { sessionId: string; turn: ReturnType<ChatChanges['beginTurn']> } | undefined;
+  private readonly checkpoints: TranscriptCheckpoints;
 
   constructor(
     private readonly host: ChatHost,
@@ -83,6 +87,14 @@ export class ChatController {
     private readonly env: ChatEnvironment,
   ) {
     this.state = this.freshTranscript(sessions.activeSessionId);
+    this.checkpoints = new TranscriptCheckpoints({
+      host,
+      sessions,
+      env,
+      state: () => this.state,
+      queue: (change) => this.queue(change),
+      showError: (error) => this.showError(error),
+    });
     this.subscriptions.push(
       host.onSessionUpdate((n) => this.onSessionUpdate(n)),
       host.onExtNotification((n) => this.onExtNotification(n.method, n.params)),
@@ -93,6 +105,8 @@ export class ChatController {
       // Every load (palette, this chat's menu, restore, fork) replays the whole history: start
       // from an empty transcript, also when the loaded session is the one shown.
       sessions.onWillLoadSession((id) => this.switchTo(id)),
+      // What zcode does not replay: the changes cards of earlier turns, the messages' checkpoints.
+      ...(sessions.onDidLoadSession ? [sessions.onDidLoadSession((id) => this.afterLoad(id))] : []),
       sessions.onDidChangeConfigOptions((c) => {
         if (c.sessionId === this.state.session.sessionId) this.queue(T.patchSession(this.state, { configOptions: [...c.configOptions] }));
       }),
@@ -223,6 +237,8 @@ export class ChatController {
       if (changeSetId) void this.onChangesCommand(ReviewChangesCommand.is(msg) ? 'review' : 'undo', changeSetId, path);
       return;
     }
+    if (RewindToCommand.is(msg)) return void this.checkpoints.rewind(str(p.itemId) ?? '');
+    if (ForkFromCommand.is(msg)) return void this.checkpoints.fork(str(p.itemId) ?? '');
     if (OpenLocationCommand.is(msg)) {
       const path = str(p.path);
       if (path) void this.env.openLocation(path, typeof p.line === 'number' ? p.line : undefined).catch((e: unknown) => this.showError(e));
@@ -241,10 +257,7 @@ export class ChatController {
     if (LoadSessionCommand.is(msg)) {
       const sessionId = str(p.sessionId);
       if (!sessionId) return;
-      return void this.run(async () => {
-        await this.sessions.loadSession(sessionId);
-        await this.showStoredChanges(sessionId);
-      });
+      return void this.run(() => this.sessions.loadSession(sessionId));
     }
     if (ForkSessionCommand.is(msg)) return void this.run(() => this.sessions.fork());
     if (CancelBackgroundTaskCommand.is(msg)) {
@@ -299,10 +312,7 @@ export class ChatController {
       try {
         await this.host.ready();
         this.queue(T.patchSession(this.state, { connection: CONNECTION[this.host.state] ?? 'ready', promptCapabilities: this.promptCaps() }));
-        if (this.sessions.activeSessionId) {
-          const restored = await this.sessions.restore();
-          if (restored) void this.showStoredChanges(restored);
-        }
+        if (this.sessions.activeSessionId) await this.sessions.restore();
       } catch (error) {
         this.started = undefined;
         this.queue(T.patchSession(this.state, { connection: 'error', connectionMessage: this.env.errorMessage(error) }));
@@ -348,6 +358,7 @@ export class ChatController {
     // The user may have switched sessions meanwhile: that transcript is gone, nothing to update.
     if (transcript !== this.state) return;
     this.queue(T.endTurn(transcript, outcome));
+    if (!('error' in outcome) && outcome.stopReason === 'end_turn') void this.checkpoints.refresh(sessionId);
     void changes?.then((card) => {
       if (card && transcript === this.state) this.queue(T.putItem(transcript, card));
     });
@@ -470,6 +481,12 @@ export class ChatController {
     } catch (error) {
       this.showError(error);
     }
+  }
+
+  private afterLoad(sessionId: string): void {
+    if (sessionId !== this.state.session.sessionId) return;
+    void this.showStoredChanges(sessionId);
+    void this.checkpoints.refresh(sessionId);
   }
 
   /** Shows the changes cards stored for the session's earlier turns (after a load or a reload). */

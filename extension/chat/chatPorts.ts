@@ -28,6 +28,8 @@ export interface ChatSessions {
   readonly onDidChangeActiveSession: Event<string | undefined>;
   /** A `session/load` of this session starts (also of the active one): its replay follows. */
   readonly onWillLoadSession: Event<string>;
+  /** That load succeeded: the replay is complete. */
+  readonly onDidLoadSession?: Event<string>;
   readonly onDidChangeConfigOptions: Event<{ sessionId: string; configOptions: readonly SessionConfigOption[] }>;
   configOptions(sessionId: string): readonly SessionConfigOption[] | undefined;
   title(sessionId: string): string | undefined;
@@ -35,7 +37,8 @@ export interface ChatSessions {
   loadSession(sessionId: string): Promise<void>;
   listSessions(): Promise<SessionInfo[]>;
   setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<readonly SessionConfigOption[]>;
-  fork(): Promise<string>;
+  /** Forks the active session (from a checkpoint, else the latest) and loads the fork. */
+  fork(checkpointId?: string): Promise<string>;
   restore(): Promise<string | undefined>;
 }
 
@@ -58,6 +61,8 @@ export interface ChatEnvironment {
   focusChanged?(focused: boolean): void;
   /** The number of permission prompts and forms waiting for the user changed. */
   pendingChanged?(count: number): void;
+  /** Asks before something that cannot be taken back (a modal dialog); absent: go ahead. */
+  confirm?(what: 'rewind'): Promise<boolean>;
   /** Changed-files cards after turns (absent: no cards). */
   changes?: ChatChanges;
 }

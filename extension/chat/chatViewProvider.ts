@@ -151,6 +151,11 @@ export function registerChatView(
     notify: (event) => attention.notify(event),
     pendingChanged: (count) => attention.pendingChanged(count),
     changes: turnChanges.tracker,
+    confirm: async () => {
+      const rewind = vscode.l10n.t('Rewind');
+      const detail = vscode.l10n.t('zcode keeps this message and its answer and removes everything after it. Files are not changed: undo edits with the changed-files cards.');
+      return (await vscode.window.showWarningMessage(vscode.l10n.t('Rewind the conversation to this message?'), { modal: true, detail }, rewind)) === rewind;
+    },
   };
   const controller = new ChatController(host, sessions, env);
   const provider = new ChatViewProvider(context.extensionUri, host, controller);

@@ -30,6 +30,8 @@ export function recordingActions(): ChatActions & { calls: Call[] } {
     cancelBackgroundTask: rec('cancelBackgroundTask'),
     reviewChanges: rec('reviewChanges'),
     undoChanges: rec('undoChanges'),
+    rewindTo: rec('rewindTo'),
+    forkFrom: rec('forkFrom'),
     listSessions: async () => {
       calls.push({ name: 'listSessions', args: [] });
       return [];
