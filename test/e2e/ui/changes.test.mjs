@@ -87,3 +87,19 @@ test('an edit turn shows its changed files; Review all opens the multi-file diff
     await screenshot(page, 'changes-3-undone');
     await runCommand(page, 'View: Close All Editors');
   }));
+
+test('on a build without session/rewind (the current ones), Rewind to here says so and stays inert with the reason', T, () =>
+  step(wb, 'rewind-unsupported', async (page) => {
+    const message = chat.locator('.message.user').first();
+    const rewind = message.locator('button.rewind-here');
+    await waitUntil(async () => (await rewind.getAttribute('aria-disabled')) === null, { what: 'the message to get its checkpoint (checkpoint.created)' });
+    await message.hover();
+    await rewind.click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 15_000 });
+    await dialog.getByRole('button', { name: 'Rewind', exact: true }).click();
+    await chat.locator('.error-card', { hasText: /session\/rewind is not supported by this zcode version/ }).waitFor({ timeout: 20_000 });
+    await waitUntil(async () => (await rewind.getAttribute('aria-disabled')) === 'true', { what: 'Rewind to become inert' });
+    assert.match(await rewind.getAttribute('title'), /not supported by this zcode version/);
+    assert.equal(await message.locator('button.fork-here').getAttribute('aria-disabled'), null, 'fork still works on this build');
+  }));
