@@ -196,6 +196,9 @@ export interface PermissionItem {
   input?: string;
   /** Text content of the tool call (e.g. a plan for the no-forms fallback). */
   detail?: string;
+  /** An edit's proposed change (shown instead of the raw input); Open Diff uses `toolCallId`. */
+  diffs?: Extract<ToolContentView, { type: 'diff' }>[];
+  toolCallId?: string;
   options: PermissionOption[];
   state: InteractionState;
   /** Name of the chosen option once answered. */

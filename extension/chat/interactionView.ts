@@ -16,13 +16,33 @@ import type {
   ElicitationSchema,
   RequestPermissionRequest,
 } from '@agentclientprotocol/sdk';
-import type { ElicitationFormKind, ElicitationItem, PermissionItem, ToolItem } from '../../webview-ui/contract.ts';
-import { previewValue } from './toolView.ts';
+import { toolDiffContent } from '../../bridge/translate/toolInfo.ts';
+import type { ElicitationFormKind, ElicitationItem, PermissionItem, ToolContentView, ToolItem } from '../../webview-ui/contract.ts';
+import { compactDiff } from './lineDiff.ts';
+import { previewValue, type DiffSource } from './toolView.ts';
 
 /** The bridge's "Skip this question" choice. */
 export const SKIP_VALUE = '__skip__';
 
-export function permissionItem(id: string, params: RequestPermissionRequest, tool: ToolItem | undefined): PermissionItem {
+/**
+ * The diff an edit permission proposes: the request's own diff content, else the diff the bridge
+ * would show for the tool's input (zcode's `_meta.zcode.toolName` + `rawInput`, bridge/translate/toolInfo.ts).
+ */
+export function proposedDiffs(params: RequestPermissionRequest): DiffSource[] {
+  const call = params.toolCall;
+  const own = (call.content ?? []).flatMap((c) => (c.type === 'diff' ? [{ path: c.path, oldText: c.oldText ?? null, newText: c.newText }] : []));
+  if (own.length) return own;
+  const zcode = params._meta?.zcode;
+  const toolName = typeof zcode === 'object' && zcode !== null ? (zcode as Record<string, unknown>).toolName : undefined;
+  if (typeof toolName !== 'string' || call.rawInput === undefined) return [];
+  return toolDiffContent(toolName, call.rawInput, '').flatMap((c) => (c.type === 'diff' ? [{ path: c.path, oldText: c.oldText ?? null, newText: c.newText }] : []));
+}
+
+function diffViews(sources: readonly DiffSource[]): Extract<ToolContentView, { type: 'diff' }>[] {
+  return sources.map((d, index) => ({ type: 'diff', index, path: d.path, isNew: d.oldText == null, ...compactDiff(d.oldText, d.newText) }));
+}
+
+export function permissionItem(id: string, params: RequestPermissionRequest, tool: ToolItem | undefined, diffs: readonly DiffSource[] = []): PermissionItem {
   const call = params.toolCall;
   const detail = (call.content ?? [])
     .map((c) => (c.type === 'content' && c.content.type === 'text' ? c.content.text : ''))
@@ -35,6 +55,8 @@ export function permissionItem(id: string, params: RequestPermissionRequest, too
     kind: call.kind ?? tool?.kind,
     input: call.rawInput !== undefined ? previewValue(call.rawInput) : tool?.input,
     ...(detail ? { detail } : {}),
+    // An edit shows what it will change rather than its raw JSON.
+    ...(diffs.length ? { toolCallId: call.toolCallId, diffs: diffViews(diffs) } : {}),
     options: params.options,
     state: 'pending',
   };

@@ -88,6 +88,26 @@ test('an edit turn shows its changed files; Review all opens the multi-file diff
     await runCommand(page, 'View: Close All Editors');
   }));
 
+
+test('an edit permission card shows the proposed diff instead of raw JSON', T, () =>
+  step(wb, 'permission-diff', async (page) => {
+    const input = chat.locator('textarea.prompt-input');
+    await input.fill('[scenario:edit-permission] a friendlier greeting');
+    await input.press('Enter');
+    const card = chat.locator('section.permission');
+    await card.waitFor({ timeout: 60_000 });
+    const diff = card.locator('.diff');
+    await diff.waitFor();
+    assert.match(await diff.innerText(), /greet\.js[\s\S]*\+1\s*−1[\s\S]*Hi there/);
+    assert.equal(await card.locator('pre.raw').count(), 0, 'no raw JSON');
+    await screenshot(page, 'changes-4-permission-diff');
+    await docsShot(page, 'permission-diff', page.locator('#workbench\\.parts\\.sidebar'));
+    assert.equal(read('src/greet.js')?.includes('Hi there'), false, 'nothing written before the answer');
+    await card.locator('button', { hasText: /^\s*Allow/ }).first().click();
+    await chat.locator('button.send').waitFor({ timeout: 60_000 });
+    assert.equal(read('src/greet.js')?.includes('Hi there'), true);
+  }));
+
 test('on a build without session/rewind (the current ones), Rewind to here says so and stays inert with the reason', T, () =>
   step(wb, 'rewind-unsupported', async (page) => {
     const message = chat.locator('.message.user').first();
