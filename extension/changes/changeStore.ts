@@ -15,6 +15,8 @@ export interface FilePort {
   delete(path: string): Promise<void>;
   /** Names of the files in a folder ([] when it does not exist). */
   list(dir: string): Promise<string[]>;
+  /** The text of an editor with unsaved changes to the file (Undo counts it as a change since the turn). */
+  unsaved?(path: string): string | undefined;
 }
 
 export class ChangeStore {

@@ -145,7 +145,7 @@ export class ChangeTracker {
     const conflicts: UndoConflict[] = [];
     const plan: { file: FileChange; before: string | null }[] = [];
     for (const file of targets) {
-      const current = await this.files.read(file.path);
+      const current = this.files.unsaved?.(file.path) ?? (await this.files.read(file.path));
       const refusal = undoRefusal(file, current);
       if (refusal === 'changedSince') conflicts.push({ set, file, current });
       else if (refusal === 'unknown' && path !== undefined) throw new Error(`zcode did not say what ${file.path} held before the turn: it cannot be restored.`);

@@ -31,6 +31,10 @@ export const workspaceFiles: FilePort = {
   async delete(path) {
     await vscode.workspace.fs.delete(vscode.Uri.file(path), { useTrash: false });
   },
+  unsaved(path) {
+    const document = vscode.workspace.textDocuments.find((d) => d.isDirty && d.uri.scheme === 'file' && d.uri.fsPath === vscode.Uri.file(path).fsPath);
+    return document?.getText();
+  },
   async list(dir) {
     try {
       return (await vscode.workspace.fs.readDirectory(vscode.Uri.file(dir))).filter(([, type]) => type === vscode.FileType.File).map(([name]) => name);
