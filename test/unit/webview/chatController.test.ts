@@ -468,6 +468,17 @@ async function until(check: () => boolean, what: string): Promise<void> {
   throw new Error(`never: ${what}`);
 }
 
+/** One turn ("first") whose message zcode lists checkpoint c1 for; resolves with the message once marked. */
+async function turnWithCheckpoint(t: ReturnType<typeof setup>) {
+  t.host.answers.set('_zcode/session/checkpoints', () => ({ checkpoints: [{ checkpointId: 'c1', label: 'first' }] }));
+  t.send(ReadyCommand, {});
+  t.send(SendPromptCommand, { text: 'first', attachments: [] });
+  await until(() => t.host.prompts.length === 1, 'the prompt sent');
+  t.host.prompts[0].resolve({ stopReason: 'end_turn' });
+  await until(() => t.controller.items.some((i) => i.type === 'user' && i.checkpointId === 'c1'), 'the checkpoint on the message');
+  return t.controller.items.find((i) => i.type === 'user')!;
+}
+
 describe('chat controller: changed files and checkpoints', () => {
   test('an edit turn ends with a changes card; Undo from the card restores the file and marks it undone', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'zcode-chat-changes-'));
@@ -498,13 +509,7 @@ describe('chat controller: changed files and checkpoints', () => {
   test('messages get their checkpoints after a turn; Rewind to here rewinds and reloads; Fork from here forks at it', async () => {
     const t = setup();
     disposers.push(() => t.controller.dispose());
-    t.host.answers.set('_zcode/session/checkpoints', () => ({ checkpoints: [{ checkpointId: 'c1', label: 'first' }] }));
-    t.send(ReadyCommand, {});
-    t.send(SendPromptCommand, { text: 'first', attachments: [] });
-    await until(() => t.host.prompts.length === 1, 'the prompt sent');
-    t.host.prompts[0].resolve({ stopReason: 'end_turn' });
-    await until(() => t.controller.items.some((i) => i.type === 'user' && i.checkpointId === 'c1'), 'the checkpoint on the message');
-    const user = t.controller.items.find((i) => i.type === 'user')!;
+    const user = await turnWithCheckpoint(t);
     t.send(RewindToCommand, { itemId: user.id });
     await until(() => t.host.requests.some((r) => r.method === '_zcode/session/rewind'), 'the rewind request');
     assert.deepEqual(t.host.requests.find((r) => r.method === '_zcode/session/rewind')?.params, { sessionId: 's1', checkpointId: 'c1' });
@@ -516,16 +521,10 @@ describe('chat controller: changed files and checkpoints', () => {
   test('a build without session/rewind: the reason is kept for the tooltip, fork still goes to the checkpoint', async () => {
     const t = setup();
     disposers.push(() => t.controller.dispose());
-    t.host.answers.set('_zcode/session/checkpoints', () => ({ checkpoints: [{ checkpointId: 'c1', label: 'first' }] }));
     t.host.answers.set('_zcode/session/rewind', () => {
       throw Object.assign(new Error('session/rewind is not supported by this zcode version'), { code: -32601 });
     });
-    t.send(ReadyCommand, {});
-    t.send(SendPromptCommand, { text: 'first', attachments: [] });
-    await until(() => t.host.prompts.length === 1, 'the prompt sent');
-    t.host.prompts[0].resolve({ stopReason: 'end_turn' });
-    await until(() => t.controller.items.some((i) => i.type === 'user' && i.checkpointId === 'c1'), 'the checkpoint on the message');
-    const user = t.controller.items.find((i) => i.type === 'user')!;
+    const user = await turnWithCheckpoint(t);
     t.send(RewindToCommand, { itemId: user.id });
     await until(() => t.controller.session.checkpointUnavailable?.rewind !== undefined, 'the reason');
     assert.match(t.controller.session.checkpointUnavailable?.rewind ?? '', /not supported/);
