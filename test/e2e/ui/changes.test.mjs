@@ -6,7 +6,8 @@
 //   node --test test/e2e/ui/changes.test.mjs        (after `npm run build`)
 //   UPDATE_SCREENSHOTS=1 …                          also writes docs/images/changes-*.png
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { REPO_ROOT, expectNotification, openViewContainer, openWorkbench, roomForTheChat, runCommand, screenshot, step, waitUntil, webviewFrame, log } from './harness.mjs';
@@ -16,7 +17,9 @@ let wb;
 let chat;
 
 before(async () => {
-  wb = await openWorkbench({ name: 'changes', env: { ZCODE_SIM_APPLY_EDITS: '1' } });
+  // A state dir: sessions outlive the simulator process, as zcode's do (the reload test restarts it).
+  const state = mkdtempSync(join(tmpdir(), 'zcode-sim-state-'));
+  wb = await openWorkbench({ name: 'changes', env: { ZCODE_SIM_APPLY_EDITS: '1', ZCODE_SIM_STATE_DIR: state } });
   await openViewContainer(wb.page, 'ZCode');
   await roomForTheChat(wb.page, 160);
   chat = webviewFrame(wb.page);
@@ -122,4 +125,20 @@ test('on a build without session/rewind (the current ones), Rewind to here says 
     await waitUntil(async () => (await rewind.getAttribute('aria-disabled')) === 'true', { what: 'Rewind to become inert' });
     assert.match(await rewind.getAttribute('title'), /not supported by this zcode version/);
     assert.equal(await message.locator('button.fork-here').getAttribute('aria-disabled'), null, 'fork still works on this build');
+  }));
+
+test('after a window reload the changes cards come back with the session, and Undo still works', T, () =>
+  step(wb, 'reload', async (page) => {
+    assert.equal(read('src/greet.js')?.includes('Hi there'), true, 'the permitted edit of the earlier test is on disk');
+    await page.reload();
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await openViewContainer(page, 'ZCode');
+    chat = webviewFrame(page);
+    // The remembered session is loaded again; its stored changes cards follow the replay.
+    const card = chat.locator('section.card.changes', { has: chat.locator('li.changed-file', { hasText: 'greet.js' }) });
+    await card.waitFor({ timeout: 60_000 });
+    assert.match(await card.innerText(), /a friendlier greeting/);
+    await card.locator('li.changed-file', { hasText: 'greet.js' }).locator('button.undo-file').click();
+    await waitUntil(() => read('src/greet.js')?.includes('Hello') === true, { what: 'greet.js restored after the reload' });
+    await screenshot(page, 'changes-5-after-reload');
   }));
