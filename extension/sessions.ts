@@ -45,6 +45,10 @@ export class SessionManager extends Disposable {
    */
   readonly onWillLoadSession = this._onWillLoadSession.event;
 
+  private readonly _onDidLoadSession = this.register(new vscode.EventEmitter<string>());
+  /** A `session/load` succeeded: its replay is complete (the chat then adds what zcode does not replay). */
+  readonly onDidLoadSession = this._onDidLoadSession.event;
+
   private readonly _onDidChangeTitle = this.register(new vscode.EventEmitter<{ sessionId: string; title: string | undefined }>());
   /** Fires on `session_info_update` titles. */
   readonly onDidChangeTitle = this._onDidChangeTitle.event;
@@ -152,6 +156,7 @@ export class SessionManager extends Disposable {
     }
     this.open.add(sessionId);
     if (result?.configOptions) this.setOptions(sessionId, result.configOptions);
+    this._onDidLoadSession.fire(sessionId);
   }
 
   /** Every session of the workspace folder (`session/list`, all pages), most recent first. */

@@ -21,6 +21,10 @@ import {
   OpenLocationCommand,
   RemoveQueuedCommand,
   RetryCommand,
+  ReviewChangesCommand,
+  RewindToCommand,
+  ForkFromCommand,
+  UndoChangesCommand,
   SendPromptCommand,
   SetConfigOptionCommand,
   SteerCommand,
@@ -48,6 +52,13 @@ export interface ChatActions {
   forkSession(): void;
   cancelBackgroundTask(taskId: string): void;
   listSessions(): Promise<SessionSummary[]>;
+  /** The multi-file diff of a turn's changes (or one file of it). */
+  reviewChanges(changeSetId: string, path?: string): void;
+  /** Undo a turn's changes to one file, or all of them. */
+  undoChanges(changeSetId: string, path?: string): void;
+  /** Rewind to a user message's checkpoint / fork from it. */
+  rewindTo(itemId: string): void;
+  forkFrom(itemId: string): void;
   attachContext(source: 'selection' | 'activeFile' | 'pickFiles'): Promise<Attachment[]>;
 }
 
@@ -70,6 +81,10 @@ export function hostActions(channel: HostChannel): ChatActions {
     forkSession: () => channel.send(ForkSessionCommand, {}),
     cancelBackgroundTask: (taskId) => channel.send(CancelBackgroundTaskCommand, { taskId }),
     listSessions: async () => (await channel.request(ListSessionsRequest, {})).sessions,
+    reviewChanges: (changeSetId, path) => channel.send(ReviewChangesCommand, path ? { changeSetId, path } : { changeSetId }),
+    undoChanges: (changeSetId, path) => channel.send(UndoChangesCommand, path ? { changeSetId, path } : { changeSetId }),
+    rewindTo: (itemId) => channel.send(RewindToCommand, { itemId }),
+    forkFrom: (itemId) => channel.send(ForkFromCommand, { itemId }),
     attachContext: async (source) => (await channel.request(AttachContextRequest, { source }, 120_000)).attachments,
   };
 }
@@ -93,6 +108,10 @@ export const noopActions: ChatActions = {
   forkSession() {},
   cancelBackgroundTask() {},
   listSessions: async () => [],
+  reviewChanges() {},
+  undoChanges() {},
+  rewindTo() {},
+  forkFrom() {},
   attachContext: async () => [],
 };
 

@@ -12,6 +12,7 @@ import type { InteractiveUi, ZcodeClientHost } from '../acpClient.ts';
 import { errorMessage } from '../disposable.ts';
 import type { SessionManager } from '../sessions.ts';
 import { DEFAULT_CHAT_SETTINGS, toIpcMessage, type ChatSettings } from '../../webview-ui/contract.ts';
+import { registerTurnChanges } from '../changes/changesUi.ts';
 import { ChatAttention } from './chatAttention.ts';
 import { ChatController, type ChatEnvironment } from './chatController.ts';
 import { attachContext, selectionAttachment } from './contextAttachments.ts';
@@ -124,6 +125,7 @@ export function registerChatView(
   statusBar?: { setNeedsInput(count: number): void },
 ): vscode.Disposable {
   const diffs = new DiffDocuments();
+  const turnChanges = registerTurnChanges(context, (message) => log?.warn(message));
   // The environment reveals the view through the provider, created right after it.
   const view: { provider?: ChatViewProvider } = {};
   const attention = new ChatAttention({
@@ -148,12 +150,19 @@ export function registerChatView(
     focusChanged: (focused) => setChatFocused(focused),
     notify: (event) => attention.notify(event),
     pendingChanged: (count) => attention.pendingChanged(count),
+    changes: turnChanges.tracker,
+    confirm: async () => {
+      const rewind = vscode.l10n.t('Rewind');
+      const detail = vscode.l10n.t('zcode keeps this message and its answer and removes everything after it. Files are not changed: undo edits with the changed-files cards.');
+      return (await vscode.window.showWarningMessage(vscode.l10n.t('Rewind the conversation to this message?'), { modal: true, detail }, rewind)) === rewind;
+    },
   };
   const controller = new ChatController(host, sessions, env);
   const provider = new ChatViewProvider(context.extensionUri, host, controller);
   view.provider = provider;
   return vscode.Disposable.from(
     diffs.register(),
+    turnChanges.disposable,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     vscode.commands.registerCommand(ATTACH_SELECTION_COMMAND, () => {
       provider.reveal(false);

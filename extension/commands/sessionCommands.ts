@@ -53,6 +53,8 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
     if (target.checkpointId) params.checkpointId = target.checkpointId;
     if (cascade !== undefined) params.cascade = cascade;
     const result = await host.call(RewindRequest, params);
+    // Show what zcode now holds: the load replays the shortened history (the chat starts afresh).
+    await sessions.loadSession(sessionId);
     void vscode.window.showInformationMessage(t('The session was rewound.'));
     return result;
   });

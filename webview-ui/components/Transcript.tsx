@@ -6,11 +6,13 @@
  * transcript fills its window a page a frame), pinned to the bottom while the user is at the bottom.
  */
 import { Component } from 'preact';
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { TranscriptItem } from '../contract.ts';
 import { useActions, type ChatActions } from '../actions.ts';
 import { t } from '../l10n.ts';
 import { Announcer } from './Announcer.tsx';
+import { ChangesCard } from './ChangesCard.tsx';
+import { CheckpointContext, type CheckpointState } from './CheckpointActions.tsx';
 import { ElicitationCard, PermissionCard } from './Interactions.tsx';
 import { Icon } from './Icon.tsx';
 import { AgentMessage, ErrorView, NoticeView, Thought, UserMessage } from './Messages.tsx';
@@ -50,6 +52,8 @@ export function renderItem(item: TranscriptItem, live: boolean) {
       return <ErrorView item={item} />;
     case 'notice':
       return <NoticeView item={item} />;
+    case 'changes':
+      return <ChangesCard item={item} />;
   }
 }
 
@@ -107,7 +111,7 @@ export function handleTranscriptClick(e: MouseEvent, actions: ChatActions): void
   }
 }
 
-export function Transcript({ items, running, empty }: { items: TranscriptItem[]; running: boolean; empty?: preact.ComponentChildren }) {
+export function Transcript({ items, running, empty, checkpoints }: { items: TranscriptItem[]; running: boolean; empty?: preact.ComponentChildren; checkpoints?: CheckpointState }) {
   const actions = useActions();
   const [count, setCount] = useState(WINDOW);
   const scroller = useRef<HTMLDivElement>(null);
@@ -165,7 +169,9 @@ export function Transcript({ items, running, empty }: { items: TranscriptItem[];
     if (el) el.scrollTop = el.scrollHeight;
   };
 
+  const checkpointState = useMemo(() => checkpoints ?? { running }, [checkpoints?.running ?? running, checkpoints?.unavailable]);
   return (
+    <CheckpointContext.Provider value={checkpointState}>
     <div class="transcript-wrap">
       <Announcer items={items} running={running} />
       <div ref={scroller} class="transcript" role="region" aria-label={t('Conversation')} tabIndex={0} onScroll={onScroll} onClick={(e) => handleTranscriptClick(e, actions)}>
@@ -185,5 +191,6 @@ export function Transcript({ items, running, empty }: { items: TranscriptItem[];
         </button>
       )}
     </div>
+    </CheckpointContext.Provider>
   );
 }

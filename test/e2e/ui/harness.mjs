@@ -154,6 +154,21 @@ export function viewTitle(page, viewName) {
     .first();
 }
 
+/** Screenshots show more of the chat: the Background Tasks view collapsed, the side bar `px` wider. */
+export async function roomForTheChat(page, px = 260) {
+  const tasks = page.locator('#workbench\\.parts\\.sidebar .pane-header', { hasText: 'Background Tasks' }).first();
+  if ((await tasks.getAttribute('aria-expanded').catch(() => null)) === 'true') await tasks.click();
+  const sidebar = await page.locator('#workbench\\.parts\\.sidebar').boundingBox();
+  if (sidebar) {
+    const x = sidebar.x + sidebar.width + 1;
+    const y = sidebar.y + sidebar.height / 2;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x + px, y, { steps: 8 });
+    await page.mouse.up();
+  }
+}
+
 /** Opens the ZCode view container and waits until its Background Tasks view shows (the extension's views are up). */
 export async function openZcodeContainer(page) {
   await openViewContainer(page, 'ZCode');

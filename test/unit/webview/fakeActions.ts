@@ -28,6 +28,10 @@ export function recordingActions(): ChatActions & { calls: Call[] } {
     loadSession: rec('loadSession'),
     forkSession: rec('forkSession'),
     cancelBackgroundTask: rec('cancelBackgroundTask'),
+    reviewChanges: rec('reviewChanges'),
+    undoChanges: rec('undoChanges'),
+    rewindTo: rec('rewindTo'),
+    forkFrom: rec('forkFrom'),
     listSessions: async () => {
       calls.push({ name: 'listSessions', args: [] });
       return [];
