@@ -568,6 +568,7 @@ describe('chat controller: changed files and checkpoints', () => {
     const t = setup();
     disposers.push(() => t.controller.dispose());
     const user = await turnWithCheckpoint(t);
+    t.host.answers.set('_zcode/session/rewind', () => ({ rewound: true, checkpointId: 'c1' }));
     t.send(RewindToCommand, { itemId: user.id });
     await until(() => t.host.requests.some((r) => r.method === '_zcode/session/rewind'), 'the rewind request');
     assert.deepEqual(t.host.requests.find((r) => r.method === '_zcode/session/rewind')?.params, { sessionId: 's1', checkpointId: 'c1' });
