@@ -21,10 +21,12 @@ import {
   OpenLocationCommand,
   RemoveQueuedCommand,
   RetryCommand,
+  SearchMentionsRequest,
   SendPromptCommand,
   SetConfigOptionCommand,
   SteerCommand,
   type Attachment,
+  type MentionCandidate,
   type SessionSummary,
 } from './contract.ts';
 import type { HostChannel } from './ipc.ts';
@@ -49,6 +51,8 @@ export interface ChatActions {
   cancelBackgroundTask(taskId: string): void;
   listSessions(): Promise<SessionSummary[]>;
   attachContext(source: 'selection' | 'activeFile' | 'pickFiles'): Promise<Attachment[]>;
+  /** The `@` picker's candidates for `query`. */
+  searchMentions(query: string): Promise<MentionCandidate[]>;
 }
 
 export function hostActions(channel: HostChannel): ChatActions {
@@ -71,6 +75,7 @@ export function hostActions(channel: HostChannel): ChatActions {
     cancelBackgroundTask: (taskId) => channel.send(CancelBackgroundTaskCommand, { taskId }),
     listSessions: async () => (await channel.request(ListSessionsRequest, {})).sessions,
     attachContext: async (source) => (await channel.request(AttachContextRequest, { source }, 120_000)).attachments,
+    searchMentions: async (query) => (await channel.request(SearchMentionsRequest, { query })).candidates,
   };
 }
 
@@ -94,6 +99,7 @@ export const noopActions: ChatActions = {
   cancelBackgroundTask() {},
   listSessions: async () => [],
   attachContext: async () => [],
+  searchMentions: async () => [],
 };
 
 export const ActionsContext = createContext<ChatActions>(noopActions);

@@ -37,6 +37,7 @@ import {
   ReadyCommand,
   RemoveQueuedCommand,
   RetryCommand,
+  SearchMentionsRequest,
   SendPromptCommand,
   SetConfigOptionCommand,
   SteerCommand,
@@ -54,7 +55,7 @@ import type { ChatEnvironment, ChatHost, ChatSessions, Disposable } from './chat
 export type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';
 import { PatchStream } from './patchStream.ts';
 import { PendingInteractions } from './pendingInteractions.ts';
-import { buildPrompt, parseAttachments, summarize } from './prompt.ts';
+import { buildPrompt, fileContents, parseAttachments, summarize } from './prompt.ts';
 import * as T from './transcript.ts';
 import { transcriptMarkdown } from './transcriptMarkdown.ts';
 import { parseElicitationResponse, parseTasks } from './wireParsing.ts';
@@ -253,6 +254,9 @@ export class ChatController {
       const source = p.source === 'selection' || p.source === 'activeFile' || p.source === 'pickFiles' ? p.source : 'selection';
       return this.respond(msg, AttachContextRequest, async () => ({ attachments: await this.env.attachContext(source) }));
     }
+    if (SearchMentionsRequest.is(msg)) {
+      return this.respond(msg, SearchMentionsRequest, async () => ({ candidates: (await this.env.searchMentions?.(str(p.query) ?? '')) ?? [] }));
+    }
   }
 
   private respond<P, R>(msg: IpcMessage, request: IpcRequest<P, R>, run: () => Promise<R>): void {
@@ -313,7 +317,8 @@ export class ChatController {
     const transcript = this.state;
     this.lastPrompt = { text, attachments };
     this.queue(T.addUserPrompt(transcript, text, summarize(attachments)));
-    const prompt = buildPrompt(text, attachments, this.promptCaps());
+    const caps = this.promptCaps();
+    const prompt = buildPrompt(text, attachments, caps, await fileContents(attachments, caps, this.env.fileContent));
     let outcome: { stopReason: PromptResponse['stopReason'] } | { error: string };
     try {
       const response = await this.host.request<PromptResponse>('session/prompt', { sessionId, prompt });
