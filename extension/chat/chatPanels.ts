@@ -75,7 +75,9 @@ export class ChatPanels implements vscode.Disposable {
     }
     const cwd = sessionId ? this.options.sessions.cwdOf(sessionId) : await this.options.pickFolder();
     if (!cwd) return undefined;
-    const column = vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+    // Beside whatever the active group shows (an editor or another chat tab): chats side by side.
+    const group = vscode.window.tabGroups.activeTabGroup;
+    const column = group.tabs.length > 0 ? group.viewColumn + 1 : group.viewColumn;
     const panel = vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, panelTitle(sessionId ? this.options.sessions.title(sessionId) : undefined), column, {
       enableScripts: true,
       enableCommandUris: false,
@@ -118,14 +120,19 @@ export class ChatPanels implements vscode.Disposable {
     self.chat = chat;
     this.panels.add(chat);
     const registration = router.add(controller);
+    let visible = panel.visible;
     const subscriptions = [
       connectChatWebview(panel.webview, controller),
       sessions.onDidChangeActiveSession((id) => {
         panel.title = panelTitle(id ? this.options.sessions.title(id) : undefined);
       }),
-      // Without retained context a hidden tab's webview is torn down; it says `ready` when shown again.
+      // Without retained context a hidden tab's webview is torn down; it says `ready` when shown
+      // again. Only a change of visibility counts: focus moving between tabs fires this event too,
+      // and re-attaching a live webview would stop the stream until its next `ready`.
       panel.onDidChangeViewState(() => {
-        if (!panel.visible) controller.detach();
+        if (panel.visible === visible) return;
+        visible = panel.visible;
+        if (!visible) controller.detach();
         else controller.attach((msg) => void panel.webview.postMessage(msg));
       }),
     ];
