@@ -37,6 +37,8 @@ export interface ChatPanelsOptions {
   sidebarShows(sessionId: string): boolean;
   /** Shows the sidebar chat. */
   revealSidebar(): void;
+  /** A session was removed from the history: its tab closes. */
+  onDidRemoveSession?: vscode.Event<string>;
 }
 
 export class ChatPanels implements vscode.Disposable {
@@ -54,6 +56,9 @@ export class ChatPanels implements vscode.Disposable {
           this.adopt(panel, sessionId && !this.shownElsewhere(sessionId, undefined) ? sessionId : undefined, cwd);
         },
       }),
+      ...(options.onDidRemoveSession
+        ? [options.onDidRemoveSession((sessionId) => [...this.panels].find((p) => p.sessions.activeSessionId === sessionId)?.panel.dispose())]
+        : []),
       options.sessions.onDidChangeTitle(({ sessionId, title }) => {
         for (const p of this.panels) if (p.sessions.activeSessionId === sessionId) p.panel.title = panelTitle(title);
       }),

@@ -109,6 +109,7 @@ export function registerChatView(
   sessions: SessionManager,
   log?: Logger,
   statusBar?: { setNeedsInput(count: number): void },
+  history?: { onDidRemove: vscode.Event<string> },
 ): vscode.Disposable {
   const diffs = new DiffDocuments();
   const mentions = new MentionSource();
@@ -142,6 +143,7 @@ export function registerChatView(
     defaultFolder: defaultSessionFolder,
     sidebarShows: (sessionId) => controller.session.sessionId === sessionId,
     revealSidebar: () => provider.reveal(false),
+    ...(history ? { onDidRemoveSession: history.onDidRemove } : {}),
   });
   return vscode.Disposable.from(
     diffs.register(),

@@ -21,8 +21,16 @@ const HIDDEN_KEY = 'zcode.hiddenSessions';
 const MAX_KEPT = 500;
 
 /** Titles the user gave and sessions the user removed, per workspace. */
-export class SessionHistoryStore {
+export class SessionHistoryStore implements vscode.Disposable {
+  private readonly _onDidRemove = new vscode.EventEmitter<string>();
+  /** A session was removed from the history (a chat tab showing it closes). */
+  readonly onDidRemove = this._onDidRemove.event;
+
   constructor(private readonly state: vscode.Memento) {}
+
+  dispose(): void {
+    this._onDidRemove.dispose();
+  }
 
   title(sessionId: string): string | undefined {
     return this.state.get<Record<string, string>>(TITLES_KEY, {})[sessionId];
@@ -42,6 +50,7 @@ export class SessionHistoryStore {
   async hide(sessionId: string): Promise<void> {
     const hidden = this.state.get<string[]>(HIDDEN_KEY, []).filter((id) => id !== sessionId);
     await this.state.update(HIDDEN_KEY, [...hidden, sessionId].slice(-MAX_KEPT));
+    this._onDidRemove.fire(sessionId);
   }
 }
 
