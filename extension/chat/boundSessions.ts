@@ -36,6 +36,7 @@ export class BoundSessions implements ChatSessions, vscode.Disposable {
    * @param sessionId the session to show (undefined: a new one is made on the first prompt)
    * @param cwd the folder of new sessions
    * @param shownElsewhere whether another chat shows a session
+   * @param log where a failed restore is reported
    */
   constructor(
     private readonly host: ZcodeClientHost,
@@ -43,6 +44,7 @@ export class BoundSessions implements ChatSessions, vscode.Disposable {
     private sessionId: string | undefined,
     readonly cwd: string,
     private readonly shownElsewhere: (sessionId: string) => boolean,
+    private readonly log: (message: string) => void = () => {},
   ) {
     this.subscriptions = [
       this._onDidChangeActiveSession,
@@ -119,7 +121,8 @@ export class BoundSessions implements ChatSessions, vscode.Disposable {
       try {
         await this.loadSession(id);
         return id;
-      } catch {
+      } catch (error) {
+        this.log(`chat tab: could not load session ${id}, starting a new one: ${error instanceof Error ? error.message : String(error)}`);
         this.bind(undefined);
         return undefined;
       }

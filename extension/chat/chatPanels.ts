@@ -52,6 +52,7 @@ export class ChatPanels implements vscode.Disposable {
           const saved = typeof state === 'object' && state !== null ? (state as Record<string, unknown>) : {};
           const sessionId = typeof saved.sessionId === 'string' ? saved.sessionId : undefined;
           const cwd = sessionId ? options.sessions.cwdOf(sessionId) : options.defaultFolder();
+          options.environment.log('info', `chat tab: restoring ${sessionId ? `session ${sessionId}` : 'a tab without a session'}`);
           // Two restored tabs of one session would share its replay: the second one starts empty.
           this.adopt(panel, sessionId && !this.shownElsewhere(sessionId, undefined) ? sessionId : undefined, cwd);
         },
@@ -116,7 +117,9 @@ export class ChatPanels implements vscode.Disposable {
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'zcode.svg');
     loadChatWebview(panel.webview, extensionUri);
     const self: { chat?: ChatPanel } = {};
-    const sessions = new BoundSessions(host, this.options.sessions, sessionId, cwd, (id) => this.shownElsewhere(id, self.chat));
+    const sessions = new BoundSessions(host, this.options.sessions, sessionId, cwd, (id) => this.shownElsewhere(id, self.chat), (message) =>
+      this.options.environment.log('warn', message),
+    );
     const controller = new ChatController(host, sessions, {
       ...this.options.environment,
       reveal: () => panel.reveal(undefined, true),

@@ -2,9 +2,10 @@
 // `@` picks a workspace file and zcode receives it; a drop of Explorer files (the uri list VS Code
 // puts on a Shift+drag) and "Attach the current file" attach the same way; two editor-tab chats run
 // two sessions side by side; the history QuickPick filters as you type, renames and removes (with a
-// modal confirmation). Screenshots: $ARTIFACTS/ui/workspace-*.png.
+// modal confirmation); a chat tab is restored after a window reload. Screenshots: $ARTIFACTS/ui/workspace-*.png.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
@@ -12,13 +13,18 @@ import { openViewContainer, openWorkbench, readSimRecord, runCommand, screenshot
 
 const T = { timeout: 180_000 };
 let wb;
+let simState;
 
 before(async () => {
-  wb = await openWorkbench({ name: 'workspace' });
+  // zcode keeps its sessions on disk: so does the simulator here, so that a window reload (a new
+  // extension host, a new zcode process) can load them again.
+  simState = mkdtempSync(join(tmpdir(), 'zcode-sim-state-'));
+  wb = await openWorkbench({ name: 'workspace', env: { ZCODE_SIM_STATE_DIR: simState } });
 });
 after(async () => {
   if (wb && wb.consoleErrors.length) log(`workspace: console errors:\n  ${wb.consoleErrors.slice(0, 20).join('\n  ')}`);
   await wb?.close();
+  if (simState) rmSync(simState, { recursive: true, force: true });
 });
 
 /** What zcode received as prompts (`session/send` params), in order. */
@@ -146,4 +152,17 @@ test('history: filter as you type, rename, remove with confirmation', T, () =>
     await rows.filter({ hasText: 'alpha tab' }).first().waitFor({ timeout: 30_000 });
     assert.equal(await rows.filter({ hasText: /beta tab|Beta, renamed/ }).count(), 0);
     await page.keyboard.press('Escape');
+  }));
+
+test('a chat tab survives a window reload, bound to its session', T, () =>
+  step(wb, 'restore', async (page) => {
+    const loadsBefore = readSimRecord(wb.simRecord).length;
+    await runCommand(page, 'Developer: Reload Window');
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    // The serializer re-creates the tab and loads the session the webview remembered: its history replays.
+    const chat = webviewFrame(page, { index: 0 });
+    await chat.locator('.message.agent', { hasText: 'You said: alpha tab' }).waitFor({ timeout: 90_000 });
+    await chat.locator('.message.user', { hasText: 'alpha tab' }).waitFor();
+    assert.ok(readSimRecord(wb.simRecord).length > loadsBefore, 'zcode was asked for the session again');
+    await screenshot(page, 'workspace-6-restored-tab');
   }));
