@@ -109,6 +109,7 @@ test('two editor-tab chats run two sessions side by side', T, () =>
     const [a, b] = sends().slice(before);
     assert.notEqual(a.sessionId, b.sessionId, 'each tab has its own zcode session');
     await page.locator('.tab', { hasText: 'ZCode: alpha tab' }).first().waitFor({ timeout: 20_000 });
+    await page.mouse.move(700, 450); // no hover tooltip in the picture
     await screenshot(page, 'workspace-3-two-editor-chats');
   }));
 
