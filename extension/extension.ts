@@ -14,6 +14,7 @@ import { BackgroundTasksTree } from './backgroundTasks/treeProvider.ts';
 import { registerChatView } from './chat/chatViewProvider.ts';
 import { registerAppCommands } from './commands/appCommands.ts';
 import { CommandRunner } from './commands/runner.ts';
+import { SessionHistoryStore } from './commands/sessionHistory.ts';
 import { registerSessionCommands } from './commands/sessionCommands.ts';
 import { QuickPickInteractiveUi } from './fallbackUi.ts';
 import { LocateUi } from './locate.ts';
@@ -56,10 +57,11 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
   const locate = new LocateUi(host, [tree, statusBar]);
   context.subscriptions.push(host, sessions, remote, tree, statusBar, locate);
 
-  context.subscriptions.push(registerChatView(context, host, sessions, log, statusBar));
+  const history = new SessionHistoryStore(context.workspaceState);
+  context.subscriptions.push(history, registerChatView(context, host, sessions, log, statusBar, history));
 
   const runner = new CommandRunner(log, locate, context.subscriptions);
-  registerSessionCommands(runner, host, sessions);
+  registerSessionCommands(runner, host, sessions, history);
   registerAppCommands(runner, { host, remote, tree, locate, log, locateOptions: readLocateOptions });
 
   // Context keys for `when` clauses.

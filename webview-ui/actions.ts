@@ -25,10 +25,12 @@ import {
   RewindToCommand,
   ForkFromCommand,
   UndoChangesCommand,
+  SearchMentionsRequest,
   SendPromptCommand,
   SetConfigOptionCommand,
   SteerCommand,
   type Attachment,
+  type MentionCandidate,
   type SessionSummary,
 } from './contract.ts';
 import type { HostChannel } from './ipc.ts';
@@ -60,6 +62,8 @@ export interface ChatActions {
   rewindTo(itemId: string): void;
   forkFrom(itemId: string): void;
   attachContext(source: 'selection' | 'activeFile' | 'pickFiles'): Promise<Attachment[]>;
+  /** The `@` picker's candidates for `query`. */
+  searchMentions(query: string): Promise<MentionCandidate[]>;
 }
 
 export function hostActions(channel: HostChannel): ChatActions {
@@ -86,6 +90,7 @@ export function hostActions(channel: HostChannel): ChatActions {
     rewindTo: (itemId) => channel.send(RewindToCommand, { itemId }),
     forkFrom: (itemId) => channel.send(ForkFromCommand, { itemId }),
     attachContext: async (source) => (await channel.request(AttachContextRequest, { source }, 120_000)).attachments,
+    searchMentions: async (query) => (await channel.request(SearchMentionsRequest, { query })).candidates,
   };
 }
 
@@ -113,6 +118,7 @@ export const noopActions: ChatActions = {
   rewindTo() {},
   forkFrom() {},
   attachContext: async () => [],
+  searchMentions: async () => [],
 };
 
 export const ActionsContext = createContext<ChatActions>(noopActions);

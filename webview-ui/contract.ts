@@ -485,3 +485,16 @@ export const CopyTranscriptCommand = new IpcCommand('transcript/copy');
  * a webview view, so the host keeps its own context key (`zcode.chatFocused`) for keybindings.
  */
 export const ChatFocusCommand = new IpcCommand<{ focused: boolean }>('focus');
+
+/** One entry of the composer's `@` picker: a workspace file, an open editor or a workspace symbol. */
+export interface MentionCandidate {
+  kind: 'file' | 'editor' | 'symbol';
+  /** What the list shows first (file or symbol name). */
+  label: string;
+  /** The folder-relative path (and line of a symbol). */
+  description?: string;
+  /** What choosing it adds to the composer (a file; a symbol's uri carries its lines, `#L3-L9`). */
+  attachment: Attachment & { kind: 'file' };
+}
+/** The `@` picker's candidates for the text typed after `@` (fuzzy, best first). */
+export const SearchMentionsRequest = new IpcRequest<{ query: string }, { candidates: MentionCandidate[] }>('mentions/search');

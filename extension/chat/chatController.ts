@@ -41,6 +41,7 @@ import {
   RewindToCommand,
   ForkFromCommand,
   UndoChangesCommand,
+  SearchMentionsRequest,
   SendPromptCommand,
   SetConfigOptionCommand,
   SteerCommand,
@@ -59,7 +60,7 @@ import type { ChatChanges, ChatEnvironment, ChatHost, ChatSessions, Disposable }
 export type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';
 import { PatchStream } from './patchStream.ts';
 import { PendingInteractions } from './pendingInteractions.ts';
-import { buildPrompt, parseAttachments, summarize } from './prompt.ts';
+import { buildPrompt, fileContents, parseAttachments, summarize } from './prompt.ts';
 import * as T from './transcript.ts';
 import { TranscriptCheckpoints } from './transcriptCheckpoints.ts';
 import { transcriptMarkdown } from './transcriptMarkdown.ts';
@@ -274,6 +275,9 @@ export class ChatController {
       const { source } = msg.params;
       return this.respond(msg, AttachContextRequest, async () => ({ attachments: await this.env.attachContext(source === 'activeFile' || source === 'pickFiles' ? source : 'selection') }));
     }
+    if (SearchMentionsRequest.is(msg)) {
+      return this.respond(msg, SearchMentionsRequest, async () => ({ candidates: (await this.env.searchMentions?.(msg.params.query ?? '')) ?? [] }));
+    }
   }
 
   private respond<P, R>(msg: IpcMessage, request: IpcRequest<P, R>, run: () => Promise<R>): void {
@@ -336,7 +340,8 @@ export class ChatController {
     this.queue(T.addUserPrompt(transcript, text, summarize(attachments)));
     const turn = this.env.changes?.beginTurn(sessionId, text);
     this.recorder = turn ? { sessionId, turn } : undefined;
-    const prompt = buildPrompt(text, attachments, this.promptCaps());
+    const caps = this.promptCaps();
+    const prompt = buildPrompt(text, attachments, caps, await fileContents(attachments, caps, this.env.fileContent));
     let outcome: { stopReason: PromptResponse['stopReason'] } | { error: string };
     try {
       const response = await this.host.request<PromptResponse>('session/prompt', { sessionId, prompt });

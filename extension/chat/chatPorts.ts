@@ -5,7 +5,7 @@
  */
 import type { SessionConfigOption, SessionInfo, SessionNotification, ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../../bridge/acp/extensionSchemas.ts';
-import type { Attachment, ChangesItem, ChatSettings } from '../../webview-ui/contract.ts';
+import type { Attachment, ChangesItem, ChatSettings, MentionCandidate } from '../../webview-ui/contract.ts';
 import type { DiffSource } from './toolView.ts';
 
 export type Disposable = { dispose(): unknown };
@@ -51,6 +51,10 @@ export interface ChatEnvironment {
   openLocation(path: string, line?: number): Promise<void>;
   copy(text: string): Promise<void>;
   attachContext(source: 'selection' | 'activeFile' | 'pickFiles'): Promise<Attachment[]>;
+  /** The composer's `@` picker: files, open editors and symbols matching `query`. */
+  searchMentions?(query: string): Promise<MentionCandidate[]>;
+  /** A file attachment's text to embed in the prompt; undefined = send it as a link. */
+  fileContent?(uri: string): Promise<{ text: string; mimeType?: string } | undefined>;
   /** Shows the chat view without moving focus (forms arrived while it was hidden). */
   reveal(): void;
   log(level: 'info' | 'warn' | 'error', message: string): void;
