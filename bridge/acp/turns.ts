@@ -563,9 +563,11 @@ export class TurnEngine implements Disposable {
     const zcode: Record<string, unknown> = {};
     if (usage) zcode.usage = usage;
     if (terminal) zcode.terminal = terminal;
-    const response: PromptResponse & { usage?: TurnUsage } = { stopReason };
-    const acpUsage = usage ? toAcpUsage(usage) : undefined;
-    if (acpUsage) response.usage = acpUsage;
+    // The turn's usage in ACP's (unstable, not in the stable schema) `Usage` shape lives under
+    // `_meta.zcode.promptUsage`: nothing outside the stable schema except under `_meta` (issue 15.7).
+    const acpUsage: TurnUsage | undefined = usage ? toAcpUsage(usage) : undefined;
+    if (acpUsage) zcode.promptUsage = acpUsage;
+    const response: PromptResponse = { stopReason };
     if (Object.keys(zcode).length > 0) response._meta = { zcode };
     return response;
   }
