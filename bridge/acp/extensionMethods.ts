@@ -35,6 +35,7 @@ import { isBusy, toRequestError } from './errors.ts';
 // The same notification the core sends on every task-list change: `{sessionId, tasks}`.
 import { BACKGROUND_TASKS_NOTIFICATION } from './signals.ts';
 import {
+  AccountUsageParams,
   CancelBackgroundTaskParams,
   CheckpointsParams,
   CheckpointsResult,
@@ -52,6 +53,7 @@ import {
   toCheckpointInfo,
 } from './extensionSchemas.ts';
 import type {
+  AccountUsageResponse,
   CancelBackgroundTaskResponse,
   CheckpointsResponse,
   CompactResponse,
@@ -106,6 +108,27 @@ export function registerExtensionMethods(app: AgentApp, ctx: BridgeContext, tuni
   register(EXTENSION_METHOD.setThoughtLevel, SetThoughtLevelParams, (p) => ops.setThoughtLevel(p));
   register(EXTENSION_METHOD.cancelBackgroundTask, CancelBackgroundTaskParams, (p) => ops.cancelBackgroundTask(p));
   register(EXTENSION_METHOD.checkpoints, CheckpointsParams, (p) => ops.checkpoints(p));
+  register(EXTENSION_METHOD.accountUsage, AccountUsageParams, (p) => accountUsage(ctx, p));
+}
+
+/**
+ * `_zcode/account/usage`: the plan quota (quota.ts) and, for a session, zcode's own token counts
+ * (`session/usage {sessionId}`, zcode-current.md §11; left out on a build without it).
+ */
+export async function accountUsage(ctx: BridgeContext, params: z.infer<typeof AccountUsageParams>): Promise<AccountUsageResponse> {
+  const handle = params.sessionId ? await ctx.materialize(params.sessionId) : undefined;
+  const [plan, session] = await Promise.all([
+    ctx.quota.quota(params.refresh === true),
+    handle
+      ? ctx.backend.request('session/usage', { sessionId: handle.zcodeSessionId }).catch((error: unknown) => {
+          if (!(error instanceof ZcodeError && (error.code === -32601 || error.code === -32602))) ctx.logger.debug(`session/usage failed: ${String(error)}`);
+          return undefined;
+        })
+      : undefined,
+  ]);
+  const response: AccountUsageResponse = { ...plan };
+  if (session && typeof session === 'object') response.session = session as Record<string, unknown>;
+  return response;
 }
 
 /** zcode methods that not every build has, and which builds do (zcode-protocol.md "Version support"). */

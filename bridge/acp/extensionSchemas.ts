@@ -22,6 +22,8 @@ export const EXTENSION_METHOD = {
   setThoughtLevel: '_zcode/session/setThoughtLevel',
   cancelBackgroundTask: '_zcode/session/cancelBackgroundTask',
   checkpoints: '_zcode/session/checkpoints',
+  accountUsage: '_zcode/account/usage',
+  loadEarlier: '_zcode/session/loadEarlier',
 } as const;
 export type ExtensionMethod = (typeof EXTENSION_METHOD)[keyof typeof EXTENSION_METHOD];
 
@@ -81,6 +83,29 @@ export type CancelBackgroundTaskParams = z.infer<typeof CancelBackgroundTaskPara
 
 export const CheckpointsParams = SessionParams;
 export type CheckpointsParams = SessionParams;
+
+/**
+ * `_zcode/account/usage`: the plan quota for any client (acp/quota.ts); with `sessionId`, zcode's own
+ * token counts for that session too (`session/usage`). `refresh` skips the one-minute cache.
+ */
+export const AccountUsageParams = z.object({
+  sessionId: nonEmpty('sessionId').optional(),
+  refresh: z.boolean({ error: 'refresh must be true or false' }).optional(),
+  _meta: base._meta,
+});
+export type AccountUsageParams = z.infer<typeof AccountUsageParams>;
+
+/**
+ * `_zcode/session/loadEarlier`: the page of the session's history before `cursor` (the
+ * `_meta.zcode.replay.cursor` of `session/load`'s answer, or of the previous page), replayed as
+ * `session/update`s before the answer, like a load. `limit`: messages per page (default 200, at most 1000).
+ */
+export const LoadEarlierParams = z.object({
+  ...base,
+  cursor: nonEmpty('cursor'),
+  limit: z.number({ error: 'limit must be a number' }).int('limit must be an integer').min(1, 'limit must be at least 1').max(1000, 'limit must be at most 1000').optional(),
+});
+export type LoadEarlierParams = z.infer<typeof LoadEarlierParams>;
 
 // ---------------------------------------------------------------------------------------------
 // Results
@@ -144,6 +169,44 @@ export interface CheckpointsResponse {
   checkpoints: CheckpointInfo[];
   /** zcode cannot list checkpoints (no `session/checkpoints`): only "latest" works for fork/rewind. */
   latestOnly?: true;
+}
+
+/** One plan window (translate/quota.ts). */
+export type { QuotaWindow } from '../translate/quota.ts';
+import type { QuotaWindow } from '../translate/quota.ts';
+
+export interface AccountQuota {
+  /** zcode's provider id whose key was used (`builtin:zai-coding-plan` …). */
+  provider: string;
+  /** The plan level the provider names (`lite`, `pro` …), when it does. */
+  plan?: string;
+  windows: QuotaWindow[];
+  /** ISO 8601: when these figures were read. */
+  fetchedAt: string;
+  /** True when the last refresh failed and these are the figures of `fetchedAt`. */
+  stale: boolean;
+  staleReason?: string;
+}
+
+export interface QuotaUnavailable {
+  reason: 'no_key' | 'auth' | 'rate_limited' | 'network' | 'unexpected';
+  message: string;
+}
+
+export interface AccountUsageResponse {
+  /** null when no figures were ever read (see `unavailable`). */
+  quota: AccountQuota | null;
+  /** Why there are no fresh figures. */
+  unavailable?: QuotaUnavailable;
+  /** zcode's token counts for the session (`session/usage`), when asked for one and the build has it. */
+  session?: Record<string, unknown>;
+}
+
+/** `_zcode/session/loadEarlier`: the page was replayed; `cursor` pages further back (absent at the start). */
+export interface LoadEarlierResponse {
+  /** Messages replayed by this call. */
+  messages: number;
+  cursor?: string;
 }
 
 /**

@@ -19,7 +19,9 @@ import { BRIDGE_NAME, BRIDGE_VERSION } from '../version.ts';
 import type { ClientRegistry, ConnectedClient } from './clients.ts';
 import { supportsTerminalOutput } from './clients.ts';
 import type { ConfigService } from './configOptions.ts';
+import type { CommandScope } from './commandCatalog.ts';
 import type { SlashCommandRunner, BridgeContext } from './context.ts';
+import type { SessionRuntime } from './sessions.ts';
 import { toRequestError } from './errors.ts';
 import { settledMessages } from './replay.ts';
 import { listSessionInfos } from './sessionList.ts';
@@ -112,7 +114,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       // The client's MCP servers go to zcode with session/create (and again with every resume).
       const sessionId = sessions.createPlaceholder(params.cwd, mcpServersToZcode(params.mcpServers));
       const configOptions = sessions.placeholderConfig();
-      afterResponse(() => sendCommands(client, sessionId));
+      afterResponse(() => void sendCommands(client, sessionId, { cwd: params.cwd }));
       return { sessionId, configOptions, ...modes(configOptions) };
     }),
   );
@@ -132,7 +134,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
         for (const update of updates) sendTo(client, params.sessionId, update);
       }
       const configOptions = runtime?.configOptions ?? sessions.placeholderConfig();
-      afterResponse(() => caughtUp(client, params.sessionId));
+      afterResponse(() => caughtUp(client, params.sessionId, params.cwd));
       return { configOptions, ...modes(configOptions) };
     }),
   );
@@ -143,7 +145,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       await requireUsableCwd(params.cwd);
       const runtime = await sessions.open(params.sessionId, params.cwd, mcpServersToZcode(params.mcpServers ?? undefined));
       const configOptions = runtime?.configOptions ?? sessions.placeholderConfig();
-      afterResponse(() => caughtUp(client, params.sessionId));
+      afterResponse(() => caughtUp(client, params.sessionId, params.cwd));
       return { configOptions, ...modes(configOptions) };
     }),
   );
@@ -190,13 +192,15 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     'session/prompt',
     safe((params, _client, signal) =>
       // turns.prompt registers the prompt synchronously (a session/cancel right behind it must see it).
-      turns.prompt(params.sessionId, params.prompt, signal, async (jobSignal) => {
-        await sessions.require(params.sessionId);
-        // Slash commands run before the queue (`/steer` must reach a running turn). They get the
-        // prompt's signal, which `session/cancel` aborts too (a /compact waiting for its outcome,
-        // a /rewind waiting for idle), not only `$/cancel_request`.
-        return deps.slashCommands(deps.context, { sessionId: params.sessionId, prompt: params.prompt, signal: jobSignal });
-      }),
+      turns
+        .prompt(params.sessionId, params.prompt, signal, async (jobSignal) => {
+          await sessions.require(params.sessionId);
+          // Slash commands run before the queue (`/steer` must reach a running turn). They get the
+          // prompt's signal, which `session/cancel` aborts too (a /compact waiting for its outcome,
+          // a /rewind waiting for idle), not only `$/cancel_request`.
+          return deps.slashCommands(deps.context, { sessionId: params.sessionId, prompt: params.prompt, signal: jobSignal });
+        })
+        .finally(() => afterResponse(() => void refreshCommands(params.sessionId))),
     ),
   );
 
@@ -204,16 +208,28 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     turns.cancelSession(params.sessionId);
   });
 
-  /** Commands the client can offer (after new/load/resume). */
-  function sendCommands(client: AgentContext, sessionId: string): void {
-    sendTo(client, sessionId, { sessionUpdate: 'available_commands_update', availableCommands: availableCommands() });
+  /** The menu the client can offer (after new/load/resume): the bridge's commands and zcode's (commandCatalog.ts). */
+  async function sendCommands(client: AgentContext, sessionId: string, scope: CommandScope): Promise<void> {
+    const menu = await deps.context.commands.menu(sessionId, scope).catch((error: unknown) => {
+      logger.warn(`slash menu discovery failed: ${error instanceof Error ? error.message : String(error)}`);
+      return availableCommands();
+    });
+    sendTo(client, sessionId, { sessionUpdate: 'available_commands_update', availableCommands: menu });
+  }
+
+  /** After a prompt: re-discover zcode's commands and tell every client of the session when the menu changed. */
+  async function refreshCommands(sessionId: string): Promise<void> {
+    const runtime = sessions.peek(sessionId);
+    if (!runtime) return;
+    const menu = await deps.context.commands.refresh(sessionId, commandScope(runtime)).catch(() => undefined);
+    if (menu) deps.context.sendUpdates(sessionId, [{ sessionUpdate: 'available_commands_update', availableCommands: menu }]);
   }
 
   /** After load/resume: the commands, then the session's open dialogs re-sent to this client. */
-  function caughtUp(client: AgentContext, sessionId: string): void {
-    sendCommands(client, sessionId);
+  function caughtUp(client: AgentContext, sessionId: string, cwd: string): void {
     const me: ConnectedClient | undefined = clients.of(client);
     const runtime = sessions.peek(sessionId);
+    void sendCommands(client, sessionId, runtime ? commandScope(runtime) : { cwd });
     if (me && runtime) deps.races.join(me, runtime, sessionId);
   }
 
@@ -239,6 +255,11 @@ async function requireUsableCwd(cwd: string): Promise<void> {
 /** ACP paths are absolute; a relative cwd would silently point zcode at the bridge's own directory. */
 function requireAbsolute(cwd: string): void {
   if (!isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, `cwd must be an absolute path (got '${cwd}')`);
+}
+
+/** What the command catalog needs to know of a live session. */
+function commandScope(runtime: SessionRuntime): CommandScope {
+  return { cwd: runtime.cwd, zcodeSessionId: runtime.zcodeId, snapshot: runtime.slashCommands };
 }
 
 function modes(configOptions: SessionConfigOption[]): { modes?: SessionModeState } {

@@ -39,6 +39,7 @@ import { sessionTitleOf } from '../zcode/protocol.ts';
 import type { Usage } from '../zcode/protocol.ts';
 import { assertNever, fromZcodeError, isBusy, isNotActive, toRequestError } from './errors.ts';
 import type { SessionManager, SessionRuntime } from './sessions.ts';
+import type { PromptRewrite } from './context.ts';
 import { PromptJob, RunningTurn, toAcpUsage, turnFailedError } from './turnState.ts';
 import type { Outcome, Terminal, TurnUsage } from './turnState.ts';
 import { askStatus, DEFAULT_WATCHDOG_TUNING, watchTurn } from './turnWatchdog.ts';
@@ -180,10 +181,11 @@ export class TurnEngine implements Disposable {
    */
   async prompt(
     acpId: string,
-    blocks: readonly ContentBlock[],
+    prompt: readonly ContentBlock[],
     signal: AbortSignal,
-    preflight?: (signal: AbortSignal) => Promise<PromptResponse | undefined>,
+    preflight?: (signal: AbortSignal) => Promise<PromptResponse | PromptRewrite | undefined>,
   ): Promise<PromptResponse> {
+    let blocks = prompt;
     // Registered before the first await: a `session/cancel` right behind the prompt must find it.
     const job = new PromptJob(acpId);
     const jobs = this.jobs.get(acpId) ?? new Set<PromptJob>();
@@ -200,7 +202,8 @@ export class TurnEngine implements Disposable {
     let turns: SessionTurns | undefined;
     try {
       const handled = await preflight?.(job.signal);
-      if (handled) return job.cancelled ? { ...handled, stopReason: 'cancelled' } : handled;
+      if (handled && 'sendInstead' in handled) blocks = handled.sendInstead;
+      else if (handled) return job.cancelled ? { ...handled, stopReason: 'cancelled' } : handled;
       if (job.cancelled) return { stopReason: 'cancelled' };
       const runtime = await this.sessions.materialize(acpId);
       if (job.cancelled) return { stopReason: 'cancelled' };

@@ -125,6 +125,29 @@ export function accountApiKey(providerId: string, configText: string | undefined
 }
 
 /**
+ * The enabled GLM Coding Plan provider with a stored key (`builtin:zai-coding-plan`, a
+ * `…bigmodel…coding-plan` one …), first by id: what the quota request signs with (acp/quota.ts).
+ */
+export function codingPlanCredentials(configText: string | undefined): { providerId: string; apiKey: string } | undefined {
+  if (!configText) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(configText);
+  } catch {
+    return undefined;
+  }
+  const parsed = ZcodeConfig.safeParse(raw);
+  const providers = parsed.success ? (parsed.data.provider ?? {}) : {};
+  for (const id of Object.keys(providers).sort()) {
+    const entry = providers[id];
+    if (!/coding-plan/.test(id) || entry.enabled === false || entry.disabled === true) continue;
+    const apiKey = entry.options?.apiKey?.trim();
+    if (apiKey) return { providerId: id, apiKey };
+  }
+  return undefined;
+}
+
+/**
  * The answer to one provider-headers request (pure). Coding Plan: the stored key when there is one.
  * Start Plan: refused with the captcha explanation, whatever is stored (a key does not replace the
  * captcha ticket). Other providers: the stored key if any, else refused.

@@ -16,7 +16,9 @@ import type { FakeContext } from './fakeContext.ts';
 const text = (t: string): ContentBlock[] => [{ type: 'text', text: t }];
 
 async function run(f: FakeContext, prompt: ContentBlock[] | string, signal = new AbortController().signal) {
-  const response = await runSlashCommand(f.ctx, { sessionId: ACP_ID, prompt: typeof prompt === 'string' ? text(prompt) : prompt, signal });
+  const answer = await runSlashCommand(f.ctx, { sessionId: ACP_ID, prompt: typeof prompt === 'string' ? text(prompt) : prompt, signal });
+  if (answer && 'sendInstead' in answer) throw new Error(`${JSON.stringify(prompt)} was rewritten, not answered`);
+  const response = answer;
   if (response) validateAcp('PromptResponse', response);
   for (const { updates } of f.updates) assertValidSessionUpdates(updates, ACP_ID);
   const said = f.updates.flatMap((u) => u.updates).map((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? u.content.text : ''));

@@ -1,0 +1,111 @@
+/**
+ * The slash menu a session's clients see (`available_commands_update`, issue 15.3): the bridge's
+ * own commands, then zcode's (translate/zcodeCommands.ts), discovered per session:
+ *
+ * - the session snapshot's `slashCommands` (current builds; kept on the runtime by sessions.ts);
+ * - skills: `skills/referenceCatalog {workspace, sessionId?}` (with the zcode id once the session
+ *   exists: zcode answers that session's own catalog); plugin commands: `plugins/list {workspace}`
+ *   gives the enabled plugins' roots, whose `commands/*.md` are read;
+ * - a build without those methods (-32601, remembered for the backend's life) → zcode's folders
+ *   (zcode/commandFolders.ts). Any other failure of a listing also falls back to the folders, logged.
+ *
+ * `refresh` re-discovers and says whether the menu changed since it was last sent for that id, so
+ * the menu follows zcode's set (a plugin installed, a skill added) without re-sending an unchanged one.
+ */
+import { homedir } from 'node:os';
+import type { AvailableCommand } from '@agentclientprotocol/sdk';
+import { availableCommands, SLASH_COMMANDS } from '../translate/prompt.ts';
+import { mergeZcodeCommands, zcodeCommandEntry } from '../translate/zcodeCommands.ts';
+import type { ZcodeCommand } from '../translate/zcodeCommands.ts';
+import type { Logger, ZcodeBackend } from '../zcode/backend.ts';
+import { PluginListResult, SkillCatalogResult } from '../zcode/catalogShapes.ts';
+import type { ZcodeSlashCommand } from '../zcode/catalogShapes.ts';
+import { enabledPluginRoots, folderSkills, pluginCommands } from '../zcode/commandFolders.ts';
+import { workspaceParam } from '../zcode/methods.ts';
+
+/** What discovery needs to know about the session. */
+export interface CommandScope {
+  cwd: string;
+  /** The zcode session, once it exists (a lazy placeholder has none yet). */
+  zcodeSessionId?: string;
+  snapshot?: readonly ZcodeSlashCommand[];
+}
+
+const SKILLS_METHOD = 'skills/referenceCatalog';
+const PLUGINS_METHOD = 'plugins/list';
+
+/** The bridge's own command names, and the commands it answers itself beyond the menu's basics. */
+const RESERVED = new Set<string>([...SLASH_COMMANDS, 'init', 'resume', 'quota']);
+
+export class CommandCatalog {
+  /** zcode methods this backend does not have (-32601). */
+  private readonly absent = new Set<string>();
+  private readonly zcode = new Map<string, ZcodeCommand[]>();
+  private readonly sent = new Map<string, string>();
+
+  constructor(
+    private readonly backend: ZcodeBackend,
+    private readonly logger: Logger,
+    private readonly home: string = process.env.HOME || process.env.USERPROFILE || homedir(),
+  ) {}
+
+  /** The full menu for an ACP id, recorded as sent. */
+  async menu(acpId: string, scope: CommandScope): Promise<AvailableCommand[]> {
+    return (await this.build(acpId, scope)).menu;
+  }
+
+  /**
+   * Re-discover; the new menu when it differs from the one last sent for this id, else undefined.
+   * The comparison is made when discovery has finished (two refreshes in flight never both send).
+   */
+  async refresh(acpId: string, scope: CommandScope): Promise<AvailableCommand[] | undefined> {
+    const { menu, changed } = await this.build(acpId, scope);
+    return changed ? menu : undefined;
+  }
+
+  private async build(acpId: string, scope: CommandScope): Promise<{ menu: AvailableCommand[]; changed: boolean }> {
+    const commands = await this.discover(scope);
+    this.zcode.set(acpId, commands);
+    const menu = [...availableCommands(), ...commands.map(zcodeCommandEntry)];
+    const text = JSON.stringify(menu);
+    const changed = this.sent.get(acpId) !== text;
+    this.sent.set(acpId, text);
+    return { menu, changed };
+  }
+
+  /** The zcode command a `/name` names in this session's menu, if any. */
+  lookup(acpId: string, name: string): ZcodeCommand | undefined {
+    return this.zcode.get(acpId)?.find((c) => c.name === name);
+  }
+
+  /** Forget an id (session closed). */
+  forget(acpId: string): void {
+    this.zcode.delete(acpId);
+    this.sent.delete(acpId);
+  }
+
+  private async discover(scope: CommandScope): Promise<ZcodeCommand[]> {
+    const workspace = workspaceParam(scope.cwd);
+    const plugins = await this.list(PLUGINS_METHOD, { workspace }, PluginListResult);
+    const roots = plugins ? plugins.plugins.flatMap((p) => (p.enabled !== false && p.rootPath ? [p.rootPath] : [])) : enabledPluginRoots(this.home);
+    const catalog = await this.list(SKILLS_METHOD, { workspace, ...(scope.zcodeSessionId ? { sessionId: scope.zcodeSessionId } : {}) }, SkillCatalogResult);
+    const skills = catalog ? catalog.skills.filter((s) => s.enabled !== false) : folderSkills(this.home, scope.cwd, roots);
+    return mergeZcodeCommands({ snapshot: scope.snapshot ?? [], plugins: pluginCommands(roots), skills }, RESERVED);
+  }
+
+  /** One listing; undefined means "read the folders instead". */
+  private async list<T>(method: string, params: unknown, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }): Promise<T | undefined> {
+    if (this.absent.has(method)) return undefined;
+    try {
+      const parsed = schema.safeParse(await this.backend.request(method, params));
+      if (parsed.success) return parsed.data;
+      this.logger.warn(`zcode answered ${method} with an unexpected shape; reading zcode's folders instead`);
+    } catch (error) {
+      if (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === -32601) {
+        this.absent.add(method);
+        this.logger.info(`this zcode build has no ${method}: the slash menu reads zcode's folders instead`);
+      } else this.logger.debug(`${method} failed (${error instanceof Error ? error.message : String(error)}); reading zcode's folders instead`);
+    }
+    return undefined;
+  }
+}
