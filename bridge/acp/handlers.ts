@@ -12,6 +12,7 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import type { AgentApp, AgentContext, InitializeResponse, SessionConfigOption, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
 import { buildModeState } from '../translate/config.ts';
 import { historyToUpdates } from '../translate/history.ts';
+import { DEFAULT_REPLAY_MESSAGES, pageBefore, pageEndingAt, replayLimitOf } from '../translate/replayPage.ts';
 import { mcpServersToZcode } from '../translate/mcpServers.ts';
 import { availableCommands } from '../translate/prompt.ts';
 import type { Logger, ZcodeBackend } from '../zcode/backend.ts';
@@ -23,6 +24,8 @@ import type { CommandScope } from './commandCatalog.ts';
 import type { SlashCommandRunner, BridgeContext } from './context.ts';
 import type { SessionRuntime } from './sessions.ts';
 import { toRequestError } from './errors.ts';
+import { EXTENSION_METHOD, LoadEarlierParams, paramsParser } from './extensionSchemas.ts';
+import type { LoadEarlierResponse } from './extensionSchemas.ts';
 import { settledMessages } from './replay.ts';
 import { listSessionInfos } from './sessionList.ts';
 import type { RequestRaces } from './races.ts';
@@ -123,19 +126,39 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     'session/load',
     safe(async (params, client) => {
       await requireUsableCwd(params.cwd);
+      const limit = replayLimit(params._meta);
       const runtime = await sessions.open(params.sessionId, params.cwd, mcpServersToZcode(params.mcpServers));
+      let replay: { total: number; replayed: number; cursor?: string } | undefined;
       if (runtime) {
         // The whole history goes to the loading client before the response (conformance 7), shaped
         // for that client's own capabilities (no terminal cards for a client that never declared them).
         // zcode may still be loading a resumed session's history: wait until it settles (replay.ts).
+        // A long history replays its tail (replayPage.ts); `_zcode/session/loadEarlier` pages back.
         const messages = await settledMessages(deps.backend, runtime.zcodeId, logger);
-        const updates = historyToUpdates(messages, { cwd: runtime.cwd, todos: runtime.todos, terminalOutput: supportsTerminalOutput(clients.of(client)?.capabilities) });
+        const page = pageEndingAt(messages, messages.length, limit ?? DEFAULT_REPLAY_MESSAGES);
+        const updates = historyToUpdates(page.messages, { cwd: runtime.cwd, todos: runtime.todos, terminalOutput: supportsTerminalOutput(clients.of(client)?.capabilities) });
         if (runtime.title) updates.push({ sessionUpdate: 'session_info_update', title: runtime.title });
         for (const update of updates) sendTo(client, params.sessionId, update);
+        replay = { total: page.total, replayed: page.messages.length, ...(page.cursor ? { cursor: page.cursor } : {}) };
       }
       const configOptions = runtime?.configOptions ?? sessions.placeholderConfig();
       afterResponse(() => caughtUp(client, params.sessionId, params.cwd));
-      return { configOptions, ...modes(configOptions) };
+      return { configOptions, ...modes(configOptions), ...(replay ? { _meta: { zcode: { replay } } } : {}) };
+    }),
+  );
+
+  app.onRequest(
+    EXTENSION_METHOD.loadEarlier,
+    paramsParser(EXTENSION_METHOD.loadEarlier, LoadEarlierParams),
+    safe(async (params: LoadEarlierParams, client): Promise<LoadEarlierResponse> => {
+      const handle = await deps.context.materialize(params.sessionId);
+      const { messages } = await deps.backend.messages({ sessionId: handle.zcodeSessionId });
+      const page = pageBefore(messages, params.cursor, params.limit ?? DEFAULT_REPLAY_MESSAGES);
+      if (page instanceof Error) throw RequestError.invalidParams({ cursor: params.cursor }, `${EXTENSION_METHOD.loadEarlier}: ${page.message}`);
+      // Only the asking client gets the page, before the answer, each update marked with the cursor it answers.
+      const updates = historyToUpdates(page.messages, { cwd: handle.cwd, terminalOutput: supportsTerminalOutput(clients.of(client)?.capabilities) });
+      for (const update of updates) sendTo(client, params.sessionId, { ...update, _meta: { ...update._meta, zcode: { ...(update._meta?.zcode as object | undefined), earlierPage: params.cursor } } } as SessionUpdate);
+      return { messages: page.messages.length, ...(page.cursor ? { cursor: page.cursor } : {}) };
     }),
   );
 
@@ -260,6 +283,15 @@ function requireAbsolute(cwd: string): void {
 /** What the command catalog needs to know of a live session. */
 function commandScope(runtime: SessionRuntime): CommandScope {
   return { cwd: runtime.cwd, zcodeSessionId: runtime.zcodeId, snapshot: runtime.slashCommands };
+}
+
+/** `session/load`'s `_meta.zcode.replay.limit` (replayPage.ts), a bad value as -32602. */
+function replayLimit(meta: unknown): number | undefined {
+  try {
+    return replayLimitOf(meta);
+  } catch (error) {
+    throw RequestError.invalidParams({ _meta: meta }, error instanceof Error ? error.message : String(error));
+  }
 }
 
 function modes(configOptions: SessionConfigOption[]): { modes?: SessionModeState } {
