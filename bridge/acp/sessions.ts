@@ -422,6 +422,16 @@ export class SessionManager implements Disposable {
     return runtime;
   }
 
+  /**
+   * `session/close` of a placeholder that was never prompted: nothing exists in zcode, so the
+   * stored entry goes too (it would otherwise stay in `session/list` as an empty conversation).
+   */
+  async dropUnprompted(acpId: string): Promise<void> {
+    if (!acpId.startsWith(PLACEHOLDER_PREFIX)) return;
+    const stored = await this.options.store.get(acpId);
+    if (stored && !stored.zcodeSessionId) this.options.store.delete(acpId);
+  }
+
   // -------------------------------------------------------------------------------------------
   // Events and updates
 
