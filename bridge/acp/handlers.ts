@@ -6,10 +6,11 @@
  * is registered — refuses every other request before `initialize` with -32600. Everything thrown
  * here leaves as a `RequestError` (errors.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
-import type { AgentApp, AgentContext, InitializeResponse, SessionConfigOption, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { AgentApp, AgentContext, ContentBlock, InitializeResponse, SessionConfigOption, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
 import { buildModeState } from '../translate/config.ts';
 import { historyToUpdates } from '../translate/history.ts';
 import { DEFAULT_REPLAY_MESSAGES, pageBefore, pageEndingAt, replayLimitOf } from '../translate/replayPage.ts';
@@ -96,7 +97,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
 
   app.onRequest('initialize', ({ params, client }) => {
     const me = clients.of(client);
-    if (me) clients.initialized(me, params.clientCapabilities);
+    if (me) clients.initialized(me, params.clientCapabilities, params.clientInfo?.name);
     logger.info(`initialize from ${params.clientInfo?.name ?? 'an unnamed client'} (asked for protocol ${params.protocolVersion}, answering 1)`);
     return initializeResponse();
   });
@@ -190,7 +191,9 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     safe(async (params) => {
       await sessions.require(params.sessionId);
       turns.cancelSession(params.sessionId);
-      sessions.close(params.sessionId);
+      const runtime = sessions.close(params.sessionId);
+      if (!runtime) await sessions.dropUnprompted(params.sessionId);
+      deps.context.commands.forget(params.sessionId);
       return {};
     }),
   );
@@ -213,18 +216,19 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
 
   app.onRequest(
     'session/prompt',
-    safe((params, _client, signal) =>
+    safe((params, client, signal) => {
       // turns.prompt registers the prompt synchronously (a session/cancel right behind it must see it).
-      turns
+      return turns
         .prompt(params.sessionId, params.prompt, signal, async (jobSignal) => {
           await sessions.require(params.sessionId);
+          echoPrompt(client, params.sessionId, params.prompt);
           // Slash commands run before the queue (`/steer` must reach a running turn). They get the
           // prompt's signal, which `session/cancel` aborts too (a /compact waiting for its outcome,
           // a /rewind waiting for idle), not only `$/cancel_request`.
           return deps.slashCommands(deps.context, { sessionId: params.sessionId, prompt: params.prompt, signal: jobSignal });
         })
-        .finally(() => afterResponse(() => void refreshCommands(params.sessionId))),
-    ),
+        .finally(() => afterResponse(() => void refreshCommands(params.sessionId)));
+    }),
   );
 
   app.onNotification('session/cancel', ({ params }) => {
@@ -238,6 +242,24 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       return availableCommands();
     });
     sendTo(client, sessionId, { sessionUpdate: 'available_commands_update', availableCommands: menu });
+  }
+
+  /**
+   * Remote parity (issue 15.6): the other clients of the session see the prompt as the user's
+   * message, under every id they may know it by, with who sent it under `_meta.zcode.sentBy`. The
+   * sender has it already. Pending streamed text goes first, so the prompt follows the previous answer.
+   */
+  function echoPrompt(client: AgentContext, sessionId: string, prompt: readonly ContentBlock[]): void {
+    const me = clients.of(client);
+    const runtime = sessions.peek(sessionId);
+    if (runtime) sessions.flush(runtime);
+    const sentBy = { clientId: me?.id ?? null, kind: me?.info.kind ?? null, ...(me?.info.label ? { label: me.info.label } : {}), ...(me?.name ? { name: me.name } : {}) };
+    const messageId = randomUUID();
+    for (const id of runtime && runtime.aliases.size > 0 ? runtime.aliases : [sessionId]) {
+      for (const content of prompt) {
+        clients.broadcastExcept(me, 'session/update', { sessionId: id, update: { sessionUpdate: 'user_message_chunk', content, messageId, _meta: { zcode: { sentBy } } } });
+      }
+    }
   }
 
   /** After a prompt: re-discover zcode's commands and tell every client of the session when the menu changed. */
