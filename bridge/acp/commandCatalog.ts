@@ -42,6 +42,9 @@ export class CommandCatalog {
   private readonly absent = new Set<string>();
   private readonly zcode = new Map<string, ZcodeCommand[]>();
   private readonly sent = new Map<string, string>();
+  /** The scope each id was last discovered with, and the discovery under way. */
+  private readonly scopes = new Map<string, CommandScope>();
+  private readonly pending = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly backend: ZcodeBackend,
@@ -64,7 +67,12 @@ export class CommandCatalog {
   }
 
   private async build(acpId: string, scope: CommandScope): Promise<{ menu: AvailableCommand[]; changed: boolean }> {
-    const commands = await this.discover(scope);
+    this.scopes.set(acpId, scope);
+    const discovery = this.discover(scope);
+    this.pending.set(acpId, discovery);
+    const commands = await discovery.finally(() => {
+      if (this.pending.get(acpId) === discovery) this.pending.delete(acpId);
+    });
     this.zcode.set(acpId, commands);
     const menu = [...availableCommands(), ...commands.map(zcodeCommandEntry)];
     const text = JSON.stringify(menu);
@@ -73,15 +81,26 @@ export class CommandCatalog {
     return { menu, changed };
   }
 
-  /** The zcode command a `/name` names in this session's menu, if any. */
-  lookup(acpId: string, name: string): ZcodeCommand | undefined {
-    return this.zcode.get(acpId)?.find((c) => c.name === name);
+  /**
+   * The zcode command a `/name` names for this session, if any. A prompt may arrive before the
+   * session's first menu was discovered, or name a command zcode gained since: then the commands
+   * are discovered again (with the session's last scope, else `fallback`) before answering.
+   */
+  async find(acpId: string, name: string, fallback?: CommandScope): Promise<ZcodeCommand | undefined> {
+    await this.pending.get(acpId)?.catch(() => undefined);
+    const known = this.zcode.get(acpId)?.find((c) => c.name === name);
+    if (known) return known;
+    const scope = this.scopes.get(acpId) ?? fallback;
+    if (!scope) return undefined;
+    const commands = await this.discover(scope).catch(() => [] as ZcodeCommand[]);
+    return commands.find((c) => c.name === name);
   }
 
   /** Forget an id (session closed). */
   forget(acpId: string): void {
     this.zcode.delete(acpId);
     this.sent.delete(acpId);
+    this.scopes.delete(acpId);
   }
 
   private async discover(scope: CommandScope): Promise<ZcodeCommand[]> {

@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { ContentBlock, PromptResponse } from '@agentclientprotocol/sdk';
 import { buildConfigOptions, CONFIG_ID, selectOptionValues } from '../translate/config.ts';
-import { parseGoalArgs, parseSlashCommand, tuiOnlyCommand } from '../translate/prompt.ts';
+import { parseGoalArgs, parseSlashCommand, SLASH_COMMANDS, TUI_ONLY_COMMANDS, tuiOnlyCommand } from '../translate/prompt.ts';
 import { windowLine } from '../translate/quota.ts';
 import { commandWord, skillPrompt } from '../translate/zcodeCommands.ts';
 import { workspaceParam } from '../zcode/methods.ts';
@@ -65,7 +65,9 @@ export const runSlashCommand: SlashCommandRunner = async (ctx, call) => {
   const text = promptText(call.prompt);
   if (text === undefined) return undefined;
   const word = commandWord(text);
-  const zcodeCommand = word ? ctx.commands.lookup(call.sessionId, word.name) : undefined;
+  const own = word && ((SLASH_COMMANDS as readonly string[]).includes(word.name) || (TUI_ONLY_COMMANDS as readonly string[]).includes(word.name));
+  const handle = ctx.peek(call.sessionId);
+  const zcodeCommand = word && !own ? await ctx.commands.find(call.sessionId, word.name, handle ? { cwd: handle.cwd, zcodeSessionId: handle.zcodeSessionId } : undefined) : undefined;
   if (zcodeCommand && word) {
     // zcode's own commands go as typed (zcode resolves them); a skill is named to the model.
     ctx.logger.debug(`/${word.name} is a zcode ${zcodeCommand.kind} on ${call.sessionId}`);
