@@ -19,6 +19,7 @@ import { QuickPickInteractiveUi } from './fallbackUi.ts';
 import { LocateUi } from './locate.ts';
 import { RemoteAccess } from './remote.ts';
 import { SessionManager } from './sessions.ts';
+import { QuotaStatus } from './quotaStatus.ts';
 import { StatusBar } from './statusBar.ts';
 
 /** What `activate()` returns (the extension's API, used by tests and by other extensions). */
@@ -28,6 +29,7 @@ export interface ZcodeExtensionApi {
   readonly backgroundTasks: BackgroundTasksTree;
   readonly remote: RemoteAccess;
   readonly statusBar: StatusBar;
+  readonly quota: QuotaStatus;
   readonly locate: LocateUi;
   readonly commands: CommandRunner;
 }
@@ -53,8 +55,9 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
   const remote = new RemoteAccess(host, context.secrets, log);
   const tree = new BackgroundTasksTree(host, sessions);
   const statusBar = new StatusBar(host, remote);
+  const quota = new QuotaStatus(host, statusBar);
   const locate = new LocateUi(host, [tree, statusBar]);
-  context.subscriptions.push(host, sessions, remote, tree, statusBar, locate);
+  context.subscriptions.push(host, sessions, remote, tree, statusBar, quota, locate);
 
   context.subscriptions.push(registerChatView(context, host, sessions, log, statusBar));
 
@@ -109,7 +112,7 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
     await host.shutdown();
   };
 
-  return { host, sessions, backgroundTasks: tree, remote, statusBar, locate, commands: runner };
+  return { host, sessions, backgroundTasks: tree, remote, statusBar, quota, locate, commands: runner };
 }
 
 /** Closes the remote endpoint and disposes the bridge (killing zcode). VS Code awaits it. */

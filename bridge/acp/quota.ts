@@ -31,7 +31,8 @@ export class QuotaService {
   private last: AccountQuota | undefined;
   private lastAt = 0;
   private inFlight: Promise<Pick<AccountUsageResponse, 'quota' | 'unavailable'>> | undefined;
-  private readonly config: ZcodeConfigSource;
+  /** Injected (tests), else derived from the environment at each read (HOME may change). */
+  private readonly config: ZcodeConfigSource | undefined;
   private readonly fetchImpl: typeof globalThis.fetch;
   private readonly env: NodeJS.ProcessEnv;
   private readonly now: () => number;
@@ -41,7 +42,7 @@ export class QuotaService {
     options: QuotaOptions = {},
   ) {
     this.env = options.env ?? process.env;
-    this.config = options.config ?? defaultConfigSource(this.env);
+    this.config = options.config;
     this.fetchImpl = options.fetch ?? globalThis.fetch;
     this.now = options.now ?? Date.now;
   }
@@ -54,9 +55,10 @@ export class QuotaService {
   }
 
   private async fetchQuota(): Promise<Pick<AccountUsageResponse, 'quota' | 'unavailable'>> {
-    const credentials = codingPlanCredentials(this.config.readText());
+    const config = this.config ?? defaultConfigSource(this.env);
+    const credentials = codingPlanCredentials(config.readText());
     if (!credentials) {
-      return this.failed({ reason: 'no_key', message: `no GLM Coding Plan API key in zcode's configuration (${this.config.file}); zcode does not report plan quota itself` });
+      return this.failed({ reason: 'no_key', message: `no GLM Coding Plan API key in zcode's configuration (${config.file}); zcode does not report plan quota itself` });
     }
     const host = /bigmodel/.test(credentials.providerId) ? 'https://open.bigmodel.cn' : 'https://api.z.ai';
     const url = this.env.ZCODE_ACP_QUOTA_URL || `${host}${QUOTA_PATH}`;
