@@ -12,7 +12,7 @@ import { makeZcodeHome, QUOTA_KEY, startQuotaEndpoint } from '../../helpers/zcod
 import type { QuotaEndpoint } from '../../helpers/zcodeHome.ts';
 import { buildCli, MODES } from './harness.ts';
 import type { AcpHarness } from './harness.ts';
-import { agentText, newSession, prompt, withHarness } from './helpers.ts';
+import { newSession, say, sentPrompts, withHarness } from './helpers.ts';
 
 const T = { timeout: 90_000 };
 const zhome = makeZcodeHome();
@@ -36,15 +36,7 @@ async function menu(h: AcpHarness, sessionId: string, count = 1): Promise<Availa
   return menus(h, sessionId)[count - 1];
 }
 
-async function say(h: AcpHarness, sessionId: string, text: string): Promise<string> {
-  const before = agentText(h.updatesOf(sessionId)).length;
-  assert.equal((await prompt(h, sessionId, text)).stopReason, 'end_turn', text);
-  return agentText(h.updatesOf(sessionId)).slice(before);
-}
 
-function sent(h: AcpHarness): string[] {
-  return h.simRecord().received.filter((m) => m.method === 'session/send').map((m) => (m.params as { content: string }).content);
-}
 
 for (const mode of MODES) {
   describe(`zcode's commands in the slash menu (${mode})`, () => {
@@ -63,7 +55,7 @@ for (const mode of MODES) {
 
         await say(h, sessionId, '/deploy staging [scenario:text]');
         await say(h, sessionId, '/review src [scenario:text]');
-        assert.deepEqual(sent(h), [`Use the "deploy" skill (${zhome.skillFile}) for this request.\n\nstaging [scenario:text]`, '/review src [scenario:text]']);
+        assert.deepEqual(sentPrompts(h), [`Use the "deploy" skill (${zhome.skillFile}) for this request.\n\nstaging [scenario:text]`, '/review src [scenario:text]']);
 
         // A plugin command appears in zcode's set: the next prompt's end brings the new menu.
         const seen = menus(h, sessionId).length;
@@ -88,13 +80,13 @@ for (const mode of MODES) {
         await say(h, older, 'Fix the flaky test [scenario:text]');
         const sessionId = await newSession(h, zhome.home);
         await say(h, sessionId, '/init the build scripts');
-        const init = sent(h).at(-1) ?? '';
+        const init = sentPrompts(h).at(-1) ?? '';
         assert.match(init, /^Study this project and write \(or update\) AGENTS\.md/);
         assert.match(init, /Focus on: the build scripts$/);
         const resume = await say(h, sessionId, '/resume');
         assert.match(resume, /^Earlier conversations in `/);
         assert.match(resume, /\*\*Fix the flaky test\*\* — `sess_/);
-        assert.equal(sent(h).length, 2, '/resume is answered by the bridge');
+        assert.equal(sentPrompts(h).length, 2, '/resume is answered by the bridge');
       });
     });
 
@@ -134,7 +126,7 @@ describe('zcode builds without the listing methods (0.15.2)', () => {
       const names = (await menu(h, sessionId)).map((c) => c.name);
       assert.ok(names.includes('deploy') && names.includes('review'), names.join(','));
       await say(h, sessionId, '/deploy [scenario:text]');
-      assert.equal(sent(h).at(-1), `Use the "deploy" skill (${zhome.skillFile}) for this request.\n\n[scenario:text]`);
+      assert.equal(sentPrompts(h).at(-1), `Use the "deploy" skill (${zhome.skillFile}) for this request.\n\n[scenario:text]`);
     });
   });
 });
