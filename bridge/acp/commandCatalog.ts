@@ -7,7 +7,8 @@
  *   exists: zcode answers that session's own catalog); plugin commands: `plugins/list {workspace}`
  *   gives the enabled plugins' roots, whose `commands/*.md` are read;
  * - a build without those methods (-32601, remembered for the backend's life) → zcode's folders
- *   (zcode/commandFolders.ts). Any other failure of a listing also falls back to the folders, logged.
+ *   (zcode/commandFolders.ts). Any other failure of a listing also falls back to the folders, logged,
+ *   and so does a zcode that is not running yet (a menu never starts it: session/new stays lazy).
  *
  * `refresh` re-discovers and says whether the menu changed since it was last sent for that id, so
  * the menu follows zcode's set (a plugin installed, a skill added) without re-sending an unchanged one.
@@ -112,9 +113,12 @@ export class CommandCatalog {
     return mergeZcodeCommands({ snapshot: scope.snapshot ?? [], plugins: pluginCommands(roots), skills }, RESERVED);
   }
 
-  /** One listing; undefined means "read the folders instead". */
+  /**
+   * One listing; undefined means "read the folders instead". zcode is not started for a menu: while
+   * it is not running (a fresh lazy session), the folders answer; the next refresh asks zcode.
+   */
   private async list<T>(method: string, params: unknown, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }): Promise<T | undefined> {
-    if (this.absent.has(method)) return undefined;
+    if (this.absent.has(method) || this.backend.state !== 'ready') return undefined;
     try {
       const parsed = schema.safeParse(await this.backend.request(method, params));
       if (parsed.success) return parsed.data;
