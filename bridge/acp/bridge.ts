@@ -65,6 +65,8 @@ import { ConfigService } from './configOptions.ts';
 import type { BridgeContext, SessionHandle, SlashCommandRunner } from './context.ts';
 import { registerExtensionMethods } from './extensionMethods.ts';
 import { registerCoreHandlers } from './handlers.ts';
+import { CommandCatalog } from './commandCatalog.ts';
+import { QuotaService } from './quota.ts';
 import { DEFAULT_INTERACTION_TUNING, InteractionRouter } from './interactionRouter.ts';
 import type { InteractionTuning } from './interactionRouter.ts';
 import { RequestRaces } from './races.ts';
@@ -138,6 +140,8 @@ class BridgeImpl implements Bridge {
   private readonly router: InteractionRouter;
   private readonly turns: TurnEngine;
   private readonly config: ConfigService;
+  private readonly commands: CommandCatalog;
+  private readonly quota: QuotaService;
   private readonly disposables: Disposable[] = [];
   private readonly disposeEmitter: Emitter<void>;
   /** The ClientInfo for the connection being opened right now (onConnect runs synchronously inside connect). */
@@ -167,6 +171,8 @@ class BridgeImpl implements Bridge {
     });
     this.turns = new TurnEngine(this.sessions, this.backend, { withdrawInteractions: (runtime) => this.router.withdraw(runtime) }, logger, { ...DEFAULT_TURN_TUNING, ...options.tuning?.turns });
     this.config = new ConfigService(this.sessions, this.backend);
+    this.commands = new CommandCatalog(this.backend, logger);
+    this.quota = new QuotaService(logger);
     this.backend.setInteractionHandler(this.router.handle);
 
     const context = this.context();
@@ -296,6 +302,8 @@ class BridgeImpl implements Bridge {
       backend: this.backend,
       logger: this.options.logger,
       clients: this.registry,
+      commands: this.commands,
+      quota: this.quota,
       materialize: async (acpId) => handle(acpId, await this.sessions.materialize(acpId)),
       peek: (acpId) => {
         const runtime = this.sessions.peek(acpId);

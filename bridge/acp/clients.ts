@@ -29,6 +29,8 @@ export interface ConnectedClient {
   readonly connection: AgentConnection;
   /** Set by a successful `initialize`; undefined before. */
   capabilities: ClientCapabilities | undefined;
+  /** `clientInfo.name` from its `initialize`, when it gave one. */
+  name?: string;
 }
 
 /**
@@ -81,8 +83,9 @@ export class ClientRegistry implements Disposable {
   }
 
   /** Record a client's `initialize` and recompute the merged capabilities. */
-  initialized(client: ConnectedClient, capabilities: ClientCapabilities | undefined): void {
+  initialized(client: ConnectedClient, capabilities: ClientCapabilities | undefined, name?: string): void {
     client.capabilities = capabilities ?? {};
+    if (name) client.name = name;
     this.recompute();
     this.changed.fire();
   }
@@ -106,6 +109,16 @@ export class ClientRegistry implements Disposable {
     markBroadcast(method, params);
     for (const client of this.list) {
       if (client.capabilities === undefined) continue;
+      client.connection.client.notify(method, params).catch((error: unknown) => {
+        this.logger.debug(`client #${client.id}: ${method} not delivered: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }
+  }
+
+  /** `broadcast` to every initialized client but one (the one whose action it reports). */
+  broadcastExcept(except: ConnectedClient | undefined, method: string, params: unknown): void {
+    for (const client of this.list) {
+      if (client === except || client.capabilities === undefined) continue;
       client.connection.client.notify(method, params).catch((error: unknown) => {
         this.logger.debug(`client #${client.id}: ${method} not delivered: ${error instanceof Error ? error.message : String(error)}`);
       });

@@ -37,6 +37,7 @@ import { SessionTitles } from './titles.ts';
 import type { TitleRead } from './titles.ts';
 import { assertNever, isNotActive, toRequestError } from './errors.ts';
 import type { SessionManager, SessionRuntime } from './sessions.ts';
+import type { PromptRewrite } from './context.ts';
 import { PromptJob, RunningTurn, toAcpUsage, turnFailedError } from './turnState.ts';
 import type { Outcome, Terminal, TurnUsage } from './turnState.ts';
 import { askStatus, DEFAULT_WATCHDOG_TUNING, watchTurn } from './turnWatchdog.ts';
@@ -176,10 +177,11 @@ export class TurnEngine implements Disposable {
    */
   async prompt(
     acpId: string,
-    blocks: readonly ContentBlock[],
+    prompt: readonly ContentBlock[],
     signal: AbortSignal,
-    preflight?: (signal: AbortSignal) => Promise<PromptResponse | undefined>,
+    preflight?: (signal: AbortSignal) => Promise<PromptResponse | PromptRewrite | undefined>,
   ): Promise<PromptResponse> {
+    let blocks = prompt;
     // Registered before the first await: a `session/cancel` right behind the prompt must find it.
     const job = new PromptJob(acpId);
     const jobs = this.jobs.get(acpId) ?? new Set<PromptJob>();
@@ -196,7 +198,8 @@ export class TurnEngine implements Disposable {
     let turns: SessionTurns | undefined;
     try {
       const handled = await preflight?.(job.signal);
-      if (handled) return job.cancelled ? { ...handled, stopReason: 'cancelled' } : handled;
+      if (handled && 'sendInstead' in handled) blocks = handled.sendInstead;
+      else if (handled) return job.cancelled ? { ...handled, stopReason: 'cancelled' } : handled;
       if (job.cancelled) return { stopReason: 'cancelled' };
       const runtime = await this.sessions.materialize(acpId);
       if (job.cancelled) return { stopReason: 'cancelled' };
@@ -504,9 +507,11 @@ export class TurnEngine implements Disposable {
     const zcode: Record<string, unknown> = {};
     if (usage) zcode.usage = usage;
     if (terminal) zcode.terminal = terminal;
-    const response: PromptResponse & { usage?: TurnUsage } = { stopReason };
-    const acpUsage = usage ? toAcpUsage(usage) : undefined;
-    if (acpUsage) response.usage = acpUsage;
+    // The turn's usage in ACP's (unstable, not in the stable schema) `Usage` shape lives under
+    // `_meta.zcode.promptUsage`: nothing outside the stable schema except under `_meta` (issue 15.7).
+    const acpUsage: TurnUsage | undefined = usage ? toAcpUsage(usage) : undefined;
+    if (acpUsage) zcode.promptUsage = acpUsage;
+    const response: PromptResponse = { stopReason };
     if (Object.keys(zcode).length > 0) response._meta = { zcode };
     return response;
   }

@@ -21,6 +21,7 @@ import type {
   ZcodeEvent,
 } from './protocol.ts';
 import type { CheckpointsResult, CompactResult, McpListResult, RewindResult } from './operationShapes.ts';
+import type { PluginListResult, SkillCatalogResult } from './catalogShapes.ts';
 
 /** Minimal logger port. The extension passes a VS Code LogOutputChannel, the CLI a stderr logger. */
 export interface Logger {
@@ -174,6 +175,12 @@ export interface ZcodeBackend extends Disposable {
   checkpoints(params: { sessionId: string }): Promise<CheckpointsResult>;
   /** `mcp/list {workspace, mcpServers?, mode:"status"}` (zcode-current.md §12). */
   listMcpServers(params: { workspacePath: string; mcpServers?: readonly ZcodeMcpServer[] }): Promise<McpListResult>;
+  /** `skills/referenceCatalog` (current builds; -32601 on older ones). */
+  listSkills(params: { workspacePath: string; sessionId?: string }): Promise<SkillCatalogResult>;
+  /** `plugins/list` (current builds; -32601 on older ones). */
+  listPlugins(params: { workspacePath: string }): Promise<PluginListResult>;
+  /** `session/usage {sessionId}` (zcode-current.md §11). */
+  sessionUsage(params: { sessionId: string }): Promise<Record<string, unknown>>;
   /** `automation/list`: asked to learn whether the build has automation methods (-32601 when not). */
   listAutomations(): Promise<unknown>;
 }

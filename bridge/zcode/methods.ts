@@ -21,7 +21,8 @@ import {
   SubscribeResult,
 } from './protocol.ts';
 import type { CheckpointTarget, GoalAction } from './protocol.ts';
-import { CheckpointsResult, CompactResult, McpListResult, RewindResult } from './operationShapes.ts';
+import { CheckpointsResult, CompactResult, McpListResult, RewindResult, SessionUsageResult } from './operationShapes.ts';
+import { PluginListResult, SkillCatalogResult } from './catalogShapes.ts';
 
 /** The one `deliveryKind` the bridge subscribes with: a continuous push, like the desktop app. */
 export const DELIVERY_KIND = 'desktop-continuous';
@@ -179,6 +180,21 @@ export abstract class ZcodeMethods implements Methods {
   }
 
   /** `automation/list`, asked only to learn whether the build has automation methods (automation.ts). */
+  /** `skills/referenceCatalog {workspace, sessionId?}`: the skills zcode offers (a session's own with its id). */
+  listSkills(params: { workspacePath: string; sessionId?: string }): Promise<SkillCatalogResult> {
+    return this.call('skills/referenceCatalog', { workspace: workspaceParam(params.workspacePath), ...(params.sessionId ? { sessionId: params.sessionId } : {}) }, SkillCatalogResult);
+  }
+
+  /** `plugins/list {workspace}`: the installed plugins and their roots. */
+  listPlugins(params: { workspacePath: string }): Promise<PluginListResult> {
+    return this.call('plugins/list', { workspace: workspaceParam(params.workspacePath) }, PluginListResult);
+  }
+
+  /** `session/usage {sessionId}`: zcode's token counts for the session (deprecated upstream, still served). */
+  sessionUsage(params: { sessionId: string }): Promise<Record<string, unknown>> {
+    return this.call('session/usage', { sessionId: params.sessionId }, SessionUsageResult);
+  }
+
   listAutomations(): Promise<unknown> {
     return this.call('automation/list', {}, AnyResult);
   }
