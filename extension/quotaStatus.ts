@@ -4,7 +4,7 @@
  * reads the figures from the provider (zcode does not report plan quota) and marks old ones stale.
  */
 import * as vscode from 'vscode';
-import { EXTENSION_METHOD } from '../bridge/acp/extensionSchemas.ts';
+import { AccountUsageRequest } from '../bridge/acp/extensionSchemas.ts';
 import type { AccountUsageResponse } from '../bridge/acp/extensionSchemas.ts';
 import type { HostState, ZcodeClientHost } from './acpClient.ts';
 import { Disposable } from './disposable.ts';
@@ -39,7 +39,7 @@ export class QuotaStatus extends Disposable {
   async refresh(refresh = false): Promise<AccountUsageResponse | undefined> {
     if (this.host.state !== 'ready' && this.host.state !== 'turnRunning') return undefined;
     try {
-      const usage = await this.host.request<AccountUsageResponse>(EXTENSION_METHOD.accountUsage, refresh ? { refresh } : {});
+      const usage = await this.host.call(AccountUsageRequest, refresh ? { refresh } : {});
       this.statusBar.setQuota(usage);
       return usage;
     } catch (error) {

@@ -38,13 +38,13 @@ import {
   CompactRequest,
   ForkRequest,
   GoalRequest,
-  paramsParser,
   RewindRequest,
   SetModeRequest,
   SetThoughtLevelRequest,
   SteerRequest,
   BackgroundTasksNotification,
 } from './extensionSchemas.ts';
+import { paramsParser } from './paramsParser.ts';
 import { compactionOf, rewindResponseOf, toCheckpointInfo } from './operationResults.ts';
 import { retryWhileBusy } from './busyRetry.ts';
 import type { CheckpointsResult } from '../zcode/operationShapes.ts';

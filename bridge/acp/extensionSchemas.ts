@@ -13,8 +13,6 @@
  * accepted and ignored, other unknown keys are dropped. Results: zod too, so a client checks the
  * answer it gets instead of trusting a generic.
  */
-import { RequestError } from '@agentclientprotocol/sdk';
-import type { ParamsParser } from '@agentclientprotocol/sdk';
 import * as z from 'zod';
 import { backgroundTaskKindOf } from '../../shared/backgroundTasks.ts';
 import type { BackgroundTask } from '../../shared/backgroundTasks.ts';
@@ -417,21 +415,8 @@ export function readNotification<D extends ExtensionNotification>(descriptor: D,
   return parsed.success ? (parsed.data as ParsedParamsOf<D>) : undefined;
 }
 
-/**
- * The SDK params parser for a method: a rejection becomes -32602 with a readable message naming
- * the method and each problem (the SDK's own zod handling would say only "Invalid params").
- */
-export function paramsParser<S extends z.ZodType>(method: string, schema: S): ParamsParser<z.infer<S>> {
-  return (params: unknown) => {
-    const parsed = schema.safeParse(params ?? {});
-    if (parsed.success) return parsed.data;
-    // The SDK prefixes the message with "Invalid params: ".
-    throw RequestError.invalidParams(z.treeifyError(parsed.error), `${method}: ${describeIssues(parsed.error)}`);
-  };
-}
-
 /** "sessionId is required; objective: action …": one line, each problem prefixed with its path unless the message names it already (zod's `prettifyError` spans lines). */
-function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
       const where = issue.path.map(String).join('.');
