@@ -58,6 +58,7 @@ import type { Disposable, LocateOptions, Logger, ZcodeBackend } from '../zcode/b
 import { Emitter } from '../zcode/emitter.ts';
 import { BRIDGE_NAME } from '../version.ts';
 import { ClientRegistry } from './clients.ts';
+import { ResponseOrder } from './responseOrder.ts';
 import type { ClientInfo } from './clients.ts';
 import { ConfigService } from './configOptions.ts';
 import type { BridgeContext, SessionHandle, SlashCommandRunner } from './context.ts';
@@ -140,6 +141,8 @@ class BridgeImpl implements Bridge {
   private readonly disposeEmitter: Emitter<void>;
   /** The ClientInfo for the connection being opened right now (onConnect runs synchronously inside connect). */
   private pendingInfo: ClientInfo | undefined;
+  /** That connection's outgoing-stream watch (responseOrder.ts). */
+  private pendingOrder: ResponseOrder | undefined;
   private disposing: Promise<void> | undefined;
 
   constructor(private readonly options: BridgeOptions) {
@@ -179,8 +182,10 @@ class BridgeImpl implements Bridge {
     // registers here. onConnect runs synchronously inside connect(), before the first message.
     this.app.onConnect((connection) => {
       const info = this.pendingInfo ?? { kind: 'local' as const };
+      const order = this.pendingOrder;
       this.pendingInfo = undefined;
-      this.registry.add(connection, info);
+      this.pendingOrder = undefined;
+      this.registry.add(connection, info, order);
     });
     registerCoreHandlers({
       app: this.app,
@@ -199,11 +204,14 @@ class BridgeImpl implements Bridge {
 
   connect(stream: Stream, info: ClientInfo): AgentConnection {
     this.assertAlive();
+    const order = new ResponseOrder();
     this.pendingInfo = info;
+    this.pendingOrder = order;
     try {
-      return this.app.connect(stream);
+      return this.app.connect(order.wrap(stream));
     } finally {
       this.pendingInfo = undefined;
+      this.pendingOrder = undefined;
     }
   }
 

@@ -112,7 +112,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       // The client's MCP servers go to zcode with session/create (and again with every resume).
       const sessionId = sessions.createPlaceholder(params.cwd, mcpServersToZcode(params.mcpServers));
       const configOptions = sessions.placeholderConfig();
-      afterResponse(() => sendCommands(client, sessionId));
+      afterResponse(client, () => sendCommands(client, sessionId));
       return { sessionId, configOptions, ...modes(configOptions) };
     }),
   );
@@ -132,7 +132,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
         for (const update of updates) sendTo(client, params.sessionId, update);
       }
       const configOptions = runtime?.configOptions ?? sessions.placeholderConfig();
-      afterResponse(() => caughtUp(client, params.sessionId));
+      afterResponse(client, () => caughtUp(client, params.sessionId));
       return { configOptions, ...modes(configOptions) };
     }),
   );
@@ -143,7 +143,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       await requireUsableCwd(params.cwd);
       const runtime = await sessions.open(params.sessionId, params.cwd, mcpServersToZcode(params.mcpServers ?? undefined));
       const configOptions = runtime?.configOptions ?? sessions.placeholderConfig();
-      afterResponse(() => caughtUp(client, params.sessionId));
+      afterResponse(client, () => caughtUp(client, params.sessionId));
       return { configOptions, ...modes(configOptions) };
     }),
   );
@@ -217,6 +217,13 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     if (me && runtime) deps.races.join(me, runtime, sessionId);
   }
 
+  /** Run `fn` once the response to the request `client` is handling has been written (responseOrder.ts). */
+  function afterResponse(client: AgentContext, fn: () => void): void {
+    const me = clients.of(client);
+    if (me) me.afterResponse(client.requestId, fn);
+    else fn();
+  }
+
   function sendTo(client: AgentContext, sessionId: string, update: SessionUpdate): void {
     client.notify('session/update', { sessionId, update }).catch((error: unknown) => {
       logger.debug(`session/update not delivered: ${error instanceof Error ? error.message : String(error)}`);
@@ -244,12 +251,4 @@ function requireAbsolute(cwd: string): void {
 function modes(configOptions: SessionConfigOption[]): { modes?: SessionModeState } {
   const state = buildModeState(configOptions);
   return state ? { modes: state } : {};
-}
-
-/**
- * Run after the current response has been written: the SDK writes a handler's response once its
- * promise settles, and a macrotask later it is in the connection's (ordered) write queue.
- */
-function afterResponse(fn: () => void): void {
-  setImmediate(fn);
 }
