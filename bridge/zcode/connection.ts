@@ -10,8 +10,8 @@
  * vscode-jsonrpc dispatches each message, which is what keeps lane messages in stream order with
  * responses and requests (lineReader.ts, `LineMessageReader`).
  */
-import { createMessageConnection, ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
-import type { MessageConnection, MessageWriter } from 'vscode-jsonrpc/node';
+import { CancellationReceiverStrategy, CancellationTokenSource, createMessageConnection, ErrorCodes, ResponseError, Trace } from 'vscode-jsonrpc/node';
+import type { CancellationStrategy, Message, MessageConnection, MessageWriter } from 'vscode-jsonrpc/node';
 import { BackendErrorCode, ZcodeError } from './backend.ts';
 import type { Logger } from './backend.ts';
 import type { LineMessageReader, NotificationLane } from './lineReader.ts';
@@ -31,6 +31,33 @@ export interface ZcodeConnectionOptions {
   onNotification: ServerNotificationHandler;
   /** Notification methods delivered straight from the reader, in stream order (see above). */
   lanes?: ReadonlyMap<string, NotificationLane>;
+  /** vscode-jsonrpc's own message trace (verbose), for diagnostics and tests; nothing is sent to zcode. */
+  trace?: (line: string) => void;
+}
+
+/**
+ * A timed-out request leaves vscode-jsonrpc's pending map the way vscode-jsonrpc itself removes
+ * an entry: its response is dispatched. zcode has no `$/cancelRequest` (a message it does not know
+ * is answered with an error at best), so cancelling writes nothing to zcode: the reader delivers a
+ * local `RequestCancelled` response in its place (`LineMessageReader.deliverLocal`), in stream
+ * order with everything else. A late answer from zcode then finds no entry and is dropped by
+ * vscode-jsonrpc ("without active response promise").
+ */
+/** LSP's RequestCancelled (vscode-jsonrpc's ErrorCodes stops at the JSON-RPC ones); it never reaches the wire. */
+const REQUEST_CANCELLED = -32800;
+
+function localCancellation(reader: LineMessageReader): CancellationStrategy {
+  return {
+    receiver: CancellationReceiverStrategy.Message,
+    sender: {
+      sendCancellation: (_connection, id) => {
+        const cancelled: Message = { jsonrpc: '2.0', id, error: { code: REQUEST_CANCELLED, message: 'the bridge stopped waiting (timeout)' } } as Message;
+        reader.deliverLocal(cancelled);
+        return Promise.resolve();
+      },
+      cleanup: () => {},
+    },
+  };
 }
 
 interface Pending {
@@ -60,6 +87,7 @@ export class ZcodeConnection {
         log: (m) => log.trace(`jsonrpc: ${m}`),
       },
       {
+        cancellationStrategy: localCancellation(reader),
         messageStrategy: {
           // Called as vscode-jsonrpc takes each message off its queue. The handler's promise is
           // returned so vscode-jsonrpc still logs its failures.
@@ -89,6 +117,8 @@ export class ZcodeConnection {
       options.onNotification(method, params);
     });
     this.rpc.onError(([error]) => log.warn(`zcode connection error: ${error.message}`));
+    const trace = options.trace;
+    if (trace) void this.rpc.trace(Trace.Verbose, { log: (message: string, data?: string) => trace(data ? `${message} ${data}` : message) }, false);
   }
 
   listen(): void {
@@ -108,29 +138,32 @@ export class ZcodeConnection {
     const started = Date.now();
     return new Promise<unknown>((resolve, reject) => {
       let settled = false;
+      const cancellation = new CancellationTokenSource();
       const entry: Pending = {
         method,
         reject: (error) => {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
+          cancellation.dispose();
           this.pending.delete(entry);
           reject(error);
         },
       };
       const timer = setTimeout(() => {
-        // The late response, if any, is dropped by vscode-jsonrpc's bookkeeping. We do not send
-        // `$/cancelRequest`: zcode does not know it.
         this.logger.warn(`zcode did not answer ${method} within ${timeoutMs} ms`);
+        // Leaves vscode-jsonrpc's pending map; nothing is sent to zcode (localCancellation).
+        cancellation.cancel();
         entry.reject(new ZcodeError(`zcode did not answer ${method} within ${timeoutMs} ms`, BackendErrorCode.Timeout, method));
       }, timeoutMs);
       this.pending.add(entry);
       this.logger.trace(`→ request ${method}`);
-      this.rpc.sendRequest(method, params).then(
+      this.rpc.sendRequest(method, params, cancellation.token).then(
         (result) => {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
+          cancellation.dispose();
           this.pending.delete(entry);
           this.logger.trace(`← result ${method} (${Date.now() - started} ms)`);
           resolve(result);

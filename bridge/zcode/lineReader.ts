@@ -87,6 +87,8 @@ export class LineMessageReader extends AbstractMessageReader {
   private readonly lanes = new Map<string, NotificationLane>();
   /** A message read but not deliverable yet; reading stops behind it. */
   private parked: Parked | undefined;
+  /** Messages the bridge made itself (`deliverLocal`), delivered before the next line. */
+  private readonly local: Message[] = [];
   /** A message handed to vscode-jsonrpc and not dispatched yet (lanes only). */
   private inFlight = false;
   /** Reading resumes in this turn. */
@@ -118,6 +120,16 @@ export class LineMessageReader extends AbstractMessageReader {
    */
   routeDirect(method: string, lane: NotificationLane): void {
     this.lanes.set(method, lane);
+  }
+
+  /**
+   * Hand vscode-jsonrpc a message that did not come from zcode, under the same rules as a line
+   * (connection.ts: the local answer to a request the bridge stopped waiting for).
+   */
+  deliverLocal(message: Message): void {
+    if (this.disposed) return;
+    this.local.push(message);
+    if (!this.stopped && !this.reading) this.read(false);
   }
 
   /** vscode-jsonrpc dispatched the message this reader last handed it. */
@@ -160,6 +172,7 @@ export class LineMessageReader extends AbstractMessageReader {
     this.resumeAt = undefined;
     this.framer.clear();
     this.parked = undefined;
+    this.local.length = 0;
     // Keep the pipe draining (to nowhere) so the process is never blocked on a full stdout.
     if (this.sourcePaused) this.readable.resume();
     super.dispose();
@@ -196,6 +209,11 @@ export class LineMessageReader extends AbstractMessageReader {
     if (parked) {
       this.parked = undefined;
       const taken = parked.lane ? this.offerToLane(parked.lane, parked.params, alone) : this.offerToRpc(parked.message);
+      if (taken !== Taken.Done) return this.stop(taken);
+      alone = false;
+    }
+    for (let message = this.local.shift(); message; message = this.local.shift()) {
+      const taken = this.offerToRpc(message);
       if (taken !== Taken.Done) return this.stop(taken);
       alone = false;
     }
