@@ -34,6 +34,8 @@ export interface ConnectedClient {
    * (responseOrder.ts); dropped when that request fails or the client goes away.
    */
   afterResponse(requestId: string | number | null | undefined, fn: () => void): void;
+  /** Run `fn` once any response to `requestId` has been written, or the client went away (responseOrder.ts). */
+  whenAnswered(requestId: string | number | null | undefined, fn: () => void): void;
 }
 
 /**
@@ -72,8 +74,10 @@ export class ClientRegistry implements Disposable {
    * whose stream the SDK keeps to itself) runs after-response work at once, ahead of the response.
    */
   add(connection: AgentConnection, info: ClientInfo, order?: ResponseOrder): ConnectedClient {
-    const afterResponse = order ? order.afterResponse.bind(order) : (_id: unknown, fn: () => void) => fn();
-    const client: ConnectedClient = { id: this.nextId++, info, connection, capabilities: undefined, afterResponse };
+    const now = (_id: unknown, fn: () => void): void => fn();
+    const afterResponse = order ? order.afterResponse.bind(order) : now;
+    const whenAnswered = order ? order.whenAnswered.bind(order) : now;
+    const client: ConnectedClient = { id: this.nextId++, info, connection, capabilities: undefined, afterResponse, whenAnswered };
     const key = connectionKey(connection.client);
     if (key) this.byKey.set(key, client);
     else this.logger.error('the ACP SDK no longer exposes the connection context; client identity is unavailable');

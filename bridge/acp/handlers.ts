@@ -188,15 +188,22 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
 
   app.onRequest(
     'session/prompt',
-    safe((params, _client, signal) =>
+    safe((params, client, signal) =>
       // turns.prompt registers the prompt synchronously (a session/cancel right behind it must see it).
-      turns.prompt(params.sessionId, params.prompt, signal, async (jobSignal) => {
-        await sessions.require(params.sessionId);
-        // Slash commands run before the queue (`/steer` must reach a running turn). They get the
-        // prompt's signal, which `session/cancel` aborts too (a /compact waiting for its outcome,
-        // a /rewind waiting for idle), not only `$/cancel_request`.
-        return deps.slashCommands(deps.context, { sessionId: params.sessionId, prompt: params.prompt, signal: jobSignal });
-      }),
+      turns.prompt(
+        params.sessionId,
+        params.prompt,
+        signal,
+        async (jobSignal, holdEvents) => {
+          await sessions.require(params.sessionId);
+          // Slash commands run before the queue (`/steer` must reach a running turn). They get the
+          // prompt's signal, which `session/cancel` aborts too (a /compact waiting for its outcome,
+          // a /rewind waiting for idle), not only `$/cancel_request`.
+          return deps.slashCommands(deps.context, { sessionId: params.sessionId, prompt: params.prompt, signal: jobSignal, holdEvents });
+        },
+        // What zcode sends after the turn waits for this response (turns.ts `holdAfterEnd`).
+        (fn) => whenAnswered(client, fn),
+      ),
     ),
   );
 
@@ -221,6 +228,13 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
   function afterResponse(client: AgentContext, fn: () => void): void {
     const me = clients.of(client);
     if (me) me.afterResponse(client.requestId, fn);
+    else fn();
+  }
+
+  /** Run `fn` once any response to the request `client` is handling has been written, or the client is gone. */
+  function whenAnswered(client: AgentContext, fn: () => void): void {
+    const me = clients.of(client);
+    if (me) me.whenAnswered(client.requestId, fn);
     else fn();
   }
 

@@ -16,6 +16,8 @@ type RequestId = string | number;
 export class ResponseOrder {
   /** Work waiting for the (successful) response to a request id. */
   private readonly waiting = new Map<RequestId, Array<() => void>>();
+  /** Work waiting for any answer to a request id (a result, an error, or the connection closing). */
+  private readonly answered = new Map<RequestId, Array<() => void>>();
   private closed = false;
 
   /**
@@ -29,9 +31,20 @@ export class ResponseOrder {
     else this.waiting.set(requestId, [fn]);
   }
 
+  /**
+   * Run `fn` once any response to `requestId` (result or error) has been written, or when the
+   * connection closes first: for work that must always run, such as releasing what waited for it.
+   */
+  whenAnswered(requestId: RequestId | null | undefined, fn: () => void): void {
+    if (this.closed || requestId === null || requestId === undefined) return fn();
+    const list = this.answered.get(requestId);
+    if (list) list.push(fn);
+    else this.answered.set(requestId, [fn]);
+  }
+
   /** How many requests have work waiting (tests, diagnostics). */
   get pending(): number {
-    return this.waiting.size;
+    return new Set([...this.waiting.keys(), ...this.answered.keys()]).size;
   }
 
   /** The same stream, its writes observed: a written response releases the work waiting for it. */
@@ -61,18 +74,23 @@ export class ResponseOrder {
 
   /** The connection is gone: nothing waiting will run. */
   close(): void {
+    if (this.closed) return;
     this.closed = true;
     this.waiting.clear();
+    const always = [...this.answered.values()].flat();
+    this.answered.clear();
+    for (const fn of always) fn();
   }
 
   private written(message: AnyMessage): void {
-    if (this.waiting.size === 0 || 'method' in message || !('id' in message)) return;
+    if ((this.waiting.size === 0 && this.answered.size === 0) || 'method' in message || !('id' in message)) return;
     const id = message.id;
     if (id === null || id === undefined) return;
+    const always = this.answered.get(id);
+    this.answered.delete(id);
     const list = this.waiting.get(id);
-    if (!list) return;
     this.waiting.delete(id);
-    if (!('result' in message)) return;
-    for (const fn of list) fn();
+    if (list && 'result' in message) for (const fn of list) fn();
+    if (always) for (const fn of always) fn();
   }
 }

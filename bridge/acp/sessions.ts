@@ -40,6 +40,8 @@ export class SessionRuntime {
   readonly aliases = new Set<string>();
   /** Highest event seq handled (re-subscribe `afterSeq`, de-duplication). */
   lastSeq: number | undefined;
+  /** Events waiting for the response of the prompt whose turn just ended (`SessionManager.holdEvents`). */
+  heldEvents: ZcodeEvent[] | undefined;
   /** Backend generation in which the zcode session was created/resumed (-1: not active). */
   activeIn = -1;
   /** Backend generation the subscription belongs to (-1: not subscribed). */
@@ -327,13 +329,8 @@ export class SessionManager implements Disposable {
       await this.reapplyModel(runtime);
     }
     if (runtime.subscribedIn !== generation) {
-      const result = await backend.subscribe({ sessionId: runtime.zcodeId, afterSeq: runtime.lastSeq, includeSnapshot: false });
-      if (typeof result.eventSeq === 'number' && (runtime.lastSeq === undefined || result.eventSeq < runtime.lastSeq)) {
-        // First subscribe: start after what already happened. A lower seq than ours means the
-        // numbering restarted (a build that does not persist it): follow it, or we would drop
-        // every new event as a duplicate.
-        runtime.lastSeq = result.eventSeq;
-      }
+      const asked = runtime.lastSeq;
+      await backend.subscribe({ sessionId: runtime.zcodeId, afterSeq: asked, includeSnapshot: false }, { onSubscribed: ({ eventSeq }) => (runtime.lastSeq = startingSeq(asked, runtime.lastSeq, eventSeq)) });
       runtime.subscribedIn = generation;
     }
   }
@@ -436,12 +433,38 @@ export class SessionManager implements Disposable {
     this.signals.fire({ runtime, signal });
   }
 
+  /**
+   * Hold the session's next events until `release()` is called: what zcode sends after a turn's
+   * end waits until the prompt that turn answered has its response written (turns.ts), so that a
+   * client never sees the session's later updates before the response that ended the turn. Events
+   * of other sessions flow on, and so do zcode's responses (nothing awaited can deadlock on this).
+   * `release` is idempotent; events are then handled in the order they came.
+   */
+  holdEvents(runtime: SessionRuntime): () => void {
+    const queue: ZcodeEvent[] = runtime.heldEvents ?? [];
+    runtime.heldEvents = queue;
+    return () => {
+      if (runtime.heldEvents !== queue) return;
+      runtime.heldEvents = undefined;
+      for (let i = 0; i < queue.length; i++) {
+        // A held event may end a turn and hold again: the rest queue behind it, in order.
+        if (runtime.heldEvents) return void (runtime.heldEvents as ZcodeEvent[]).unshift(...queue.slice(i));
+        this.handleRuntimeEvent(runtime, queue[i]);
+      }
+    };
+  }
+
   private handleEvent(event: ZcodeEvent): void {
     const runtime = this.runtimes.get(event.sessionId);
     if (!runtime) {
       this.options.logger.debug(`event ${event.type} for zcode session ${event.sessionId}, which no ACP session has open; skipped`);
       return;
     }
+    if (runtime.heldEvents) return void runtime.heldEvents.push(event);
+    this.handleRuntimeEvent(runtime, event);
+  }
+
+  private handleRuntimeEvent(runtime: SessionRuntime, event: ZcodeEvent): void {
     if (event.seq !== undefined) {
       // A re-subscribe with afterSeq may replay what we already handled.
       if (runtime.lastSeq !== undefined && event.seq <= runtime.lastSeq) return;
@@ -482,4 +505,19 @@ export class SessionManager implements Disposable {
     for (const s of this.subscriptions) s.dispose();
     this.signals.dispose();
   }
+}
+
+/**
+ * The seq a subscription's de-duplication starts from, decided by comparing numbers (never by
+ * when an event arrived relative to the answer): `asked` is the `afterSeq` the subscribe was sent
+ * with, `handled` the highest seq handled by now, `eventSeq` zcode's current seq from the answer.
+ * - First subscribe: start after what already happened, keeping any newer event already handled.
+ * - zcode's seq below the one asked for: the numbering restarted (a build that does not persist
+ *   it); follow it, or every new event would be dropped as a duplicate.
+ * - Otherwise the stream resumes after `asked` (replayed events are de-duplicated as they come).
+ */
+export function startingSeq(asked: number | undefined, handled: number | undefined, eventSeq: number | undefined): number | undefined {
+  if (typeof eventSeq !== 'number') return handled;
+  if (asked === undefined) return handled === undefined ? eventSeq : Math.max(handled, eventSeq);
+  return eventSeq < asked ? eventSeq : handled;
 }

@@ -25,6 +25,7 @@ import type {
   ZcodeBackend,
 } from './backend.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, ZcodeConnection } from './connection.ts';
+import type { Answer } from './connection.ts';
 import { Emitter } from './emitter.ts';
 import { parseZcodeEvent, SESSION_EVENT_METHOD, sessionEventLane, STATE_UPDATED_METHOD, stateUpdatedEvent } from './events.ts';
 import { InteractionBroker, PERMISSION_METHOD, USER_INPUT_METHOD } from './interactions.ts';
@@ -163,11 +164,17 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
   // -------------------------------------------------------------------------------------------
   // Requests (the typed methods in methods.ts all come through here)
 
-  protected async call<S extends z.ZodType>(method: string, params: unknown, schema: S): Promise<z.infer<S>> {
+  protected async call<S extends z.ZodType>(method: string, params: unknown, schema: S, atAnswer?: (result: z.infer<S>) => void): Promise<z.infer<S>> {
     const inc = await this.ensureStarted();
     let raw: unknown;
+    // A result that does not parse is reported below, by the awaiting path.
+    const onAnswer = atAnswer && ((answer: Answer): void => {
+      if (answer.error) return;
+      const parsed = schema.safeParse(answer.result);
+      if (parsed.success) atAnswer(parsed.data);
+    });
     try {
-      raw = await inc.conn.request(method, params);
+      raw = await inc.conn.request(method, params, { onAnswer });
       inc.answered = true;
     } catch (error) {
       if (error instanceof ZcodeError && error.code !== BackendErrorCode.ProcessExited && error.code !== BackendErrorCode.Timeout) inc.answered = true;

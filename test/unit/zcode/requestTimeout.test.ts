@@ -65,7 +65,7 @@ for (const withLanes of [false, true]) {
   test(`${withLanes ? 'with lanes: ' : ''}N timed-out requests leave nothing pending in vscode-jsonrpc, send nothing to zcode, and their late answers are dropped`, async () => {
     const r = rig(withLanes);
     const N = 25;
-    const timedOut = await Promise.allSettled(Array.from({ length: N }, () => r.conn.request('session/read', { sessionId: 's' }, 5)));
+    const timedOut = await Promise.allSettled(Array.from({ length: N }, () => r.conn.request('session/read', { sessionId: 's' }, { timeoutMs: 5 })));
     assert.ok(
       timedOut.every((s) => s.status === 'rejected' && s.reason instanceof ZcodeError && s.reason.code === BackendErrorCode.Timeout),
       'every request timed out',
@@ -87,3 +87,17 @@ for (const withLanes of [false, true]) {
     r.conn.close(new ZcodeError('done', BackendErrorCode.Disposed));
   });
 }
+
+test('onAnswer runs at the answer, once; not for a request that timed out, even when its late answer comes', async () => {
+  const r = rig(true);
+  const calls: string[] = [];
+  await assert.rejects(r.conn.request('session/read', {}, { timeoutMs: 5, onAnswer: () => calls.push('late') }), /did not answer/);
+  const id = r.written.find((m) => m.method === 'session/read')!.id;
+  r.stdout.write(`${JSON.stringify({ id, result: {} })}\n`);
+  const answered = r.conn.request('session/send', {}, { onAnswer: (a) => calls.push(`send ${JSON.stringify(a)}`) });
+  const send = await until(() => r.written.find((m) => m.method === 'session/send'));
+  r.stdout.write(`${JSON.stringify({ id: send.id, result: { accepted: true } })}\n`);
+  await answered;
+  assert.deepEqual(calls, ['send {"result":{"accepted":true}}']);
+  r.conn.close(new ZcodeError('done', BackendErrorCode.Disposed));
+});
