@@ -45,8 +45,8 @@
  *   advertise `_meta.terminal_output`, else as text. The mode follows the connected clients (a
  *   terminal client connecting later, or the last one leaving, switches cards opened from then on);
  *   a card already open keeps the form it was announced with (sessions.ts `syncTerminalOutput`).
- * - Consecutive text chunks are merged while zcode streams faster than the event loop turns over
- *   (updateSink.ts): clients must not assume one `agent_message_chunk` per zcode delta.
+ * - Consecutive text chunks read from zcode in one burst are merged (updateSink.ts): clients must
+ *   not assume one `agent_message_chunk` per zcode delta.
  * - The default mode for `session/create` is `build` (edits and commands, asking before risky
  *   actions): the reference bridge's example `yolo` never asks, which is not a safe default for an
  *   editor. `defaultMode` overrides it (VS Code setting `zcode.defaultMode`).

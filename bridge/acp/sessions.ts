@@ -111,6 +111,8 @@ export class SessionManager implements Disposable {
     const { backend } = options;
     this.subscriptions.push(
       backend.onEvent((event) => this.handleEvent(event)),
+      // The end of a burst of zcode events: the text merged during it goes out (updateSink.ts).
+      backend.onDidDrainEvents(() => this.flush()),
       backend.onDidExit(() => {
         // Before the turn engine fails the running prompts: their streamed text goes out first.
         this.flush();
@@ -417,15 +419,19 @@ export class SessionManager implements Disposable {
   // -------------------------------------------------------------------------------------------
   // Events and updates
 
-  /** Broadcast updates under every alias of the runtime (streaming text may be merged briefly). */
+  /**
+   * Broadcast updates under every alias of the runtime, at once. Only the updates of zcode's own
+   * events are merged (`handleRuntimeEvent`, until the burst ends): nothing else would end the wait.
+   */
   emit(runtime: SessionRuntime, updates: readonly SessionUpdate[]): void {
     for (const update of updates) runtime.sink.push(update);
+    runtime.sink.flush();
   }
 
   /** Send any held text now: before a response, a client request or a notification that must follow it. */
   flush(runtime?: SessionRuntime): void {
     if (runtime) runtime.sink.flush();
-    else for (const r of this.runtimes.values()) r.sink.flush();
+    else for (const r of this.runtimes.values()) if (r.sink.holding) r.sink.flush();
   }
 
   /** Fire a signal as if the translator had produced it (the turn engine's synthetic ones). */
@@ -448,9 +454,14 @@ export class SessionManager implements Disposable {
       runtime.heldEvents = undefined;
       for (let i = 0; i < queue.length; i++) {
         // A held event may end a turn and hold again: the rest queue behind it, in order.
-        if (runtime.heldEvents) return void (runtime.heldEvents as ZcodeEvent[]).unshift(...queue.slice(i));
+        if (runtime.heldEvents) {
+          (runtime.heldEvents as ZcodeEvent[]).unshift(...queue.slice(i));
+          break;
+        }
         this.handleRuntimeEvent(runtime, queue[i]);
       }
+      // Released outside a burst of zcode's: nothing else would send the text they held.
+      runtime.sink.flush();
     };
   }
 
@@ -477,7 +488,7 @@ export class SessionManager implements Disposable {
       this.options.logger.error(`translating ${event.type} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       return;
     }
-    this.emit(runtime, result.updates);
+    for (const update of result.updates) runtime.sink.push(update);
     if (result.signals.length === 0) return;
     // Signals end turns and trigger notifications: what the event produced goes out first.
     runtime.sink.flush();

@@ -130,6 +130,12 @@ export interface ZcodeBackend extends Disposable {
   onDidExit(listener: (info: ExitInfo) => void): Disposable;
   /** Every parsed `session/event`, for every session. */
   onEvent(listener: (event: ZcodeEvent) => void): Disposable;
+  /**
+   * Fires when zcode's reader has delivered everything it had read and stops (waiting for more
+   * output, for a message to be dispatched, or yielding mid-burst): the end of a burst of events.
+   * Streaming text merged during the burst goes out here (acp/updateSink.ts).
+   */
+  onDidDrainEvents(listener: () => void): Disposable;
   /** The one handler for interaction requests (the ACP layer installs it). */
   setInteractionHandler(handler: InteractionHandler): void;
   /** Start the process now (otherwise the first request does). Rejects with ZcodeError NotFound/Incompatible. */

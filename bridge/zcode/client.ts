@@ -99,6 +99,8 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
   readonly onDidChangeState: ZcodeBackend['onDidChangeState'];
   readonly onDidExit: ZcodeBackend['onDidExit'];
   readonly onEvent: ZcodeBackend['onEvent'];
+  private readonly drainEmitter: Emitter<void>;
+  readonly onDidDrainEvents: ZcodeBackend['onDidDrainEvents'];
 
   constructor(
     private readonly options: BackendOptions,
@@ -113,6 +115,8 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
     this.onDidChangeState = this.stateEmitter.event;
     this.onDidExit = this.exitEmitter.event;
     this.onEvent = this.eventEmitter.event;
+    this.drainEmitter = new Emitter('onDidDrainEvents', this.logger);
+    this.onDidDrainEvents = this.drainEmitter.event;
     this.hostRequests = new HostRequests(this.logger, deps.zcodeConfig ?? defaultConfigSource(options.env));
   }
 
@@ -149,6 +153,7 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
       this.stateEmitter.dispose();
       this.exitEmitter.dispose();
       this.eventEmitter.dispose();
+      this.drainEmitter.dispose();
     };
     if (!inc) {
       // A start in flight notices `disposed` and stops its process itself.
@@ -290,7 +295,7 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
 
   private connect(proc: ZcodeChild, plan: LaunchPlan | undefined): Incarnation {
     const broker = new InteractionBroker(() => this.handler, this.logger);
-    const conn = new ZcodeConnection(new LineMessageReader(proc.stdout, this.logger), new LineMessageWriter(proc.stdin), {
+    const conn = new ZcodeConnection(new LineMessageReader(proc.stdout, this.logger, { onIdle: () => this.drainEmitter.fire() }), new LineMessageWriter(proc.stdin), {
       logger: this.logger,
       requestTimeoutMs: this.options.timeouts?.requestMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       onRequest: (method, params) => this.onServerRequest(broker, method, params),

@@ -12,6 +12,11 @@ import { DEFAULT_MAX_LINE_BYTES, LineFramer, preview, toRpcMessage } from './lin
 
 export interface LineReaderOptions {
   maxLineBytes?: number;
+  /**
+   * Called whenever the reader stops delivering: everything read so far is delivered (or waits
+   * for vscode-jsonrpc), so a burst of events has ended. Never called in the middle of a delivery.
+   */
+  onIdle?: () => void;
 }
 
 /**
@@ -91,6 +96,8 @@ export class LineMessageReader extends AbstractMessageReader {
   private disposed = false;
   private detach: (() => void) | undefined;
 
+  private readonly onIdle: (() => void) | undefined;
+
   constructor(
     private readonly readable: Readable,
     private readonly logger: Logger,
@@ -98,6 +105,7 @@ export class LineMessageReader extends AbstractMessageReader {
   ) {
     super();
     this.framer = new LineFramer(logger, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+    this.onIdle = options.onIdle;
   }
 
   /**
@@ -123,7 +131,10 @@ export class LineMessageReader extends AbstractMessageReader {
   /** vscode-jsonrpc dispatched the message this reader last handed it: what waits behind it goes now. */
   messageDispatched(): void {
     this.inFlight = false;
-    if (this.parked && !this.reading && !this.yieldAt) this.read();
+    if (this.reading) return;
+    if (this.parked && !this.yieldAt) this.read();
+    // What the dispatched message delivered (a notification, replayed events) is a burst too.
+    else this.idle();
   }
 
   listen(callback: DataCallback): RpcDisposable {
@@ -184,6 +195,16 @@ export class LineMessageReader extends AbstractMessageReader {
       this.readLines();
     } finally {
       this.reading = false;
+    }
+    this.idle();
+  }
+
+  private idle(): void {
+    if (this.disposed || !this.onIdle) return;
+    try {
+      this.onIdle();
+    } catch (error) {
+      this.logger.error(`a zcode reader idle listener failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

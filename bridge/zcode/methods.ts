@@ -44,7 +44,7 @@ export function workspaceParam(workspacePath: string): { workspacePath: string; 
 
 type Methods = Omit<
   ZcodeBackend,
-  'state' | 'onDidChangeState' | 'onDidExit' | 'onEvent' | 'setInteractionHandler' | 'start' | 'restart' | 'dispose'
+  'state' | 'onDidChangeState' | 'onDidExit' | 'onEvent' | 'onDidDrainEvents' | 'setInteractionHandler' | 'start' | 'restart' | 'dispose'
 >;
 
 export abstract class ZcodeMethods implements Methods {

@@ -141,6 +141,19 @@ test('events before the send response are not held back or lost: stream order ex
   r.conn.close(new ZcodeError('done', BackendErrorCode.Disposed));
 });
 
+test('the reader reports the end of each burst (onIdle) after its deliveries, never between them', async () => {
+  const logger = testLogger('idle');
+  const stdout = new PassThrough();
+  const log: string[] = [];
+  const reader = new LineMessageReader(stdout, logger, { onIdle: () => log.push('idle') });
+  reader.routeDirect(SESSION_EVENT_METHOD, sessionEventLane(logger, (event) => void log.push(`event ${event.seq}`)));
+  reader.listen(() => assert.fail('only lane messages here'));
+  reader.onChunk(Buffer.from(delta(1) + delta(2) + completed(3)));
+  reader.onChunk(Buffer.from(delta(4)));
+  assert.deepEqual(log, ['event 1', 'event 2', 'event 3', 'idle', 'event 4', 'idle']);
+  reader.dispose();
+});
+
 test('events of every kind are delivered back to back as their lines are read (no turn of their own)', () => {
   const r = rig();
   r.reader.onChunk(Buffer.from(delta(1) + delta(2) + completed(3) + delta(4) + started(5) + completed(6)));
