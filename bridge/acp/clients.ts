@@ -16,6 +16,7 @@ import type { AgentConnection, AgentContext, ClientCapabilities } from '@agentcl
 import type { Disposable, Logger } from '../zcode/backend.ts';
 import { Emitter } from '../zcode/emitter.ts';
 import { markBroadcast } from './wireGuard.ts';
+import type { ResponseOrder } from './responseOrder.ts';
 
 /** Where a client comes from (for logs, GET /status and the lifetime rules). */
 export interface ClientInfo {
@@ -31,6 +32,13 @@ export interface ConnectedClient {
   capabilities: ClientCapabilities | undefined;
   /** `clientInfo.name` from its `initialize`, when it gave one. */
   name?: string;
+  /**
+   * Run `fn` once the successful response to this client's request `requestId` has been written
+   * (responseOrder.ts); dropped when that request fails or the client goes away.
+   */
+  afterResponse(requestId: string | number | null | undefined, fn: () => void): void;
+  /** Run `fn` once any response to `requestId` has been written, or the client went away (responseOrder.ts). */
+  whenAnswered(requestId: string | number | null | undefined, fn: () => void): void;
 }
 
 /**
@@ -63,15 +71,25 @@ export class ClientRegistry implements Disposable {
     this.onDidRemove = this.removed.event;
   }
 
-  /** Register a connection (from the agent app's onConnect). Removed when it closes. */
-  add(connection: AgentConnection, info: ClientInfo): ConnectedClient {
-    const client: ConnectedClient = { id: this.nextId++, info, connection, capabilities: undefined };
+  /**
+   * Register a connection (from the agent app's onConnect). Removed when it closes. `order` watches
+   * the connection's outgoing stream; a connection made without one (`clientApp.connect(bridge.app)`,
+   * whose stream the SDK keeps to itself) runs after-response work at once, ahead of the response.
+   */
+  add(connection: AgentConnection, info: ClientInfo, order?: ResponseOrder): ConnectedClient {
+    const now = (_id: unknown, fn: () => void): void => fn();
+    const afterResponse = order ? order.afterResponse.bind(order) : now;
+    const whenAnswered = order ? order.whenAnswered.bind(order) : now;
+    const client: ConnectedClient = { id: this.nextId++, info, connection, capabilities: undefined, afterResponse, whenAnswered };
     const key = connectionKey(connection.client);
     if (key) this.byKey.set(key, client);
     else this.logger.error('the ACP SDK no longer exposes the connection context; client identity is unavailable');
     this.list.push(client);
     this.logger.info(`client #${client.id} connected (${describe(info)})`);
-    void connection.closed.then(() => this.remove(client));
+    void connection.closed.then(() => {
+      order?.close();
+      this.remove(client);
+    });
     this.changed.fire();
     return client;
   }

@@ -85,7 +85,17 @@ export interface BridgeContext {
  */
 export type SlashCommandRunner = (
   ctx: BridgeContext,
-  call: { sessionId: string; prompt: readonly ContentBlock[]; signal: AbortSignal },
+  call: {
+    sessionId: string;
+    prompt: readonly ContentBlock[];
+    signal: AbortSignal;
+    /**
+     * Hold the session's events from now until this prompt's response has been written (a command
+     * whose reply must reach the client before what zcode does next). Never for a command that
+     * waits for an event of the session itself: that would wait forever.
+     */
+    holdEvents?: () => void;
+  },
 ) => Promise<PromptResponse | PromptRewrite | undefined>;
 
 /**

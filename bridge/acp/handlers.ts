@@ -112,7 +112,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       // The client's MCP servers go to zcode with session/create (and again with every resume).
       const sessionId = sessions.createPlaceholder(params.cwd, mcpServersToZcode(params.mcpServers));
       const configOptions = sessions.placeholderConfig();
-      afterResponse(() => void sendCommands(client, sessionId, { cwd: params.cwd }));
+      afterResponse(client, () => void sendCommands(client, sessionId, { cwd: params.cwd }));
       return { sessionId, configOptions, ...modes(configOptions) };
     }),
   );
@@ -137,7 +137,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
         replay = { total: page.total, replayed: page.messages.length, ...(page.cursor ? { cursor: page.cursor } : {}) };
       }
       const configOptions = runtime?.configOptions ?? sessions.placeholderConfig();
-      afterResponse(() => caughtUp(client, params.sessionId, params.cwd));
+      afterResponse(client, () => caughtUp(client, params.sessionId, params.cwd));
       return { configOptions, ...modes(configOptions), ...(replay ? { _meta: { zcode: { replay } } } : {}) };
     }),
   );
@@ -163,7 +163,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       await requireUsableCwd(params.cwd);
       const runtime = await sessions.open(params.sessionId, params.cwd, mcpServersToZcode(params.mcpServers ?? undefined));
       const configOptions = runtime?.configOptions ?? sessions.placeholderConfig();
-      afterResponse(() => caughtUp(client, params.sessionId, params.cwd));
+      afterResponse(client, () => caughtUp(client, params.sessionId, params.cwd));
       return { configOptions, ...modes(configOptions) };
     }),
   );
@@ -211,17 +211,24 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
   app.onRequest(
     'session/prompt',
     safe((params, client, signal) => {
+      // The menu is refreshed once this prompt's answer is written (zcode's set may have changed).
+      whenAnswered(client, () => void refreshCommands(params.sessionId));
       // turns.prompt registers the prompt synchronously (a session/cancel right behind it must see it).
-      return turns
-        .prompt(params.sessionId, params.prompt, signal, async (jobSignal) => {
+      return turns.prompt(
+        params.sessionId,
+        params.prompt,
+        signal,
+        async (jobSignal, holdEvents) => {
           await sessions.require(params.sessionId);
           echoPrompt(client, params.sessionId, params.prompt);
           // Slash commands run before the queue (`/steer` must reach a running turn). They get the
           // prompt's signal, which `session/cancel` aborts too (a /compact waiting for its outcome,
           // a /rewind waiting for idle), not only `$/cancel_request`.
-          return deps.slashCommands(deps.context, { sessionId: params.sessionId, prompt: params.prompt, signal: jobSignal });
-        })
-        .finally(() => afterResponse(() => void refreshCommands(params.sessionId)));
+          return deps.slashCommands(deps.context, { sessionId: params.sessionId, prompt: params.prompt, signal: jobSignal, holdEvents });
+        },
+        // What zcode sends after the turn waits for this response (turns.ts `holdAfterEnd`).
+        (fn) => whenAnswered(client, fn),
+      );
     }),
   );
 
@@ -272,6 +279,20 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     if (me && runtime) deps.races.join(me, runtime, sessionId);
   }
 
+  /** Run `fn` once the response to the request `client` is handling has been written (responseOrder.ts). */
+  function afterResponse(client: AgentContext, fn: () => void): void {
+    const me = clients.of(client);
+    if (me) me.afterResponse(client.requestId, fn);
+    else fn();
+  }
+
+  /** Run `fn` once any response to the request `client` is handling has been written, or the client is gone. */
+  function whenAnswered(client: AgentContext, fn: () => void): void {
+    const me = clients.of(client);
+    if (me) me.whenAnswered(client.requestId, fn);
+    else fn();
+  }
+
   function sendTo(client: AgentContext, sessionId: string, update: SessionUpdate): void {
     client.notify('session/update', { sessionId, update }).catch((error: unknown) => {
       logger.debug(`session/update not delivered: ${error instanceof Error ? error.message : String(error)}`);
@@ -313,12 +334,4 @@ function replayLimit(meta: unknown): number | undefined {
 function modes(configOptions: SessionConfigOption[]): { modes?: SessionModeState } {
   const state = buildModeState(configOptions);
   return state ? { modes: state } : {};
-}
-
-/**
- * Run after the current response has been written: the SDK writes a handler's response once its
- * promise settles, and a macrotask later it is in the connection's (ordered) write queue.
- */
-function afterResponse(fn: () => void): void {
-  setImmediate(fn);
 }

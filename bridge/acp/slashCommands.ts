@@ -86,7 +86,7 @@ export const runSlashCommand: SlashCommandRunner = async (ctx, call) => {
   ctx.logger.debug(`slash command /${command.name} on ${call.sessionId}`);
   let reply: Reply;
   try {
-    reply = await runCommand(ctx, call.sessionId, command, call.signal);
+    reply = await runCommand(ctx, call.sessionId, command, call.signal, call.holdEvents);
   } catch (error) {
     if (error instanceof RequestError && error.code === -32002) throw error;
     if (error instanceof RequestError && error.code === -32800) return { stopReason: 'cancelled' };
@@ -108,7 +108,7 @@ function usage(name: SlashCommand['name'], problem?: string): Reply {
   return { ok: false, text: `${problem ? `${problem}\n\n` : ''}Usage: ${SLASH_USAGE[name]}` };
 }
 
-async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashCommand, signal: AbortSignal): Promise<Reply> {
+async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashCommand, signal: AbortSignal, holdEvents?: () => void): Promise<Reply> {
   const ops = new SessionOperations(ctx);
   const args = command.args;
   switch (command.name) {
@@ -144,6 +144,9 @@ async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashC
       if (!handle?.running) {
         return { ok: false, text: 'Nothing to steer: no prompt is running on this session. Send the instructions as a normal prompt instead.' };
       }
+      // The running turn's events after the steer wait until this reply has been written: the
+      // client reads "steer sent" before the turn it steered can end (turns.ts `holdEvents`).
+      holdEvents?.();
       const result = await ops.steer({ sessionId, content: args });
       return { ok: true, text: 'Steer sent: zcode will take your instructions into account in the running turn.', result };
     }

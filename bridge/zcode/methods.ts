@@ -46,12 +46,15 @@ export function workspaceParam(workspacePath: string): { workspacePath: string; 
 
 type Methods = Omit<
   ZcodeBackend,
-  'state' | 'onDidChangeState' | 'onDidExit' | 'onEvent' | 'setInteractionHandler' | 'start' | 'restart' | 'dispose'
+  'state' | 'onDidChangeState' | 'onDidExit' | 'onEvent' | 'onDidDrainEvents' | 'setInteractionHandler' | 'start' | 'restart' | 'dispose'
 >;
 
 export abstract class ZcodeMethods implements Methods {
-  /** One request: started lazily, timed out, errors explained, result parsed with `schema`. */
-  protected abstract call<S extends z.ZodType>(method: string, params: unknown, schema: S): Promise<z.infer<S>>;
+  /**
+   * One request: started lazily, timed out, errors explained, result parsed with `schema`.
+   * `atAnswer` gets the parsed result at the answer's place in the stream (connection.ts `onAnswer`).
+   */
+  protected abstract call<S extends z.ZodType>(method: string, params: unknown, schema: S, atAnswer?: (result: z.infer<S>) => void): Promise<z.infer<S>>;
   /** One notification to the running process (none is started for it). */
   protected abstract notify(method: string, params: unknown): void;
   /** `session/stop` to the running process, in the form it accepts (client.ts). */
@@ -80,9 +83,10 @@ export abstract class ZcodeMethods implements Methods {
     return this.call('session/resume', { sessionId: params.sessionId, workspace: workspaceParam(params.workspacePath), ...mcp }, AnyResult);
   }
 
-  send(params: { sessionId: string; content: string; attachments?: ImageAttachment[] }): Promise<unknown> {
+  send(params: { sessionId: string; content: string; attachments?: ImageAttachment[] }, hooks: { onAccepted?: () => void } = {}): Promise<unknown> {
     const { sessionId, content, attachments } = params;
-    return this.call('session/send', attachments?.length ? { sessionId, content, attachments } : { sessionId, content }, AnyResult);
+    const { onAccepted } = hooks;
+    return this.call('session/send', attachments?.length ? { sessionId, content, attachments } : { sessionId, content }, AnyResult, onAccepted && (() => onAccepted()));
   }
 
   /**
@@ -106,16 +110,22 @@ export abstract class ZcodeMethods implements Methods {
    * Start the `session/event` push for a session. `afterSeq` replays the events after that `seq`
    * (pass the last one seen to resume a stream after a reconnect); omitted, only new events flow.
    */
-  async subscribe(params: { sessionId: string; afterSeq?: number; includeSnapshot?: boolean }): Promise<SubscribeResult> {
+  subscribe(
+    params: { sessionId: string; afterSeq?: number; includeSnapshot?: boolean },
+    hooks: { onSubscribed?: (result: SubscribeResult) => void } = {},
+  ): Promise<SubscribeResult> {
     const { sessionId, afterSeq, includeSnapshot } = params;
-    const result = await this.call(
+    return this.call(
       'session/subscribe',
       { sessionId, deliveryKind: DELIVERY_KIND, includeSnapshot: includeSnapshot ?? false, ...(afterSeq === undefined ? {} : { afterSeq }) },
       SubscribeResult,
+      (result) => {
+        hooks.onSubscribed?.(result);
+        // Current builds return the events after `afterSeq` in the result; seed builds re-send them
+        // as notifications. Delivered here, at the answer's place: before the live events after it.
+        if (result.events?.length) this.deliverEvents(result.events);
+      },
     );
-    // Current builds return the events after `afterSeq` in the result; seed builds re-send them as notifications.
-    if (result.events?.length) this.deliverEvents(result.events);
-    return result;
   }
 
   fork(params: { sessionId: string; target: CheckpointTarget }): Promise<ForkResult> {
