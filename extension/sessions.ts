@@ -15,15 +15,11 @@ import type {
   SessionInfo,
   SetSessionConfigOptionResponse,
 } from '@agentclientprotocol/sdk';
+import { ForkRequest } from '../bridge/acp/extensionSchemas.ts';
 import type { ZcodeClientHost } from './acpClient.ts';
 import { Disposable } from './disposable.ts';
 
 const ACTIVE_SESSION_KEY = 'zcode.activeSessionId';
-
-/** Result of `_zcode/session/fork`. */
-export interface ForkResult {
-  sessionId: string;
-}
 
 /** A change of a session's config options. */
 export interface ConfigOptionsChange {
@@ -185,13 +181,13 @@ export class SessionManager extends Disposable {
   }
 
   /**
-   * `_zcode/session/fork` of the active session (from `checkpointId`, else the latest checkpoint),
+   * `ForkRequest` of the active session (from `checkpointId`, else the latest checkpoint),
    * then loads the fork, which becomes active. Returns the new session id.
    */
   async fork(checkpointId?: string): Promise<string> {
     const sessionId = this.requireActive();
-    const result = await this.host.request<ForkResult>('_zcode/session/fork', checkpointId ? { sessionId, checkpointId } : { sessionId });
-    if (!result || typeof result.sessionId !== 'string') throw new Error(vscode.l10n.t('zcode did not return the forked session.'));
+    // The answer is checked against the contract (a fork without its session id is refused there).
+    const result = await this.host.call(ForkRequest, checkpointId ? { sessionId, checkpointId } : { sessionId });
     await this.loadSession(result.sessionId);
     return result.sessionId;
   }

@@ -34,7 +34,7 @@ import {
 import type { HostChannel } from './ipc.ts';
 
 export interface ChatActions {
-  sendPrompt(text: string, attachments: Attachment[], whenBusy?: 'queue'): void;
+  sendPrompt(text: string, attachments: Attachment[]): void;
   steer(text: string): void;
   removeQueued(id: string): void;
   cancelTurn(): void;
@@ -64,7 +64,7 @@ export interface ChatActions {
 
 export function hostActions(channel: HostChannel): ChatActions {
   return {
-    sendPrompt: (text, attachments, whenBusy) => channel.send(SendPromptCommand, { text, attachments, ...(whenBusy ? { whenBusy } : {}) }),
+    sendPrompt: (text, attachments) => channel.send(SendPromptCommand, { text, attachments }),
     steer: (text) => channel.send(SteerCommand, { text }),
     removeQueued: (id) => channel.send(RemoveQueuedCommand, { id }),
     cancelTurn: () => channel.send(CancelTurnCommand, {}),

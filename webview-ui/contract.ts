@@ -13,7 +13,8 @@
  *
  * The host owns all state (transcript, session, pending forms); the webview keeps only view state
  * (draft text, expanded cards, scroll). This file must stay free of DOM and Node APIs: types and
- * tiny pure helpers only. ACP types come from the SDK, type-only (no SDK runtime in the bundle).
+ * tiny pure helpers only. ACP types come from the SDK, type-only (no SDK runtime in the bundle);
+ * the types the bridge shares with both sides come from shared/.
  */
 import type {
   AvailableCommand,
@@ -25,6 +26,8 @@ import type {
   ToolCallStatus,
   ToolKind,
 } from '@agentclientprotocol/sdk';
+import type { BackgroundTask } from '../shared/backgroundTasks.ts';
+import type { FormKind } from '../shared/forms.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Wire envelope and descriptors
@@ -205,8 +208,8 @@ export interface PermissionItem {
   answer?: string;
 }
 
-/** Which native form an elicitation gets. */
-export type ElicitationFormKind = 'questions' | 'planFeedback' | 'form' | 'unsupported';
+/** Which native form an elicitation gets: the bridge's tag (shared/forms.ts), or `unsupported` (not a form). */
+export type ElicitationFormKind = FormKind | 'unsupported';
 
 /** `elicitation/create` in form mode. */
 export interface ElicitationItem {
@@ -263,15 +266,8 @@ export type TranscriptItem = UserItem | AgentItem | ThoughtItem | ToolItem | Pla
 /** Terminal output kept per card (the tail; the webview shows fewer lines until expanded). */
 export const TERMINAL_TAIL_LIMIT = 64 * 1024;
 
-/** A background task as `_zcode/session/backgroundTasks` reports it. */
-export interface BackgroundTaskView {
-  id: string;
-  kind: 'agent' | 'bash' | string;
-  description: string;
-  status: string;
-  startedAt?: string;
-  outputPath?: string;
-}
+/** A background task as the bridge announces it: the one type of all layers (shared/backgroundTasks.ts). */
+export type BackgroundTaskView = BackgroundTask;
 
 /** A prompt waiting for the running turn to end. */
 export interface QueuedPrompt {
@@ -411,18 +407,18 @@ export function appendTerminal(terminal: TerminalView, data: string): TerminalVi
 /** The webview (re)started or lost a patch: send a full snapshot. */
 export const ReadyCommand = new IpcCommand<{ reason?: 'start' | 'resync' }>('ready');
 
-/** Send a prompt now (or queue it, if a turn is running and `whenBusy` is `queue`). */
-export const SendPromptCommand = new IpcCommand<{ text: string; attachments: Attachment[]; whenBusy?: 'queue' }>('prompt/send');
-/** Append instructions to the running turn (`_zcode/session/steer`). */
+/** Send a prompt now, or queue it while a turn runs (the host decides: it knows whether one runs). */
+export const SendPromptCommand = new IpcCommand<{ text: string; attachments: Attachment[] }>('prompt/send');
+/** Append instructions to the running turn (the bridge's `SteerRequest`). */
 export const SteerCommand = new IpcCommand<{ text: string }>('prompt/steer');
 /** Drop a queued prompt. */
 export const RemoveQueuedCommand = new IpcCommand<{ id: string }>('prompt/removeQueued');
 /** Stop the running turn (`session/cancel`). */
 export const CancelTurnCommand = new IpcCommand('turn/cancel');
-/** Re-send the prompt that failed. */
+/** Re-send the prompt that failed with error card `itemId` (only the last prompt's error retries). */
 export const RetryCommand = new IpcCommand<{ itemId: string }>('turn/retry');
 
-/** Answer a permission card (`optionId`), or dismiss it (`cancelled`). */
+/** Answer a permission card (`optionId`), or dismiss it (`cancelled: true`); one of the two. */
 export const AnswerPermissionCommand = new IpcCommand<{ id: string; optionId?: string; cancelled?: boolean }>('permission/answer');
 /** Answer an elicitation form with the raw ACP response (content keyed by field name). */
 export const AnswerElicitationCommand = new IpcCommand<{ id: string; response: CreateElicitationResponse }>('elicitation/answer');
@@ -449,7 +445,7 @@ export const LoadSessionCommand = new IpcCommand<{ sessionId: string }>('session
 export const ForkSessionCommand = new IpcCommand('session/fork');
 /** Something the host should log (e.g. a CSP violation or an uncaught error in the webview). */
 export const WebviewLogCommand = new IpcCommand<{ level: 'info' | 'warn' | 'error'; message: string }>('log');
-/** `_zcode/session/cancelBackgroundTask`. */
+/** Cancel a background task of the active session (the bridge's `CancelBackgroundTaskRequest`). */
 export const CancelBackgroundTaskCommand = new IpcCommand<{ taskId: string }>('background/cancel');
 
 /** A session as the switcher lists it. */

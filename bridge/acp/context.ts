@@ -8,7 +8,7 @@ import type { ContentBlock, PromptResponse, SessionUpdate } from '@agentclientpr
 import type { Disposable, Logger, ZcodeBackend, ZcodeMcpServer } from '../zcode/backend.ts';
 import type { SessionSettings } from '../zcode/protocol.ts';
 import type { ClientRegistry } from './clients.ts';
-import type { CheckpointInfo } from './extensionSchemas.ts';
+import type { CheckpointInfo, ExtensionNotification, SessionNotificationParams } from './extensionSchemas.ts';
 import type { TranslatorState, TurnSignal } from './translation.ts';
 
 /** A live zcode session as seen through one ACP session id. */
@@ -51,16 +51,14 @@ export interface BridgeContext {
   peek(acpSessionId: string): SessionHandle | undefined;
   /** Send session updates for this session to every client (in order). */
   sendUpdates(acpSessionId: string, updates: readonly SessionUpdate[]): void;
-  /** Broadcast an extension notification (`_zcode/...`) to every client, params as given. */
-  notify(method: `_${string}`, params: unknown): void;
   /**
    * Broadcast an extension notification about one session the way the core sends its own
-   * (`_zcode/session/backgroundTasks`, `steerState`): once per ACP id naming the session — a
+   * (`BackgroundTasksNotification`, `SteerStateNotification`): once per ACP id naming the session — a
    * placeholder and its real zcode id may both be open — each with `sessionId` set to that id.
    * `sessionId` may be an ACP id or a zcode session id; one that no live session has goes out once
    * under that id. Held streaming text of the session is sent first.
    */
-  notifySession(sessionId: string, method: `_${string}`, params: Record<string, unknown>): void;
+  notifySession<D extends ExtensionNotification>(sessionId: string, notification: D, params: SessionNotificationParams<D>): void;
   /** Apply a config change through zcode, update the core's view and announce it to every client. */
   applyConfig(acpSessionId: string, patch: ConfigPatch): Promise<void>;
   /** Every turn/lifecycle signal the translator produces, for every session (compact waits on `compaction`). */

@@ -1,29 +1,66 @@
 /**
- * Params (zod) and results of the bridge's `_zcode/session/*` extension methods (issue 4,
- * "Extension methods"), and how zcode's own results are read. The schemas are the single source of
- * the param shapes: the SDK runs them before a handler (see `paramsParser`), and the slash commands
- * build the same params.
+ * The `_zcode/*` contract between the bridge and its clients — every extension method and
+ * notification, each declared ONCE as a typed descriptor (name, params, result), the way
+ * vscode-languageserver-protocol declares `RequestType`s that client and server both import:
+ * - the bridge registers its handlers from the request descriptors (extensionMethods.ts) and sends
+ *   its notifications through the notification descriptors (signals.ts, `ctx.notifySession`);
+ * - the extension calls through them (`ZcodeClientHost.call`, `readNotification`): params typed,
+ *   results and notifications checked with the same schemas.
+ * No `'_zcode/'` string literal exists outside this module (eslint.config.mjs).
  *
- * Every method takes the ACP `sessionId` (a lazy placeholder or a real zcode id); `_meta` is
- * accepted and ignored, other unknown keys are dropped.
+ * Params: zod, run by the SDK before a handler (`paramsParser`: -32602 with a readable message);
+ * every method takes the ACP `sessionId` (a lazy placeholder or a real zcode id); `_meta` is
+ * accepted and ignored, other unknown keys are dropped. Results: zod too, so a client checks the
+ * answer it gets instead of trusting a generic.
  */
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { ParamsParser } from '@agentclientprotocol/sdk';
 import * as z from 'zod';
+import { backgroundTaskKindOf } from '../../shared/backgroundTasks.ts';
+import type { BackgroundTask } from '../../shared/backgroundTasks.ts';
 
-/** The extension method names (ACP reserves the `_` prefix for extensions: acp-notes.md). */
-export const EXTENSION_METHOD = {
-  fork: '_zcode/session/fork',
-  rewind: '_zcode/session/rewind',
-  goal: '_zcode/session/goal',
-  compact: '_zcode/session/compact',
-  steer: '_zcode/session/steer',
-  setMode: '_zcode/session/setMode',
-  setThoughtLevel: '_zcode/session/setThoughtLevel',
-  cancelBackgroundTask: '_zcode/session/cancelBackgroundTask',
-  checkpoints: '_zcode/session/checkpoints',
-} as const;
-export type ExtensionMethod = (typeof EXTENSION_METHOD)[keyof typeof EXTENSION_METHOD];
+// ---------------------------------------------------------------------------------------------
+// Descriptors
+// ---------------------------------------------------------------------------------------------
+
+/** ACP reserves the `_` prefix for extensions (acp-notes.md); the bridge's are `_zcode/…`. */
+export type ExtensionMethodName = `_zcode/${string}`;
+
+/** A `_zcode/*` request: what the client sends (`params`) and what the bridge answers (`result`). */
+export interface ExtensionRequest<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
+  readonly kind: 'request';
+  readonly method: ExtensionMethodName;
+  readonly params: P;
+  readonly result: R;
+}
+
+/** A `_zcode/*` notification, bridge → every client; `params` always carries the ACP `sessionId`. */
+export interface ExtensionNotification<P extends z.ZodType = z.ZodType> {
+  readonly kind: 'notification';
+  readonly method: ExtensionMethodName;
+  readonly params: P;
+}
+
+/** What a caller passes (before the schema's trimming and defaults). */
+export type ParamsOf<D extends ExtensionRequest | ExtensionNotification> = z.input<D['params']>;
+/** What a handler receives, after the schema ran. */
+export type ParsedParamsOf<D extends ExtensionRequest | ExtensionNotification> = z.output<D['params']>;
+/** A session notification's params as the sender gives them (what a client reads after parsing); `sessionId` is set per alias (signals.ts `notifyAliases`). */
+export type SessionNotificationParams<D extends ExtensionNotification> = Omit<z.output<D['params']>, 'sessionId'>;
+/** What the bridge answers (and a client gets back, checked). */
+export type ResultOf<D extends ExtensionRequest> = z.output<D['result']>;
+
+function request<P extends z.ZodType, R extends z.ZodType>(method: ExtensionMethodName, params: P, result: R): ExtensionRequest<P, R> {
+  return { kind: 'request', method, params, result };
+}
+
+function notification<P extends z.ZodType>(method: ExtensionMethodName, params: P): ExtensionNotification<P> {
+  return { kind: 'notification', method, params };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Params
+// ---------------------------------------------------------------------------------------------
 
 const nonEmpty = (what: string) =>
   z
@@ -87,63 +124,213 @@ export type CheckpointsParams = SessionParams;
 // ---------------------------------------------------------------------------------------------
 
 /** `_zcode/session/fork`: the new session, loadable at once with `session/load {sessionId, cwd}`. */
-export interface ForkResponse {
-  sessionId: string;
+export const ForkResponse = z.object({
+  sessionId: z.string().min(1),
   /** The source session's working directory (what `session/load` needs). */
-  cwd: string;
-}
+  cwd: z.string(),
+});
+export type ForkResponse = z.infer<typeof ForkResponse>;
 
-export interface RewindResponse {
-  rewound: true;
+export const RewindResponse = z.object({
+  rewound: z.literal(true),
   /** The checkpoint zcode rewound to, when it says. */
-  checkpointId?: string;
-  removedMessages?: number;
+  checkpointId: z.string().optional(),
+  removedMessages: z.number().int().nonnegative().optional(),
   /** With `cascade`: the forks zcode deleted with the removed checkpoints. */
-  removedSessions?: string[];
-}
+  removedSessions: z.array(z.string()).optional(),
+});
+export type RewindResponse = z.infer<typeof RewindResponse>;
 
-export interface GoalResponse {
+export const GoalResponse = z.object({
   /** null when no goal is set. */
-  goal: { objective?: string | null; status?: string; [key: string]: unknown } | null;
-}
+  goal: z.object({ objective: z.string().nullish(), status: z.string().optional() }).passthrough().nullable(),
+});
+export type GoalResponse = z.infer<typeof GoalResponse>;
 
-export type CompactOutcome = 'compacted' | 'cancelled' | 'failed';
+export const COMPACT_OUTCOMES = ['compacted', 'cancelled', 'failed'] as const;
+export type CompactOutcome = (typeof COMPACT_OUTCOMES)[number];
 
-export interface CompactResponse {
-  outcome: CompactOutcome;
-  message?: string;
-  tokensBefore?: number;
-  tokensAfter?: number;
-}
+export const CompactResponse = z.object({
+  outcome: z.enum(COMPACT_OUTCOMES),
+  message: z.string().optional(),
+  tokensBefore: z.number().optional(),
+  tokensAfter: z.number().optional(),
+});
+export type CompactResponse = z.infer<typeof CompactResponse>;
 
-export interface SteerResponse {
-  accepted: true;
-}
+export const SteerResponse = z.object({ accepted: z.literal(true) });
+export type SteerResponse = z.infer<typeof SteerResponse>;
 
-export interface SetModeResponse {
-  mode: string;
-}
+export const SetModeResponse = z.object({ mode: z.string() });
+export type SetModeResponse = z.infer<typeof SetModeResponse>;
 
-export interface SetThoughtLevelResponse {
-  thoughtLevel: string;
-}
+export const SetThoughtLevelResponse = z.object({ thoughtLevel: z.string() });
+export type SetThoughtLevelResponse = z.infer<typeof SetThoughtLevelResponse>;
 
-export interface CancelBackgroundTaskResponse {
-  cancelled: boolean;
-}
+export const CancelBackgroundTaskResponse = z.object({ cancelled: z.boolean() });
+export type CancelBackgroundTaskResponse = z.infer<typeof CancelBackgroundTaskResponse>;
 
-export interface CheckpointInfo {
-  checkpointId: string;
+export const CheckpointInfo = z.object({
+  checkpointId: z.string(),
   /** ISO 8601. */
-  createdAt?: string;
-  label?: string;
-  turnId?: string;
+  createdAt: z.string().optional(),
+  label: z.string().optional(),
+  turnId: z.string().optional(),
+});
+export type CheckpointInfo = z.infer<typeof CheckpointInfo>;
+
+export const CheckpointsResponse = z.object({
+  checkpoints: z.array(CheckpointInfo),
+  /** zcode cannot list checkpoints (no `session/checkpoints`): only "latest" works for fork/rewind. */
+  latestOnly: z.literal(true).optional(),
+});
+export type CheckpointsResponse = z.infer<typeof CheckpointsResponse>;
+
+// ---------------------------------------------------------------------------------------------
+// Notification params (bridge → client)
+// ---------------------------------------------------------------------------------------------
+
+const sessionIdParam = z.string().min(1);
+
+/** `turn.steerQueued` / `turn.steerDrained`: a "queued" chip in UIs. */
+export const SteerStateParams = z.object({ sessionId: sessionIdParam, state: z.enum(['queued', 'drained']) });
+export type SteerStateParams = z.infer<typeof SteerStateParams>;
+
+/**
+ * One background task off the wire: `id` (or zcode's `taskId`) is required; a missing `kind` is
+ * read from the id (`backgroundTaskKindOf`), a missing description is the id, a missing status
+ * `running`; a numeric `startedAt` (epoch ms) becomes ISO.
+ */
+const BackgroundTaskEntry = z
+  .object({
+    id: z.string().min(1).optional(),
+    taskId: z.string().min(1).optional(),
+    kind: z.enum(['agent', 'bash']).optional().catch(undefined),
+    description: z.string().optional().catch(undefined),
+    status: z.string().optional().catch(undefined),
+    startedAt: z.union([z.string(), z.number()]).optional().catch(undefined),
+    outputPath: z.string().optional().catch(undefined),
+    toolCallId: z.string().optional().catch(undefined),
+    cardId: z.string().optional().catch(undefined),
+  })
+  .transform((raw): BackgroundTask | undefined => {
+    const id = raw.id ?? raw.taskId;
+    if (!id) return undefined;
+    const task: BackgroundTask = { id, kind: raw.kind ?? backgroundTaskKindOf(id), description: raw.description || id, status: raw.status || 'running' };
+    const startedAt = isoTime(raw.startedAt);
+    if (startedAt) task.startedAt = startedAt;
+    if (raw.outputPath) task.outputPath = raw.outputPath;
+    if (raw.toolCallId) task.toolCallId = raw.toolCallId;
+    if (raw.cardId) task.cardId = raw.cardId;
+    return task;
+  });
+
+/** The task list, malformed entries dropped (one bad entry must not hide the others). */
+const BackgroundTaskList = z.array(z.unknown()).transform((entries) =>
+  entries.flatMap((entry) => {
+    const parsed = BackgroundTaskEntry.safeParse(entry);
+    return parsed.success && parsed.data ? [parsed.data] : [];
+  }),
+);
+
+/** The session's full background-task list, on every change (so no client need parse cards). */
+export const BackgroundTasksParams = z.object({ sessionId: sessionIdParam, tasks: BackgroundTaskList });
+export type BackgroundTasksParams = z.infer<typeof BackgroundTasksParams>;
+
+/** zcode made a checkpoint (`checkpoint.created`, current builds): refresh the fork / rewind pickers. */
+export const CheckpointsChangedParams = z.object({ sessionId: sessionIdParam, checkpointId: z.string().optional() });
+export type CheckpointsChangedParams = z.infer<typeof CheckpointsChangedParams>;
+
+function isoTime(value: string | number | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const date = new Date(typeof value === 'number' ? value : Number.isFinite(Number(value)) ? Number(value) : value);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-export interface CheckpointsResponse {
-  checkpoints: CheckpointInfo[];
-  /** zcode cannot list checkpoints (no `session/checkpoints`): only "latest" works for fork/rewind. */
-  latestOnly?: true;
+// ---------------------------------------------------------------------------------------------
+// The contract
+// ---------------------------------------------------------------------------------------------
+
+export const ForkRequest = request('_zcode/session/fork', ForkParams, ForkResponse);
+export const RewindRequest = request('_zcode/session/rewind', RewindParams, RewindResponse);
+export const GoalRequest = request('_zcode/session/goal', GoalParams, GoalResponse);
+/** Answers only when zcode reports the outcome (it may take minutes: no client-side timeout). */
+export const CompactRequest = request('_zcode/session/compact', CompactParams, CompactResponse);
+export const SteerRequest = request('_zcode/session/steer', SteerParams, SteerResponse);
+export const SetModeRequest = request('_zcode/session/setMode', SetModeParams, SetModeResponse);
+export const SetThoughtLevelRequest = request('_zcode/session/setThoughtLevel', SetThoughtLevelParams, SetThoughtLevelResponse);
+export const CancelBackgroundTaskRequest = request('_zcode/session/cancelBackgroundTask', CancelBackgroundTaskParams, CancelBackgroundTaskResponse);
+export const CheckpointsRequest = request('_zcode/session/checkpoints', CheckpointsParams, CheckpointsResponse);
+
+/** Every request the bridge serves (extensionMethods.ts registers each; a test checks it). */
+export const EXTENSION_REQUESTS = [
+  ForkRequest,
+  RewindRequest,
+  GoalRequest,
+  CompactRequest,
+  SteerRequest,
+  SetModeRequest,
+  SetThoughtLevelRequest,
+  CancelBackgroundTaskRequest,
+  CheckpointsRequest,
+] as const;
+
+export const SteerStateNotification = notification('_zcode/session/steerState', SteerStateParams);
+export const BackgroundTasksNotification = notification('_zcode/session/backgroundTasks', BackgroundTasksParams);
+export const CheckpointsChangedNotification = notification('_zcode/session/checkpointsChanged', CheckpointsChangedParams);
+
+/** Every notification the bridge sends. */
+export const EXTENSION_NOTIFICATIONS = [SteerStateNotification, BackgroundTasksNotification, CheckpointsChangedNotification] as const;
+
+/** The request method names by operation (tests and logs; code passes the descriptors). */
+export const EXTENSION_METHOD = {
+  fork: ForkRequest.method,
+  rewind: RewindRequest.method,
+  goal: GoalRequest.method,
+  compact: CompactRequest.method,
+  steer: SteerRequest.method,
+  setMode: SetModeRequest.method,
+  setThoughtLevel: SetThoughtLevelRequest.method,
+  cancelBackgroundTask: CancelBackgroundTaskRequest.method,
+  checkpoints: CheckpointsRequest.method,
+} as const;
+export type ExtensionMethod = (typeof EXTENSION_METHOD)[keyof typeof EXTENSION_METHOD];
+
+// ---------------------------------------------------------------------------------------------
+// Using the descriptors
+// ---------------------------------------------------------------------------------------------
+
+/** The bridge answered with something its own contract does not allow. */
+export class ContractViolation extends Error {
+  constructor(
+    readonly method: string,
+    readonly issues: string,
+  ) {
+    super(`the bridge answered ${method} with an unexpected shape: ${issues}`);
+    this.name = 'ContractViolation';
+  }
+}
+
+/**
+ * A client's call of a request: `send` is its ACP connection's request function; the answer is
+ * checked against the descriptor's result schema (a mismatch is a `ContractViolation`).
+ */
+export async function callExtension<D extends ExtensionRequest>(
+  send: (method: string, params: unknown) => Promise<unknown>,
+  descriptor: D,
+  params: ParamsOf<D>,
+): Promise<ResultOf<D>> {
+  const answer = await send(descriptor.method, params);
+  const parsed = descriptor.result.safeParse(answer);
+  if (!parsed.success) throw new ContractViolation(descriptor.method, describeIssues(parsed.error));
+  return parsed.data as ResultOf<D>;
+}
+
+/** A received notification's params if it is `descriptor`'s (checked), else undefined. */
+export function readNotification<D extends ExtensionNotification>(descriptor: D, message: { method: string; params: unknown }): ParsedParamsOf<D> | undefined {
+  if (message.method !== descriptor.method) return undefined;
+  const parsed = descriptor.params.safeParse(message.params);
+  return parsed.success ? (parsed.data as ParsedParamsOf<D>) : undefined;
 }
 
 /**
@@ -167,104 +354,4 @@ function describeIssues(error: z.ZodError): string {
       return where && !issue.message.startsWith(where) ? `${where}: ${issue.message}` : issue.message;
     })
     .join('; ');
-}
-
-// ---------------------------------------------------------------------------------------------
-// Reading zcode's results (builds differ: read defensively, keep unknown keys, ignore them)
-// ---------------------------------------------------------------------------------------------
-
-export const RewindResult = z
-  .object({
-    checkpointId: z.string().optional(),
-    removedMessages: z.number().int().nonnegative().optional(),
-    removedSessions: z.array(z.string()).optional(),
-  })
-  .passthrough();
-
-export const CompactionState = z
-  .object({
-    status: z.string(),
-    error: z.unknown().optional(),
-    tokensBefore: z.number().int().nonnegative().optional(),
-    tokensAfter: z.number().int().nonnegative().optional(),
-  })
-  .passthrough();
-
-const CheckpointItem = z
-  .object({
-    checkpointId: z.string().optional(),
-    id: z.string().optional(),
-    createdAt: z.union([z.string(), z.number()]).nullish(),
-    label: z.string().nullish(),
-    turnId: z.string().nullish(),
-  })
-  .passthrough();
-
-export const CheckpointsResult = z.object({ checkpoints: z.array(CheckpointItem) }).passthrough();
-
-/** A final compaction state (`{status, error?, tokensBefore?, tokensAfter?}`) as the response; undefined while in progress or unknown. */
-export function compactionOf(value: unknown): CompactResponse | undefined {
-  const parsed = CompactionState.safeParse(value);
-  if (!parsed.success) return undefined;
-  const outcome = compactOutcome(parsed.data.status);
-  if (!outcome) return undefined;
-  const { tokensBefore, tokensAfter } = parsed.data;
-  const response: CompactResponse = { outcome };
-  const error = errorMessage(parsed.data.error);
-  switch (outcome) {
-    case 'compacted':
-      response.message =
-        tokensBefore !== undefined && tokensAfter !== undefined
-          ? `The conversation was compacted (${tokensBefore} → ${tokensAfter} tokens of context).`
-          : 'The conversation was compacted.';
-      break;
-    case 'failed':
-      response.message = error ? `The compaction failed: ${error}` : 'The compaction failed.';
-      break;
-    case 'cancelled':
-      response.message = 'The compaction was cancelled.';
-      break;
-  }
-  if (tokensBefore !== undefined) response.tokensBefore = tokensBefore;
-  if (tokensAfter !== undefined) response.tokensAfter = tokensAfter;
-  return response;
-}
-
-function compactOutcome(status: string): CompactOutcome | undefined {
-  switch (status.toLowerCase()) {
-    case 'compacted':
-    case 'completed':
-    case 'success':
-    case 'succeeded':
-    case 'done':
-      return 'compacted';
-    case 'cancelled':
-    case 'canceled':
-    case 'aborted':
-    case 'stopped':
-      return 'cancelled';
-    case 'failed':
-    case 'error':
-      return 'failed';
-    default:
-      return undefined; // started / running / in_progress …
-  }
-}
-
-function errorMessage(error: unknown): string | undefined {
-  if (typeof error === 'string' && error.trim() !== '') return error.trim();
-  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
-  return undefined;
-}
-
-/** One checkpoint as the method returns it (ISO time); entries without an id are dropped. */
-export function toCheckpointInfo(c: z.infer<typeof CheckpointItem>): CheckpointInfo[] {
-  const checkpointId = c.checkpointId ?? c.id;
-  if (!checkpointId) return [];
-  const info: CheckpointInfo = { checkpointId };
-  const createdAt = typeof c.createdAt === 'number' ? new Date(c.createdAt) : typeof c.createdAt === 'string' ? new Date(c.createdAt) : undefined;
-  if (createdAt && !Number.isNaN(createdAt.getTime())) info.createdAt = createdAt.toISOString();
-  if (c.label) info.label = c.label;
-  if (c.turnId) info.turnId = c.turnId;
-  return [info];
 }

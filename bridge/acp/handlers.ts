@@ -20,7 +20,7 @@ import type { ClientRegistry, ConnectedClient } from './clients.ts';
 import { supportsTerminalOutput } from './clients.ts';
 import type { ConfigService } from './configOptions.ts';
 import type { SlashCommandRunner, BridgeContext } from './context.ts';
-import { toRequestError } from './errors.ts';
+import { answerOrRequestError } from './errors.ts';
 import { settledMessages } from './replay.ts';
 import { listSessionInfos } from './sessionList.ts';
 import type { RequestRaces } from './races.ts';
@@ -79,15 +79,8 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
   /** Wraps a handler so nothing but a RequestError can leave it. */
   const safe =
     <P, R>(fn: (params: P, client: AgentContext, signal: AbortSignal) => Promise<R>) =>
-    async ({ params, client, signal }: { params: P; client: AgentContext; signal: AbortSignal }): Promise<R> => {
-      try {
-        return await fn(params, client, signal);
-      } catch (error) {
-        const converted = toRequestError(error);
-        if (converted.code === -32603) logger.error(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        throw converted;
-      }
-    };
+    ({ params, client, signal }: { params: P; client: AgentContext; signal: AbortSignal }): Promise<R> =>
+      answerOrRequestError(logger, 'request', () => fn(params, client, signal));
 
   app.onRequest('initialize', ({ params, client }) => {
     const me = clients.of(client);

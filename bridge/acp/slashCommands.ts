@@ -16,7 +16,7 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import type { ContentBlock, PromptResponse } from '@agentclientprotocol/sdk';
 import { buildConfigOptions, CONFIG_ID, selectOptionValues } from '../translate/config.ts';
 import { parseGoalArgs, parseSlashCommand, tuiOnlyCommand } from '../translate/prompt.ts';
-import { workspaceParam } from '../zcode/methods.ts';
+import type { McpListResult } from '../zcode/operationShapes.ts';
 import type { SlashCommand } from '../translate/prompt.ts';
 import type { BridgeContext, SlashCommandRunner } from './context.ts';
 import { assertNever } from './errors.ts';
@@ -161,14 +161,14 @@ async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashC
  */
 async function mcpReply(ctx: BridgeContext, sessionId: string): Promise<Reply> {
   const handle = await ctx.materialize(sessionId);
-  let result: unknown;
+  let result: McpListResult;
   try {
-    result = await ctx.backend.request('mcp/list', { workspace: workspaceParam(handle.cwd), ...(handle.mcpServers.length ? { mcpServers: handle.mcpServers } : {}), mode: 'status' });
+    result = await ctx.backend.listMcpServers({ workspacePath: handle.cwd, mcpServers: handle.mcpServers });
   } catch (error) {
     if (error instanceof Error && 'code' in error && error.code === -32601) return { ok: false, text: 'This zcode build cannot list MCP servers (no `mcp/list`).' };
     throw error;
   }
-  const statuses = (result as { statuses?: Record<string, { status?: string; transport?: string; toolCount?: number; error?: string }> } | undefined)?.statuses ?? {};
+  const statuses = result.statuses ?? {};
   const names = Object.keys(statuses);
   if (names.length === 0) return { ok: true, text: 'No MCP servers are configured for this session.', result };
   const lines = names.map((name) => {

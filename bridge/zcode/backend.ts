@@ -20,6 +20,7 @@ import type {
   WireError,
   ZcodeEvent,
 } from './protocol.ts';
+import type { CheckpointsResult, CompactResult, McpListResult, RewindResult } from './operationShapes.ts';
 
 /** Minimal logger port. The extension passes a VS Code LogOutputChannel, the CLI a stderr logger. */
 export interface Logger {
@@ -155,10 +156,10 @@ export interface ZcodeBackend extends Disposable {
   /** Throws ZcodeError(Incompatible) on builds without subscribe (0.14.5–0.14.7). */
   subscribe(params: { sessionId: string; afterSeq?: number; includeSnapshot?: boolean }): Promise<SubscribeResult>;
   fork(params: { sessionId: string; target: CheckpointTarget }): Promise<ForkResult>;
-  rewind(params: { sessionId: string; target: CheckpointTarget; cascade?: boolean }): Promise<unknown>;
+  rewind(params: { sessionId: string; target: CheckpointTarget; cascade?: boolean }): Promise<RewindResult>;
   goal(params: { sessionId: string; action: GoalAction; objective?: string }): Promise<GoalResult>;
   /** `instructions`: what the summary should keep (zcode-current.md §9). */
-  compact(params: { sessionId: string; instructions?: string }): Promise<unknown>;
+  compact(params: { sessionId: string; instructions?: string }): Promise<CompactResult>;
   steer(params: { sessionId: string; content: string }): Promise<unknown>;
   setMode(params: { sessionId: string; mode: string }): Promise<unknown>;
   setThoughtLevel(params: { sessionId: string; thoughtLevel: string }): Promise<unknown>;
@@ -169,8 +170,12 @@ export interface ZcodeBackend extends Disposable {
    */
   setModel(params: { sessionId: string; modelId: string; providerId?: string; reasoningLevel?: string }): Promise<unknown>;
   cancelBackgroundTask(params: { sessionId: string; taskId: string }): Promise<CancelBackgroundTaskResult>;
-  /** Escape hatch for methods without a typed wrapper (e.g. `session/checkpoints` when a build has it). */
-  request(method: string, params: unknown): Promise<unknown>;
+  /** `session/checkpoints` (0.15 builds; current builds answer -32601). */
+  checkpoints(params: { sessionId: string }): Promise<CheckpointsResult>;
+  /** `mcp/list {workspace, mcpServers?, mode:"status"}` (zcode-current.md §12). */
+  listMcpServers(params: { workspacePath: string; mcpServers?: readonly ZcodeMcpServer[] }): Promise<McpListResult>;
+  /** `automation/list`: asked to learn whether the build has automation methods (-32601 when not). */
+  listAutomations(): Promise<unknown>;
 }
 
 /** An MCP server in the shape zcode's `session/create` / `session/resume` take (zcode-current.md §12). */

@@ -53,6 +53,7 @@ import {
   type SessionView,
   type TranscriptItem,
 } from '../../webview-ui/contract.ts';
+import { BackgroundTasksNotification, CancelBackgroundTaskRequest, readNotification, SteerRequest, SteerStateNotification } from '../../bridge/acp/extensionSchemas.ts';
 import type { ChatChanges, ChatEnvironment, ChatHost, ChatSessions, Disposable } from './chatPorts.ts';
 
 export type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';
@@ -62,7 +63,7 @@ import { buildPrompt, parseAttachments, summarize } from './prompt.ts';
 import * as T from './transcript.ts';
 import { TranscriptCheckpoints } from './transcriptCheckpoints.ts';
 import { transcriptMarkdown } from './transcriptMarkdown.ts';
-import { parseElicitationResponse, parseTasks } from './wireParsing.ts';
+import { parseElicitationResponse } from './wireParsing.ts';
 
 const CONNECTION: Record<string, ConnectionState> = { notStarted: 'notStarted', starting: 'starting', ready: 'ready', turnRunning: 'ready', crashed: 'crashed' };
 
@@ -97,7 +98,7 @@ export class ChatController {
     });
     this.subscriptions.push(
       host.onSessionUpdate((n) => this.onSessionUpdate(n)),
-      host.onExtNotification((n) => this.onExtNotification(n.method, n.params)),
+      host.onExtNotification((n) => this.onExtNotification(n)),
       host.onDidChangeState((s) => this.queue(T.patchSession(this.state, { connection: CONNECTION[s] ?? 'ready', ...(s === 'crashed' ? {} : { connectionMessage: undefined }) }))),
       sessions.onDidChangeActiveSession((id) => {
         if (id !== this.state.session.sessionId) this.switchTo(id);
@@ -209,66 +210,63 @@ export class ChatController {
     }
   }
 
+  /**
+   * Each `is()` narrows `msg` to its command's params (the contract types them; their values are
+   * still the webview's, so data that reaches the bridge — attachments, form answers — is checked).
+   */
   private dispatch(msg: IpcMessage): void {
-    const p = (msg.params ?? {}) as Record<string, unknown>;
-    const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
     if (ReadyCommand.is(msg)) return this.onReady();
-    if (SendPromptCommand.is(msg)) return void this.sendPrompt(str(p.text) ?? '', parseAttachments(p.attachments), p.whenBusy === 'queue');
-    if (SteerCommand.is(msg)) return void this.steer(str(p.text) ?? '');
+    if (SendPromptCommand.is(msg)) return void this.sendPrompt(msg.params.text ?? '', parseAttachments(msg.params.attachments));
+    if (SteerCommand.is(msg)) return void this.steer(msg.params.text ?? '');
     if (RemoveQueuedCommand.is(msg)) {
-      this.queued = this.queued.filter((q) => q.id !== p.id);
+      this.queued = this.queued.filter((q) => q.id !== msg.params.id);
       return this.publishQueue();
     }
     if (CancelTurnCommand.is(msg)) return void this.cancelTurn();
-    if (RetryCommand.is(msg)) {
-      if (this.lastPrompt && !this.state.session.running) void this.sendPrompt(this.lastPrompt.text, this.lastPrompt.attachments, false);
-      return;
-    }
-    if (AnswerPermissionCommand.is(msg)) return this.answerPermission(str(p.id) ?? '', str(p.optionId));
-    if (AnswerElicitationCommand.is(msg)) return this.answerElicitation(str(p.id) ?? '', p.response);
+    if (RetryCommand.is(msg)) return this.retry(msg.params.itemId);
+    if (AnswerPermissionCommand.is(msg)) return this.answerPermission(msg.params);
+    if (AnswerElicitationCommand.is(msg)) return this.answerElicitation(msg.params.id, msg.params.response);
     if (OpenDiffCommand.is(msg)) {
-      const source = this.state.diffs.get(str(p.toolCallId) ?? '')?.[typeof p.index === 'number' ? p.index : -1];
+      const source = this.state.diffs.get(msg.params.toolCallId)?.[msg.params.index];
       if (source) void this.env.openDiff(source).catch((e: unknown) => this.showError(e));
       return;
     }
     if (ReviewChangesCommand.is(msg) || UndoChangesCommand.is(msg)) {
-      const changeSetId = str(p.changeSetId);
-      const path = str(p.path);
-      if (changeSetId) void this.onChangesCommand(ReviewChangesCommand.is(msg) ? 'review' : 'undo', changeSetId, path);
+      const { changeSetId, path } = msg.params;
+      if (typeof changeSetId === 'string' && changeSetId) void this.onChangesCommand(ReviewChangesCommand.is(msg) ? 'review' : 'undo', changeSetId, typeof path === 'string' ? path : undefined);
       return;
     }
-    if (RewindToCommand.is(msg)) return void this.checkpoints.rewind(str(p.itemId) ?? '');
-    if (ForkFromCommand.is(msg)) return void this.checkpoints.fork(str(p.itemId) ?? '');
+    if (RewindToCommand.is(msg)) return void this.checkpoints.rewind(String(msg.params.itemId ?? ''));
+    if (ForkFromCommand.is(msg)) return void this.checkpoints.fork(String(msg.params.itemId ?? ''));
     if (OpenLocationCommand.is(msg)) {
-      const path = str(p.path);
-      if (path) void this.env.openLocation(path, typeof p.line === 'number' ? p.line : undefined).catch((e: unknown) => this.showError(e));
+      const { path, line } = msg.params;
+      if (path) void this.env.openLocation(path, typeof line === 'number' ? line : undefined).catch((e: unknown) => this.showError(e));
       return;
     }
-    if (CopyTextCommand.is(msg)) return void this.env.copy(str(p.text) ?? '');
-    if (ChatFocusCommand.is(msg)) return this.env.focusChanged?.(p.focused === true);
+    if (CopyTextCommand.is(msg)) return void this.env.copy(msg.params.text ?? '');
+    if (ChatFocusCommand.is(msg)) return this.env.focusChanged?.(msg.params.focused === true);
     if (CopyTranscriptCommand.is(msg)) return void this.env.copy(this.transcriptMarkdown());
     if (SetConfigOptionCommand.is(msg)) {
-      const configId = str(p.configId);
-      const value = typeof p.value === 'string' || typeof p.value === 'boolean' ? p.value : undefined;
-      if (configId && value !== undefined) void this.setConfigOption(configId, value);
+      const { configId, value } = msg.params;
+      if (configId && (typeof value === 'string' || typeof value === 'boolean')) void this.setConfigOption(configId, value);
       return;
     }
     if (NewSessionCommand.is(msg)) return void this.run(() => this.sessions.newSession());
     if (LoadSessionCommand.is(msg)) {
-      const sessionId = str(p.sessionId);
-      if (!sessionId) return;
-      return void this.run(() => this.sessions.loadSession(sessionId));
+      const { sessionId } = msg.params;
+      if (sessionId) void this.run(() => this.sessions.loadSession(sessionId));
+      return;
     }
     if (ForkSessionCommand.is(msg)) return void this.run(() => this.sessions.fork());
     if (CancelBackgroundTaskCommand.is(msg)) {
       const sessionId = this.state.session.sessionId;
-      const taskId = str(p.taskId);
-      if (sessionId && taskId) void this.run(() => this.host.request('_zcode/session/cancelBackgroundTask', { sessionId, taskId }));
+      const { taskId } = msg.params;
+      if (sessionId && taskId) void this.run(() => this.host.call(CancelBackgroundTaskRequest, { sessionId, taskId }));
       return;
     }
     if (WebviewLogCommand.is(msg)) {
-      const level = p.level === 'error' || p.level === 'warn' ? p.level : 'info';
-      return this.env.log(level, `chat webview: ${str(p.message) ?? ''}`);
+      const level = msg.params.level === 'error' || msg.params.level === 'warn' ? msg.params.level : 'info';
+      return this.env.log(level, `chat webview: ${msg.params.message ?? ''}`);
     }
     if (ListSessionsRequest.is(msg)) {
       return this.respond(msg, ListSessionsRequest, async () => ({
@@ -276,8 +274,8 @@ export class ChatController {
       }));
     }
     if (AttachContextRequest.is(msg)) {
-      const source = p.source === 'selection' || p.source === 'activeFile' || p.source === 'pickFiles' ? p.source : 'selection';
-      return this.respond(msg, AttachContextRequest, async () => ({ attachments: await this.env.attachContext(source) }));
+      const { source } = msg.params;
+      return this.respond(msg, AttachContextRequest, async () => ({ attachments: await this.env.attachContext(source === 'activeFile' || source === 'pickFiles' ? source : 'selection') }));
     }
   }
 
@@ -322,10 +320,10 @@ export class ChatController {
     return this.started;
   }
 
-  private async sendPrompt(text: string, attachments: Attachment[], queueIfBusy: boolean): Promise<void> {
+  /** Sends a prompt now, or queues it while a turn runs (it goes when the turn ends). */
+  private async sendPrompt(text: string, attachments: Attachment[]): Promise<void> {
     if (!text && attachments.length === 0) return;
     if (this.state.session.running) {
-      if (!queueIfBusy) this.env.log('info', 'chat: a prompt arrived while a turn runs; queued it');
       this.queued.push({ id: `q${++this.queueCounter}`, text, attachments: summarize(attachments), full: attachments });
       return this.publishQueue();
     }
@@ -368,7 +366,7 @@ export class ChatController {
     const next = this.queued.shift();
     if (next) {
       this.publishQueue();
-      void this.sendPrompt(next.text, next.full, false);
+      void this.sendPrompt(next.text, next.full);
     }
   }
 
@@ -386,11 +384,11 @@ export class ChatController {
   private async steer(text: string): Promise<void> {
     const sessionId = this.state.session.sessionId;
     if (!text || !sessionId) return;
-    if (!this.state.session.running) return void this.sendPrompt(text, [], false);
+    if (!this.state.session.running) return void this.sendPrompt(text, []);
     this.queue(T.patchSession(this.state, { steer: 'sent' }));
     try {
-      // `_zcode/session/steer` mirrors zcode's `session/steer {sessionId, content}`.
-      await this.host.request('_zcode/session/steer', { sessionId, content: text });
+      // `SteerRequest` mirrors zcode's `session/steer {sessionId, content}`.
+      await this.host.call(SteerRequest, { sessionId, content: text });
       this.queue(T.addUserPrompt(this.state, text, []));
       // addUserPrompt marks a new turn; a steer joins the running one: keep the steer chip.
       this.queue(T.patchSession(this.state, { running: true, steer: this.state.session.steer ?? 'sent' }));
@@ -412,8 +410,25 @@ export class ChatController {
     }
   }
 
-  private answerPermission(id: string, optionId: string | undefined): void {
-    if (this.pending.answerPermission(id, optionId)) this.queue(T.answerPermission(this.state, id, optionId));
+  /**
+   * Re-sends the prompt an error card belongs to. Only the last prompt's error offers it: an older
+   * card's Retry would re-send a different prompt than the one it failed on.
+   */
+  private retry(itemId: string): void {
+    if (!this.lastPrompt || this.state.session.running) return;
+    const items = this.state.list.items;
+    const at = this.state.list.index.get(itemId) ?? -1;
+    const item = items[at];
+    const lastUser = items.findLastIndex((i) => i.type === 'user');
+    if (item?.type !== 'error' || !item.retryable || at < lastUser) return this.env.log('info', `chat: Retry of ${itemId} ignored (not the last prompt's error)`);
+    void this.sendPrompt(this.lastPrompt.text, this.lastPrompt.attachments);
+  }
+
+  /** The chosen option, or a dismissal (`cancelled`); an answer with neither is malformed and ignored. */
+  private answerPermission({ id, optionId, cancelled }: { id: string; optionId?: string; cancelled?: boolean }): void {
+    const answer = cancelled === true ? undefined : optionId;
+    if (cancelled !== true && typeof optionId !== 'string') return this.env.log('warn', `chat: permission answer for ${id} names no option and is not a dismissal; ignored`);
+    if (this.pending.answerPermission(id, answer)) this.queue(T.answerPermission(this.state, id, answer));
   }
 
   private answerElicitation(id: string, response: unknown): void {
@@ -461,14 +476,11 @@ export class ChatController {
     this.queue(T.applySessionUpdate(this.state, n.update));
   }
 
-  private onExtNotification(method: string, params: unknown): void {
-    const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
-    if (p.sessionId !== this.state.session.sessionId) return;
-    if (method === '_zcode/session/steerState' && (p.state === 'queued' || p.state === 'drained')) {
-      this.queue(T.patchSession(this.state, { steer: p.state }));
-    } else if (method === '_zcode/session/backgroundTasks' && Array.isArray(p.tasks)) {
-      this.queue(T.patchSession(this.state, { backgroundTasks: parseTasks(p.tasks) }));
-    }
+  private onExtNotification(notification: { method: string; params: unknown }): void {
+    const steer = readNotification(SteerStateNotification, notification);
+    if (steer && steer.sessionId === this.state.session.sessionId) return this.queue(T.patchSession(this.state, { steer: steer.state }));
+    const tasks = readNotification(BackgroundTasksNotification, notification);
+    if (tasks && tasks.sessionId === this.state.session.sessionId) this.queue(T.patchSession(this.state, { backgroundTasks: tasks.tasks }));
   }
 
   private async onChangesCommand(action: 'review' | 'undo', changeSetId: string, path: string | undefined): Promise<void> {

@@ -4,6 +4,7 @@
  * Everything vscode-specific the chat does goes through `ChatEnvironment`.
  */
 import type { SessionConfigOption, SessionInfo, SessionNotification, ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { ExtensionRequest, ParamsOf, ResultOf } from '../../bridge/acp/extensionSchemas.ts';
 import type { Attachment, ChangesItem, ChatSettings } from '../../webview-ui/contract.ts';
 import type { DiffSource } from './toolView.ts';
 
@@ -16,6 +17,8 @@ export interface ChatHost {
   readonly initializeResult?: { agentCapabilities?: { promptCapabilities?: { image?: boolean; embeddedContext?: boolean } | null } | null } | undefined;
   ready(): Promise<void>;
   request<T = unknown>(method: string, params: unknown): Promise<T>;
+  /** A `_zcode/*` method through its descriptor, the answer checked (extensionSchemas.ts). */
+  call<D extends ExtensionRequest>(descriptor: D, params: ParamsOf<D>): Promise<ResultOf<D>>;
   cancelTurn(sessionId: string): Promise<void>;
   readonly onSessionUpdate: Event<SessionNotification>;
   readonly onExtNotification: Event<{ method: string; params: unknown }>;

@@ -7,7 +7,7 @@
  * checkpoints. Such a build's answer (-32601) is remembered per session and shown as the reason in
  * the disabled action's tooltip, instead of failing again on every click.
  */
-import { EXTENSION_METHOD, type CheckpointsResponse } from '../../bridge/acp/extensionSchemas.ts';
+import { CheckpointsRequest, RewindRequest, type ResultOf } from '../../bridge/acp/extensionSchemas.ts';
 import type { SessionView, UserItem } from '../../webview-ui/contract.ts';
 import { mapCheckpoints } from './checkpointMap.ts';
 import type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';
@@ -39,9 +39,9 @@ export class TranscriptCheckpoints {
   /** Asks zcode for the session's checkpoints and marks each user message that has one. */
   async refresh(sessionId: string): Promise<void> {
     const { host, env } = this.deps;
-    let result: CheckpointsResponse;
+    let result: ResultOf<typeof CheckpointsRequest>;
     try {
-      result = await host.request<CheckpointsResponse>(EXTENSION_METHOD.checkpoints, { sessionId });
+      result = await host.call(CheckpointsRequest, { sessionId });
     } catch (error) {
       env.log('warn', `chat: listing checkpoints failed: ${env.errorMessage(error)}`);
       return;
@@ -67,7 +67,7 @@ export class TranscriptCheckpoints {
     const { env, host, sessions } = this.deps;
     if (env.confirm && !(await env.confirm('rewind'))) return;
     try {
-      await host.request(EXTENSION_METHOD.rewind, { sessionId: target.sessionId, checkpointId: target.checkpointId });
+      await host.call(RewindRequest, { sessionId: target.sessionId, checkpointId: target.checkpointId });
     } catch (error) {
       if (unsupported(error)) this.unavailable({ rewind: env.errorMessage(error) });
       return this.deps.showError(error);

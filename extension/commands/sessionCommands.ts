@@ -7,21 +7,16 @@
  */
 import * as vscode from 'vscode';
 import type { SessionConfigOption, SessionConfigSelectOption, SessionConfigSelectGroup } from '@agentclientprotocol/sdk';
+import { CheckpointsRequest, CompactRequest, GoalRequest, RewindRequest, SteerRequest } from '../../bridge/acp/extensionSchemas.ts';
+import type { GoalResponse, ParamsOf } from '../../bridge/acp/extensionSchemas.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
 import type { SessionManager } from '../sessions.ts';
 import type { CommandRunner } from './runner.ts';
 
-/** One checkpoint from `_zcode/session/checkpoints`. */
-export interface Checkpoint {
-  checkpointId: string;
-  createdAt?: string | number;
-  label?: string;
-}
-
 /** `{ checkpointId }` or a bare id; `{}` / `{ latest: true }` means the latest checkpoint, no picker. */
 export type CheckpointArg = string | { checkpointId?: string; latest?: boolean; cascade?: boolean } | undefined;
 
-type GoalAction = 'show' | 'set' | 'replace' | 'clear' | 'pause' | 'resume';
+type GoalAction = ParamsOf<typeof GoalRequest>['action'];
 
 export function registerSessionCommands(runner: CommandRunner, host: ZcodeClientHost, sessions: SessionManager): void {
   const t = vscode.l10n.t;
@@ -54,10 +49,10 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
     const target = arg === undefined ? await pickCheckpoint(host, sessionId, t('Rewind to which checkpoint?')) : checkpointOf(arg);
     if (target === undefined) return undefined;
     const cascade = typeof arg === 'object' && arg?.cascade !== undefined ? arg.cascade : undefined;
-    const params: Record<string, unknown> = { sessionId };
+    const params: ParamsOf<typeof RewindRequest> = { sessionId };
     if (target.checkpointId) params.checkpointId = target.checkpointId;
     if (cascade !== undefined) params.cascade = cascade;
-    const result = await host.request('_zcode/session/rewind', params);
+    const result = await host.call(RewindRequest, params);
     // Show what zcode now holds: the load replays the shortened history (the chat starts afresh).
     await sessions.loadSession(sessionId);
     void vscode.window.showInformationMessage(t('The session was rewound.'));
@@ -68,10 +63,9 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
     const sessionId = sessions.requireActive();
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: t('Compacting the conversation…'), cancellable: false },
-      () => host.request<{ outcome?: unknown } | null>('_zcode/session/compact', { sessionId }),
+      () => host.call(CompactRequest, { sessionId }),
     );
-    const outcome = result && typeof result.outcome === 'string' ? result.outcome : undefined;
-    void vscode.window.showInformationMessage(outcome ? t('Compaction finished: {0}', outcome) : t('Compaction finished.'));
+    void vscode.window.showInformationMessage(t('Compaction finished: {0}', result.outcome));
     return result;
   });
 
@@ -89,7 +83,7 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
         });
         if (!text) return undefined;
       }
-      const result = await host.request('_zcode/session/goal', needsObjective ? { sessionId, action, objective: text } : { sessionId, action });
+      const result = await host.call(GoalRequest, needsObjective ? { sessionId, action, objective: text } : { sessionId, action });
       void vscode.window.showInformationMessage(describeGoal(action, result));
       return result;
     });
@@ -112,7 +106,7 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
         validateInput: (v) => (v.trim() ? undefined : t('Enter the instructions.')),
       }));
     if (!text) return undefined;
-    return host.request('_zcode/session/steer', { sessionId, content: text });
+    return host.call(SteerRequest, { sessionId, content: text });
   });
 
   const configCommand = (id: string, category: string, what: () => string, placeHolder: () => string, none: () => string): void => {
@@ -156,8 +150,7 @@ async function pickCheckpoint(host: ZcodeClientHost, sessionId: string, title: s
   const latest: Item = { label: `$(history) ${t('Latest checkpoint')}`, description: t('the most recent one') };
   const items: Item[] = [latest];
   try {
-    const result = await host.request<{ checkpoints?: Checkpoint[] } | null>('_zcode/session/checkpoints', { sessionId });
-    const list = Array.isArray(result?.checkpoints) ? result.checkpoints : [];
+    const list = (await host.call(CheckpointsRequest, { sessionId })).checkpoints;
     if (list.length) items.push({ label: t('Checkpoints'), kind: vscode.QuickPickItemKind.Separator });
     for (const checkpoint of [...list].reverse()) {
       items.push({ label: checkpoint.label || checkpoint.checkpointId, description: formatTime(checkpoint.createdAt), detail: checkpoint.checkpointId, checkpointId: checkpoint.checkpointId });
@@ -214,12 +207,10 @@ async function pickConfigValue(option: SessionConfigOption & { type: 'select' },
   return picked?.value;
 }
 
-function describeGoal(action: GoalAction, result: unknown): string {
+function describeGoal(action: GoalAction, result: GoalResponse): string {
   const t = vscode.l10n.t;
-  const record = typeof result === 'object' && result !== null ? (result as Record<string, unknown>) : {};
-  const goal = typeof record.goal === 'object' && record.goal !== null ? (record.goal as Record<string, unknown>) : record;
-  const objective = typeof goal.objective === 'string' && goal.objective ? goal.objective : undefined;
-  const status = typeof goal.status === 'string' ? goal.status : undefined;
+  const objective = result.goal?.objective || undefined;
+  const status = result.goal?.status;
   switch (action) {
     case 'show':
       if (!objective) return t('No goal is set for this session.');

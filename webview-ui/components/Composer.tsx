@@ -90,10 +90,11 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
     setHint(undefined);
   };
 
-  const send = (whenBusy?: 'queue'): void => {
+  /** Sends, or while a turn runs queues (the host queues a prompt that arrives during a turn). */
+  const send = (): void => {
     const trimmed = text.trim();
     if (!trimmed && attachments.length === 0) return;
-    actions.sendPrompt(trimmed, attachments, whenBusy);
+    actions.sendPrompt(trimmed, attachments);
     clear();
   };
 
@@ -134,8 +135,7 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
     const action = composerKey(e, settings.sendKey, running);
     if (action) {
       e.preventDefault();
-      if (action === 'send') send();
-      else if (action === 'queue') send('queue');
+      if (action === 'send' || action === 'queue') send();
       else steer();
     } else if (e.key === 'Escape' && running && text === '') {
       e.preventDefault();
@@ -259,7 +259,7 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
         <span class="spacer" />
         {running && hasText && (
           <>
-            <button type="button" class="button primary small queue-button" onClick={() => send('queue')} title={t('Send after this turn ({0})', keys.send)}>
+            <button type="button" class="button primary small queue-button" onClick={() => send()} title={t('Send after this turn ({0})', keys.send)}>
               <Icon name="clock" /> {t('Queue')}
             </button>
             <button type="button" class="button secondary small steer-button" onClick={steer} title={t('Send into the running turn now ({0})', keys.steer)}>

@@ -14,6 +14,8 @@ import type { SessionTranslatorState } from '../../../bridge/translate/sessionTr
 import type { Disposable, ExitInfo, ZcodeBackend } from '../../../bridge/zcode/backend.ts';
 import type { SessionSettings, ZcodeEvent } from '../../../bridge/zcode/protocol.ts';
 import { testLogger } from '../../helpers/sim.ts';
+import { BackendErrorCode, ZcodeError } from '../../../bridge/zcode/backend.ts';
+import { CheckpointsResult } from '../../../bridge/zcode/operationShapes.ts';
 
 export const ACP_ID = 'lazy_test';
 export const ZCODE_ID = 'sess_zcode';
@@ -74,7 +76,12 @@ export function fakeContext(options: { terminalOutput?: boolean } = {}): FakeCon
     compact: (p: unknown) => answer('compact', p),
     steer: (p: unknown) => answer('steer', p),
     cancelBackgroundTask: (p: unknown) => answer('cancelBackgroundTask', p),
-    request: (method: string, p: unknown) => answer(method, p),
+    // Parsed with zcode's shape, as the real client does: junk is an InvalidResponse ZcodeError.
+    checkpoints: async (p: unknown) => {
+      const parsed = CheckpointsResult.safeParse(await answer('session/checkpoints', p));
+      if (!parsed.success) throw new ZcodeError('zcode answered session/checkpoints with an unexpected result', BackendErrorCode.InvalidResponse, 'session/checkpoints');
+      return parsed.data;
+    },
     stop: (p: unknown) => void calls.push(['stop', p]),
   } as unknown as ZcodeBackend;
 
@@ -113,9 +120,8 @@ export function fakeContext(options: { terminalOutput?: boolean } = {}): FakeCon
       },
       peek: (id) => (id === ACP_ID ? handle : undefined),
       sendUpdates: (sessionId, updates) => void fake.updates.push({ sessionId, updates }),
-      notify: (method, params) => void fake.notifications.push({ method, params }),
       // One session, one alias: what the bridge sends for it (a notification per alias) is one here.
-      notifySession: (sessionId, method, params) => void fake.notifications.push({ method, params: { ...params, sessionId } }),
+      notifySession: (sessionId, notification, params) => void fake.notifications.push({ method: notification.method, params: { ...params, sessionId } }),
       applyConfig: async (sessionId, patch) => void fake.configPatches.push({ sessionId, patch }),
       onSignal: (l) => listen(signalListeners, l),
       whenIdle: async () => undefined,

@@ -19,6 +19,7 @@ import {
   ReadyCommand,
   RewindToCommand,
   ForkFromCommand,
+  RetryCommand,
   SendPromptCommand,
   UndoChangesCommand,
   SteerCommand,
@@ -39,6 +40,8 @@ import { join } from 'node:path';
 import { ChangeStore } from '../../../extension/changes/changeStore.ts';
 import { ChangeTracker } from '../../../extension/changes/changeTracker.ts';
 import { nodeFiles } from '../../helpers/nodeFiles.ts';
+import { callExtension, SteerRequest } from '../../../bridge/acp/extensionSchemas.ts';
+import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../bridge/acp/extensionSchemas.ts';
 
 class Emitter<T> {
   private readonly listeners = new Set<(e: T) => unknown>();
@@ -83,7 +86,13 @@ class FakeHost implements ChatHost {
       this.prompts.push(d);
       return d.promise as Promise<T>;
     }
+    // What the bridge answers a steer (the contract's SteerResponse).
+    if (method === SteerRequest.method) return { accepted: true } as T;
     return {} as T;
+  }
+  /** Like the real host: through `request`, the answer checked against the contract. */
+  call<D extends ExtensionRequest>(descriptor: D, params: ParamsOf<D>): Promise<ResultOf<D>> {
+    return callExtension((method, p) => this.request(method, p), descriptor, params);
   }
   async cancelTurn(sessionId: string): Promise<void> {
     this.cancelled.push(sessionId);
@@ -257,6 +266,55 @@ describe('chat controller', () => {
     assert.deepEqual(t.posted[1].params, DEFAULT_CHAT_SETTINGS);
   });
 
+  test('retry: the last prompt\'s error re-sends that prompt; an older error card\'s Retry does nothing', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    t.send(ReadyCommand, {});
+    t.send(SendPromptCommand, { text: 'first', attachments: [] });
+    await tick();
+    t.host.prompts[0].reject(new Error('model overloaded'));
+    await tick();
+    t.sync();
+    const firstError = t.view.list.items.find((i) => i.type === 'error')!;
+    assert.equal(firstError.type === 'error' && firstError.retryable, true);
+    t.send(SendPromptCommand, { text: 'second', attachments: [] });
+    await tick();
+    t.host.prompts[1].reject(new Error('model overloaded'));
+    await tick();
+    t.sync();
+    const errors = t.view.list.items.filter((i) => i.type === 'error');
+    assert.equal(errors.length, 2);
+    // The first card's Retry belongs to "first", which is no longer the last prompt: nothing is sent.
+    t.send(RetryCommand, { itemId: firstError.id });
+    await tick();
+    assert.equal(t.host.prompts.length, 2);
+    t.send(RetryCommand, { itemId: errors[1].id });
+    await tick();
+    assert.equal(t.host.prompts.length, 3);
+    const last = t.host.requests.at(-1)!.params as { prompt: Array<{ text: string }> };
+    assert.equal(last.prompt[0].text, 'second');
+  });
+
+  test('permission: an answer is an option or a dismissal (cancelled); one with neither is ignored', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    await t.sessions.newSession();
+    t.send(ReadyCommand, {});
+    await tick();
+    const answer = t.controller.requestPermission(
+      { sessionId: 's1', toolCall: { toolCallId: 'c1', title: 'Run npm test' }, options: [{ optionId: 'allow', name: 'Allow once', kind: 'allow_once' }] },
+      new AbortController().signal,
+    );
+    t.sync();
+    const card = t.view.list.items.find((i) => i.type === 'permission')!;
+    t.send(AnswerPermissionCommand, { id: card.id });
+    t.sync();
+    const still = t.view.list.items.find((i) => i.id === card.id);
+    assert.ok(still?.type === 'permission' && still.state === 'pending', 'an answer naming no option and no dismissal leaves the card waiting');
+    t.send(AnswerPermissionCommand, { id: card.id, optionId: 'allow', cancelled: true });
+    assert.deepEqual(await answer, { outcome: { outcome: 'cancelled' } });
+  });
+
   test('permission: the webview answers with an option; unknown options are ignored', async () => {
     const t = setup();
     disposers.push(() => t.controller.dispose());
@@ -381,7 +439,7 @@ describe('chat controller', () => {
     t.send(ReadyCommand, {});
     t.send(SendPromptCommand, { text: 'first', attachments: [] });
     await tick();
-    t.send(SendPromptCommand, { text: 'second', attachments: [], whenBusy: 'queue' });
+    t.send(SendPromptCommand, { text: 'second', attachments: [] });
     t.sync();
     assert.deepEqual(t.view.session?.queue.map((q) => q.text), ['second']);
     t.send(SteerCommand, { text: 'use vitest' });
@@ -509,6 +567,7 @@ describe('chat controller: changed files and checkpoints', () => {
   test('messages get their checkpoints after a turn; Rewind to here rewinds and reloads; Fork from here forks at it', async () => {
     const t = setup();
     disposers.push(() => t.controller.dispose());
+    t.host.answers.set('_zcode/session/rewind', () => ({ rewound: true, checkpointId: 'c1' }));
     const user = await turnWithCheckpoint(t);
     t.send(RewindToCommand, { itemId: user.id });
     await until(() => t.host.requests.some((r) => r.method === '_zcode/session/rewind'), 'the rewind request');

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { applyTranscriptOps, itemList, type TranscriptItem } from '../../../webview-ui/contract.ts';
 import * as T from '../../../extension/chat/transcript.ts';
+import { formKindMeta } from '../../../shared/forms.ts';
 
 /** Applies updates; also replays the emitted ops on a second list to prove ops ≡ state. */
 function run(updates: SessionUpdate[], state = T.createTranscript({ sessionId: 's1' })) {
@@ -255,8 +256,9 @@ describe('turns and interactions', () => {
         },
         required: [],
       },
+      _meta: formKindMeta('questions'),
     });
-    const planForm = { mode: 'form' as const, sessionId: 's1', message: 'Ready to code?', requestedSchema: { type: 'object' as const, properties: { feedback: { type: 'string' as const, title: 'Feedback' } }, required: [] } };
+    const planForm = { mode: 'form' as const, sessionId: 's1', message: 'Ready to code?', requestedSchema: { type: 'object' as const, properties: { feedback: { type: 'string' as const, title: 'Feedback' } }, required: [] }, _meta: formKindMeta('planFeedback') };
     const plan1 = T.addElicitation(state, planForm);
     const plan2 = T.addElicitation(state, planForm);
     const plan3 = T.addElicitation(state, planForm);
