@@ -567,8 +567,8 @@ describe('chat controller: changed files and checkpoints', () => {
   test('messages get their checkpoints after a turn; Rewind to here rewinds and reloads; Fork from here forks at it', async () => {
     const t = setup();
     disposers.push(() => t.controller.dispose());
-    const user = await turnWithCheckpoint(t);
     t.host.answers.set('_zcode/session/rewind', () => ({ rewound: true, checkpointId: 'c1' }));
+    const user = await turnWithCheckpoint(t);
     t.send(RewindToCommand, { itemId: user.id });
     await until(() => t.host.requests.some((r) => r.method === '_zcode/session/rewind'), 'the rewind request');
     assert.deepEqual(t.host.requests.find((r) => r.method === '_zcode/session/rewind')?.params, { sessionId: 's1', checkpointId: 'c1' });
