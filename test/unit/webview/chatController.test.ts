@@ -474,6 +474,17 @@ describe('chat controller', () => {
     assert.deepEqual(reply.params, { ok: true, value: { sessions: [{ sessionId: 'old', title: 'Earlier work', updatedAt: '2026-01-01T00:00:00Z' }] } });
   });
 
+  test('the session menu lists what the environment gives (every folder, the user\'s titles) when it gives one', async () => {
+    const t = setup(undefined, { listSessions: async () => [{ sessionId: 'old', cwd: '/w2', title: 'two: Renamed', updatedAt: '2026-01-02T00:00:00Z' }] });
+    disposers.push(() => t.controller.dispose());
+    t.send(ReadyCommand, {});
+    t.send(ListSessionsRequest, {});
+    await tick();
+    t.sync();
+    const reply = t.replies.find((m) => m.completionId !== undefined)!;
+    assert.deepEqual(reply.params, { ok: true, value: { sessions: [{ sessionId: 'old', title: 'two: Renamed', updatedAt: '2026-01-02T00:00:00Z' }] } });
+  });
+
   test('switching sessions sends a fresh snapshot (then the replay); pending forms stay answerable', async () => {
     const t = setup();
     disposers.push(() => t.controller.dispose());
