@@ -4,10 +4,11 @@
  * was never prompted is listed; zcode's own id (under `_meta.zcode.sessionId`) keeps loading too.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
+import { storedSessions } from '../../helpers/lazyStore.ts';
 import { buildCli, MODES } from './harness.ts';
 import { newSession, prompt, withHarness } from './helpers.ts';
 
@@ -49,8 +50,7 @@ for (const mode of MODES) {
           assert.equal((await prompt(h, id, '[scenario:text] before the restart')).stopReason, 'end_turn');
           await h.waitFor('the mapping to be stored', () => {
             try {
-              const stored = JSON.parse(readFileSync(path.join(storeDir, 'acp-lazy-sessions.json'), 'utf8')) as { sessions: Record<string, { zcodeSessionId?: string }> };
-              return typeof stored.sessions[id]?.zcodeSessionId === 'string';
+              return typeof storedSessions(storeDir)[id]?.zcodeSessionId === 'string';
             } catch {
               return false;
             }

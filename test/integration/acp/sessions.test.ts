@@ -4,10 +4,12 @@
  * Run in-process and over stdio.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
+import { storedSessions } from '../../helpers/lazyStore.ts';
+import type { StoredSession } from '../../helpers/lazyStore.ts';
 import { buildCli, MODES } from './harness.ts';
 import type { AcpHarness } from './harness.ts';
 import { agentText, errorOf, newSession, prompt, withHarness } from './helpers.ts';
@@ -19,8 +21,9 @@ before(async () => {
   await buildCli();
 });
 
-function storeFile(dir: string): { version: number; sessions: Record<string, { cwd: string; createdAt: number; zcodeSessionId?: string }> } {
-  return JSON.parse(readFileSync(path.join(dir, 'acp-lazy-sessions.json'), 'utf8'));
+/** The persisted store (snapshot + journal, test/helpers/lazyStore.ts). */
+function storeFile(dir: string): { sessions: Record<string, StoredSession> } {
+  return { sessions: storedSessions(dir) };
 }
 
 function commandsSent(h: AcpHarness, sessionId: string): string[][] {
@@ -59,7 +62,7 @@ for (const mode of MODES) {
           assert.equal((created[0].params as { workspace: { workspacePath: string } }).workspace.workspacePath, CWD);
           assert.equal((created[0].params as { mode: string }).mode, 'build');
           await h.waitFor('the mapping to be stored', () => typeof storeFile(storeDir).sessions[sessionId]?.zcodeSessionId === 'string');
-          assert.deepEqual(readdirSync(storeDir).filter((f) => f !== 'acp-model-options.json'), ['acp-lazy-sessions.json'], 'no temp files left behind');
+          assert.deepEqual(readdirSync(storeDir).filter((f) => /\.(tmp|lock|stale)$/.test(f)), [], 'no temp or lock files left behind');
         });
       } finally {
         rmSync(storeDir, { recursive: true, force: true });
@@ -134,6 +137,7 @@ for (const mode of MODES) {
             }
           });
           assert.equal(storeFile(storeDir).sessions['lazy_x'], undefined);
+          assert.equal(readdirSync(storeDir).filter((f) => f.endsWith('.bak')).length, 1, 'the unreadable file was kept as a backup');
         });
       } finally {
         rmSync(storeDir, { recursive: true, force: true });
