@@ -13,8 +13,8 @@
  * not seen yet (before a write, and when an id is not known), so what another process added is
  * found and nothing is overwritten: the last line for an id wins. When the journal has more lines
  * than the snapshot has entries (at least COMPACT_MIN_LINES), the writer holding the lock rewrites
- * the snapshot (temp file + rename) and starts an empty journal (also renamed into place, so a
- * reader notices by its inode): a whole-file write once per N changes, O(1) per change amortized.
+ * the snapshot (temp file + rename) and starts an empty journal (also renamed into place, with a
+ * new header line, so a reader notices): a whole-file write once per N changes, O(1) per change amortized.
  *
  * What must stay true:
  * - Several bridges (the VS Code window and a `zcode-acp` for Zed) may share the files: no change
@@ -27,13 +27,13 @@
  * - Nothing here throws at the caller: I/O failures are logged, the change stays in memory and is
  *   retried with the next write.
  */
-import { copyFile, mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger } from '../zcode/backend.ts';
 import { withFileLock } from './storeLock.ts';
 import type { FileLockOptions } from './storeLock.ts';
-import { applyRecord, capUnused, FILE_VERSION, journalLine, MAX_UNUSED_PLACEHOLDERS, parseJournal, parseSnapshot, snapshotText } from './storeFormat.ts';
+import { applyRecord, capUnused, FILE_VERSION, JOURNAL_HEADER_BYTES, journalHeader, journalLine, MAX_UNUSED_PLACEHOLDERS, parseJournal, parseSnapshot, snapshotText } from './storeFormat.ts';
 import type { JournalRecord, LazyEntry } from './storeFormat.ts';
 
 export type { LazyEntry } from './storeFormat.ts';
@@ -69,8 +69,8 @@ export class LazySessionStore {
   private loaded: Promise<void> | undefined;
   /** Every disk operation runs in this chain, one at a time. */
   private io: Promise<void> = Promise.resolve();
-  /** The journal this process has read: its inode and how many bytes (complete lines) of it. */
-  private journalIno: number | undefined;
+  /** The journal this process has read: its header (storeFormat.ts) and how many bytes (complete lines) of it. */
+  private journalId: string | undefined;
   private journalOffset = 0;
   private journalLines = 0;
   /** The journal ends in a line without its newline (a writer crashed mid-append). */
@@ -147,13 +147,12 @@ export class LazySessionStore {
     }
   }
 
+  /** Adopt `entries` (read from disk) as the state, keeping our changes not yet appended (ours win). */
   private replaceAll(entries: Map<string, LazyEntry>): void {
-    // Our changes not yet appended win over what is on disk.
     const pending = [...this.dirty].map((id) => [id, this.entries.get(id)] as const);
-    this.entries = new Map();
-    this.unused = new Map();
-    const byAge = [...entries].sort((a, b) => a[1].createdAt - b[1].createdAt);
-    for (const [id, entry] of byAge) this.remember(id, entry);
+    this.entries = entries;
+    const unused = [...entries].filter(([, entry]) => entry.zcodeSessionId === undefined).sort((a, b) => a[1].createdAt - b[1].createdAt);
+    this.unused = new Map(unused.map(([id, entry]) => [id, entry.createdAt]));
     for (const [id, entry] of pending) this.remember(id, entry);
   }
 
@@ -201,6 +200,7 @@ export class LazySessionStore {
       await mkdir(this.options.storageDir, { recursive: true });
       await this.locked(async () => {
         await this.catchUp({ holdingLock: true });
+        if (this.journalId === undefined) await this.startJournal();
         const records: JournalRecord[] = touched.map((id) => {
           const entry = this.entries.get(id);
           return entry ? { id, entry } : { id, deleted: true };
@@ -210,9 +210,7 @@ export class LazySessionStore {
         const handle = await open(this.journal, 'a', 0o600);
         try {
           await handle.writeFile(text);
-          const info = await handle.stat();
-          this.journalIno = info.ino;
-          this.journalOffset = info.size;
+          this.journalOffset = (await handle.stat()).size;
           this.journalTorn = false;
         } finally {
           await handle.close();
@@ -228,7 +226,7 @@ export class LazySessionStore {
 
   /**
    * Apply what was appended to the journal since we last read it. A journal replaced by a
-   * compaction (another inode, or shorter) means a full reload.
+   * compaction (another header, or shorter) means a full reload.
    */
   private async catchUp(options: { holdingLock?: boolean } = {}): Promise<void> {
     let handle;
@@ -236,13 +234,15 @@ export class LazySessionStore {
       handle = await open(this.journal, 'r');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      if (this.journalIno !== undefined) await this.fullReload(options);
+      if (this.journalId !== undefined) await this.fullReload(options);
       return;
     }
     let replaced: boolean;
     try {
       const info = await handle.stat();
-      replaced = info.ino !== this.journalIno || info.size < this.journalOffset;
+      const header = Buffer.alloc(Math.min(info.size, JOURNAL_HEADER_BYTES));
+      await handle.read(header, 0, header.length, 0);
+      replaced = header.toString('latin1') !== this.journalId || info.size < this.journalOffset;
       if (!replaced && info.size > this.journalOffset) {
         const buffer = Buffer.alloc(info.size - this.journalOffset);
         await handle.read(buffer, 0, buffer.length, this.journalOffset);
@@ -292,7 +292,7 @@ export class LazySessionStore {
     const { records, unreadable } = parseJournal(journal.lines);
     if (unreadable) this.options.logger.warn(`${this.journal}: skipped ${unreadable} unreadable line(s)`);
     for (const record of records) applyRecord(entries, record);
-    this.journalIno = journal.ino;
+    this.journalId = journal.id;
     this.journalOffset = journal.complete;
     this.journalTorn = journal.torn;
     this.journalLines = records.length + unreadable;
@@ -315,13 +315,18 @@ export class LazySessionStore {
     capUnused(entries, this.now(), this.maxUnused);
     await mkdir(this.options.storageDir, { recursive: true });
     await replaceFile(this.file, snapshotText(entries));
-    await replaceFile(this.journal, '');
-    const info = await stat(this.journal);
-    this.journalIno = info.ino;
-    this.journalOffset = 0;
+    await this.startJournal();
+    this.snapshotEntries = entries.size;
+  }
+
+  /** Replace the journal by an empty one with a new header (the lock is held). */
+  private async startJournal(): Promise<void> {
+    const header = journalHeader();
+    await replaceFile(this.journal, header);
+    this.journalId = header;
+    this.journalOffset = header.length;
     this.journalLines = 0;
     this.journalTorn = false;
-    this.snapshotEntries = entries.size;
   }
 
   /** Copy the snapshot to `<file>.<ISO time>.bak` (a second in the same second gets a suffix). */
@@ -351,20 +356,20 @@ async function replaceFile(file: string, text: string): Promise<void> {
   }
 }
 
-/** The complete lines of the journal, its inode, and whether a torn line follows them. */
-async function readJournal(file: string): Promise<{ lines: string[]; ino: number | undefined; complete: number; torn: boolean }> {
+/** The complete lines of the journal, its header (its identity), and whether a torn line follows them. */
+async function readJournal(file: string): Promise<{ lines: string[]; id: string | undefined; complete: number; torn: boolean }> {
   let handle;
   try {
     handle = await open(file, 'r');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { lines: [], ino: undefined, complete: 0, torn: false };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { lines: [], id: undefined, complete: 0, torn: false };
     throw error;
   }
   try {
-    const info = await handle.stat();
     const buffer = await handle.readFile();
     const complete = buffer.lastIndexOf(0x0a) + 1;
-    return { lines: buffer.subarray(0, complete).toString('utf8').split('\n'), ino: info.ino, complete, torn: complete < buffer.length };
+    const id = buffer.length ? buffer.subarray(0, JOURNAL_HEADER_BYTES).toString('latin1') : undefined;
+    return { lines: buffer.subarray(0, complete).toString('utf8').split('\n'), id, complete, torn: complete < buffer.length };
   } finally {
     await handle.close();
   }

@@ -4,8 +4,11 @@
  * placeholders.
  *
  * Snapshot `acp-lazy-sessions.json`: `{"version":1,"sessions":{"<acp id>":{cwd,createdAt,…}}}`.
- * Journal `acp-lazy-sessions.journal`: one JSON line per change since the snapshot,
- * `{"id":…,"entry":{…}}` or `{"id":…,"deleted":true}`; the last line for an id wins.
+ * Journal `acp-lazy-sessions.journal`: a header line `{"journal":"<16 hex>"}` naming this journal
+ * (a compaction starts a new one with a new name), then one JSON line per change since the
+ * snapshot, `{"id":…,"entry":{…}}` or `{"id":…,"deleted":true}`; the last line for an id wins.
+ * Readers recognise a replaced journal by its header, not its inode: a deleted journal's inode
+ * number is soon given to the next file.
  *
  * What must stay true (issue 17.9):
  * - A byte-order mark or data after the JSON value does not cost a single entry.
@@ -13,6 +16,7 @@
  * - Fields this version does not know are kept (entries are loose objects), so a compaction never
  *   strips what a newer bridge wrote.
  */
+import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 
 export const FILE_VERSION = 1;
@@ -28,6 +32,14 @@ export const StoredEntry = z.looseObject({
   lastUsedAt: z.number().optional(),
 });
 export type LazyEntry = z.infer<typeof StoredEntry>;
+
+/**
+ * Validated in place: the object JSON.parse made is kept rather than zod's copy, so reading a
+ * 200,000-entry snapshot does not hold two copies of every entry at its peak (the issue 17.10 RSS).
+ */
+function isStoredEntry(raw: unknown): raw is LazyEntry {
+  return StoredEntry.safeParse(raw).success;
+}
 
 export interface SnapshotRead {
   entries: Map<string, LazyEntry>;
@@ -70,8 +82,7 @@ export function parseSnapshot(text: string): SnapshotRead {
   const entries = new Map<string, LazyEntry>();
   let dropped = 0;
   for (const [id, raw] of Object.entries(sessions)) {
-    const parsed = StoredEntry.safeParse(raw);
-    if (parsed.success) entries.set(id, parsed.data);
+    if (isStoredEntry(raw)) entries.set(id, raw);
     else dropped++;
   }
   return {
@@ -130,6 +141,15 @@ export type JournalRecord = { id: string; entry: LazyEntry } | { id: string; del
 
 const JournalLine = z.union([z.object({ id: z.string(), entry: StoredEntry }), z.object({ id: z.string(), deleted: z.literal(true) })]);
 
+const JOURNAL_HEADER_PREFIX = '{"journal":"';
+/** Length of a journal header line in bytes (ASCII), newline included. */
+export const JOURNAL_HEADER_BYTES = 31;
+
+/** The first line of a new journal: a random name that tells readers this is not the journal they read. */
+export function journalHeader(): string {
+  return `${JOURNAL_HEADER_PREFIX}${randomBytes(8).toString('hex')}"}\n`;
+}
+
 export function journalLine(record: JournalRecord): string {
   return `${JSON.stringify(record)}\n`;
 }
@@ -139,7 +159,7 @@ export function parseJournal(lines: readonly string[]): { records: JournalRecord
   const records: JournalRecord[] = [];
   let unreadable = 0;
   for (const line of lines) {
-    if (!line.trim()) continue;
+    if (!line.trim() || line.startsWith(JOURNAL_HEADER_PREFIX)) continue;
     let parsed;
     try {
       parsed = JournalLine.safeParse(JSON.parse(line));

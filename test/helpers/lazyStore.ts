@@ -1,7 +1,7 @@
 /**
  * What the lazy-session store holds on disk, read independently of bridge/acp/store.ts: the
  * snapshot `acp-lazy-sessions.json` with the journal `acp-lazy-sessions.journal` replayed over it
- * (one JSON line per change, `{id, entry}` or `{id, deleted: true}`; the last line for an id wins).
+ * (after a header line `{"journal":…}`, one JSON line per change, `{id, entry}` or `{id, deleted: true}`; the last line for an id wins).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,7 +21,7 @@ export function storedSessions(storeDir: string): Record<string, StoredSession> 
     : {};
   if (existsSync(journalFile)) {
     for (const line of readFileSync(journalFile, 'utf8').split('\n')) {
-      if (!line.trim()) continue;
+      if (!line.trim() || line.startsWith('{"journal":')) continue; // blank, or the journal's header
       let record: { id: string; entry?: StoredSession; deleted?: true };
       try {
         record = JSON.parse(line) as typeof record;

@@ -56,7 +56,7 @@ describe('LazySessionStore', () => {
     const after = statSync(file());
     assert.equal(after.ino, before.ino, 'the snapshot was not replaced');
     assert.equal(after.size, before.size);
-    assert.equal(readFileSync(journal(), 'utf8').trim().split('\n').length, 3);
+    assert.equal(readFileSync(journal(), 'utf8').trim().split('\n').filter((l) => l.startsWith('{"id":')).length, 3);
     assert.equal(Object.keys(stored()).length, 5003);
   });
 
@@ -74,7 +74,7 @@ describe('LazySessionStore', () => {
     assert.equal(snapshot.version, 1);
     assert.ok(Object.keys(snapshot.sessions).length >= 11, 'compacted at least once');
     assert.ok(readFileSync(journal(), 'utf8').split('\n').length < 12, 'the journal was restarted');
-    // b read the journal before it was replaced: it notices by the inode and reloads.
+    // b read the journal before it was replaced: it notices by the header and reloads.
     assert.equal((await b.get('from_a_24'))?.cwd, '/a');
     assert.equal((await b.all()).length, 26);
     b.set('from_b_2', { cwd: '/b', createdAt: NOW });
