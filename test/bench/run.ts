@@ -18,6 +18,7 @@ const SECTIONS: Section[] = [
   { name: 'remote', run: async () => (await import('./remoteLoad.ts')).benchRemoteLoad() },
   { name: 'webview', run: async () => (await import('./webviewRender.ts')).benchWebviewRender() },
   { name: 'startup', run: async () => (await import('./startup.ts')).benchStartup() },
+  { name: 'store', run: async () => (await import('./store.ts')).benchStore() },
 ];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
