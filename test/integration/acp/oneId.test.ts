@@ -11,9 +11,10 @@ import { before, describe, test } from 'node:test';
 import { storedSessions } from '../../helpers/lazyStore.ts';
 import { buildCli, MODES } from './harness.ts';
 import { newSession, prompt, withHarness } from './helpers.ts';
+import { testWorkspace } from '../../helpers/workspace.ts';
 
 const T = { timeout: 60_000 };
-const CWD = '/tmp/zcode-acp-one-id';
+const CWD = testWorkspace('acp-one-id');
 
 before(async () => {
   await buildCli();
@@ -29,7 +30,7 @@ for (const mode of MODES) {
       await withHarness(mode, {}, async (h) => {
         const fresh = await newSession(h, CWD);
         const used = await newSession(h, CWD);
-        await newSession(h, '/tmp/zcode-acp-elsewhere');
+        await newSession(h, testWorkspace('acp-elsewhere'));
         assert.deepEqual((await h.agent.request('session/list', { cwd: CWD })).sessions.map((s) => s.sessionId).sort(), [fresh, used].sort());
         assert.equal((await prompt(h, used, '[scenario:text] hello')).stopReason, 'end_turn');
         const { sessions } = await h.agent.request('session/list', { cwd: CWD });
