@@ -8,47 +8,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
-import { request as httpRequest } from 'node:http';
 import { WebSocket } from 'ws';
 import { generateToken } from '../../../bridge/remote/auth.ts';
-import { startHarness } from './bridgeHarness.ts';
-import type { Harness, HarnessOptions } from './bridgeHarness.ts';
-import { closed, nextFrame, opened } from './harness.ts';
-
-async function withHarness(options: HarnessOptions, body: (h: Harness) => Promise<void>): Promise<void> {
-  const h = await startHarness(options);
-  try {
-    await body(h);
-  } finally {
-    await h.close();
-  }
-}
+import { withHarness } from './bridgeHarness.ts';
+import { closed, nextFrame, opened, upgradeFrom } from './harness.ts';
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
-
-/** An upgrade request to `/acp` from `localAddress`; resolves with the HTTP status (101 when upgraded). */
-function upgradeFrom(localAddress: string, port: number, token: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({
-      host: '127.0.0.1',
-      port,
-      path: '/acp',
-      localAddress,
-      agent: false,
-      headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', ...bearer(token) },
-    });
-    req.on('upgrade', (res, socket) => {
-      socket.destroy();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('response', (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** A raw TCP socket from `localAddress` that sends `data` (e.g. half a request) and then nothing. */
 async function rawSocket(localAddress: string, port: number, data: string): Promise<{ socket: Socket; received: () => string; ended: Promise<void> }> {
