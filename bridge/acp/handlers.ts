@@ -7,8 +7,6 @@
  * here leaves as a `RequestError` (errors.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { stat } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { AgentApp, AgentContext, ContentBlock, InitializeResponse, SessionConfigOption, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
 import { buildModeState } from '../translate/config.ts';
@@ -22,6 +20,7 @@ import type { ClientRegistry, ConnectedClient } from './clients.ts';
 import { supportsTerminalOutput } from './clients.ts';
 import type { ConfigService } from './configOptions.ts';
 import type { CommandScope } from './commandCatalog.ts';
+import { requireAbsoluteCwd, requireUsableCwd } from './cwd.ts';
 import type { SlashCommandRunner, BridgeContext } from './context.ts';
 import { answerOrRequestError } from './errors.ts';
 import type { SessionRuntime } from './sessions.ts';
@@ -171,7 +170,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
   app.onRequest(
     'session/list',
     safe(async (params) => {
-      if (params.cwd) requireAbsolute(params.cwd);
+      if (params.cwd) requireAbsoluteCwd(params.cwd);
       const { sessions: list } = await deps.backend.listSessions({ workspacePath: params.cwd ?? undefined });
       // One id per conversation: placeholders stand for their zcode sessions, unprompted ones are listed too.
       const infos = listSessionInfos(list, await sessions.storedPlaceholders(), params.cwd ?? undefined);
@@ -298,23 +297,6 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       logger.debug(`session/update not delivered: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
-}
-
-/**
- * A cwd zcode could work in (issue 17.11): absolute, no NUL or line break (which no shell or file
- * API handles the same way), and not something other than a directory. Still open: a path that
- * does not exist is not refused yet (many tests use made-up cwds such as `/w`; issue 17.11).
- */
-async function requireUsableCwd(cwd: string): Promise<void> {
-  requireAbsolute(cwd);
-  if (/[\0\r\n]/.test(cwd)) throw RequestError.invalidParams({ cwd }, `cwd must not contain NUL or line breaks (got ${JSON.stringify(cwd)})`);
-  const info = await stat(cwd).catch(() => undefined);
-  if (info && !info.isDirectory()) throw RequestError.invalidParams({ cwd }, `cwd is not a directory: '${cwd}'`);
-}
-
-/** ACP paths are absolute; a relative cwd would silently point zcode at the bridge's own directory. */
-function requireAbsolute(cwd: string): void {
-  if (!isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, `cwd must be an absolute path (got '${cwd}')`);
 }
 
 /** What the command catalog needs to know of a live session. */

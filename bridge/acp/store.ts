@@ -1,5 +1,5 @@
 /**
- * The lazy-session store: `<storageDir>/acp-lazy-sessions.json`.
+ * The lazy-session store: `<storageDir>/acp-lazy-sessions.json` plus its journal.
  *
  * ACP `session/new` answers at once with a placeholder id and creates the zcode session only on
  * first real use (seed, PROTOCOL.md `session/create`), so an editor that opens and never types
@@ -7,167 +7,371 @@
  * `session/resume` it after a restart, so the placeholder (and, once used, its mapping to the real
  * zcode session) must survive the bridge: it is written here.
  *
+ * Design (issue 17.8–17.10): a snapshot (storeFormat.ts) and an append-only journal of changes
+ * since it. A change appends one line under a lock file shared by every process (storeLock.ts):
+ * its cost does not depend on the store's size. Each process reads only the journal bytes it has
+ * not seen yet (before a write, and when an id is not known), so what another process added is
+ * found and nothing is overwritten: the last line for an id wins. When the journal has more lines
+ * than the snapshot has entries (at least COMPACT_MIN_LINES), the writer holding the lock rewrites
+ * the snapshot (temp file + rename) and starts an empty journal (also renamed into place, with a
+ * new header line, so a reader notices): a whole-file write once per N changes, O(1) per change amortized.
+ *
  * What must stay true:
- * - Writes are atomic (temp file + rename): a crash mid-write never leaves half a file.
- * - A corrupt or foreign-shaped file is tolerated: it reads as empty (entries that do not parse
- *   are dropped one by one) and the next write replaces it.
- * - Placeholders that were never used are pruned 30 days after creation. Used ones (with a
- *   mapping) are kept: dropping a mapping would turn "reopen my conversation" into an empty
- *   session.
- * - Several bridges (the VS Code window and a `zcode-acp` for Zed) may share the file, so every
- *   write re-reads it and merges: our entries win for the ids we touched, the others are kept.
+ * - Several bridges (the VS Code window and a `zcode-acp` for Zed) may share the files: no change
+ *   of one is lost by another (a lock around every append and every compaction; full reads under it).
+ * - A damaged snapshot is recovered as far as possible (storeFormat.ts) and copied to a dated
+ *   backup, logged, before anything replaces it. A snapshot of a newer format version is used
+ *   read-only: never rewritten, never stripped (logged once, with the reason).
+ * - Never-prompted placeholders are capped by age and count (storeFormat.ts capUnused); prompted
+ *   ones (with a mapping) are kept.
+ * - Nothing here throws at the caller: I/O failures are logged, the change stays in memory and is
+ *   retried with the next write.
  */
+import { copyFile, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import * as z from 'zod';
 import type { Logger } from '../zcode/backend.ts';
+import { withFileLock } from './storeLock.ts';
+import type { FileLockOptions } from './storeLock.ts';
+import { applyRecord, capUnused, FILE_VERSION, JOURNAL_HEADER_BYTES, journalHeader, journalLine, MAX_UNUSED_PLACEHOLDERS, parseJournal, parseSnapshot, snapshotText } from './storeFormat.ts';
+import type { JournalRecord, LazyEntry } from './storeFormat.ts';
+
+export type { LazyEntry } from './storeFormat.ts';
+export { MAX_UNUSED_PLACEHOLDERS, UNUSED_PLACEHOLDER_TTL_MS } from './storeFormat.ts';
 
 export const LAZY_STORE_FILE = 'acp-lazy-sessions.json';
-export const UNUSED_PLACEHOLDER_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-
-const StoredEntry = z.object({
-  cwd: z.string(),
-  createdAt: z.number(),
-  /** The real zcode session, once materialized. */
-  zcodeSessionId: z.string().optional(),
-  lastUsedAt: z.number().optional(),
-});
-export type LazyEntry = z.infer<typeof StoredEntry>;
-
-const FILE_VERSION = 1;
+export const LAZY_STORE_JOURNAL = 'acp-lazy-sessions.journal';
+export const LAZY_STORE_LOCK = 'acp-lazy-sessions.lock';
+/** The journal is compacted once it has more lines than this and than the snapshot has entries. */
+const COMPACT_MIN_LINES = 1000;
 
 export interface LazySessionStoreOptions {
   storageDir: string;
   logger: Logger;
   /** Injected clock for the pruning tests. */
   now?: () => number;
+  /** Never-prompted placeholders kept at most (default MAX_UNUSED_PLACEHOLDERS). */
+  maxUnused?: number;
+  /** Journal lines before a compaction is considered (default 1000; tests lower it). */
+  compactMinLines?: number;
+  lock?: FileLockOptions;
 }
 
 export class LazySessionStore {
   readonly file: string;
-  private readonly entries = new Map<string, LazyEntry>();
-  /** Ids changed (set or deleted) since the last write, so a merge keeps other writers' entries. */
+  private readonly journal: string;
+  private readonly lockFile: string;
+  private entries = new Map<string, LazyEntry>();
+  /** Never-prompted placeholders, oldest first (the cap evicts from the front). */
+  private unused = new Map<string, number>();
+  /** Ids changed (set or deleted) and not yet appended. */
   private readonly dirty = new Set<string>();
   private loaded: Promise<void> | undefined;
-  private writing: Promise<void> = Promise.resolve();
+  /** Every disk operation runs in this chain, one at a time. */
+  private io: Promise<void> = Promise.resolve();
+  /** The journal this process has read: its header (storeFormat.ts) and how many bytes (complete lines) of it. */
+  private journalId: string | undefined;
+  private journalOffset = 0;
+  private journalLines = 0;
+  /** The journal ends in a line without its newline (a writer crashed mid-append). */
+  private journalTorn = false;
+  private snapshotEntries = 0;
+  /** Set when the files must not be written (newer format, unreadable): the reason, logged once. */
+  private readOnly: string | undefined;
   private readonly now: () => number;
+  private readonly maxUnused: number;
+  private readonly compactMinLines: number;
 
   constructor(private readonly options: LazySessionStoreOptions) {
     this.file = join(options.storageDir, LAZY_STORE_FILE);
+    this.journal = join(options.storageDir, LAZY_STORE_JOURNAL);
+    this.lockFile = join(options.storageDir, LAZY_STORE_LOCK);
     this.now = options.now ?? Date.now;
+    this.maxUnused = options.maxUnused ?? MAX_UNUSED_PLACEHOLDERS;
+    this.compactMinLines = options.compactMinLines ?? COMPACT_MIN_LINES;
   }
 
-  /** Read the file once (later calls reuse the first read). Never rejects. */
+  /** Read the files once (later calls reuse the first read). Never rejects. */
   load(): Promise<void> {
-    this.loaded ??= this.readFile().then((fromDisk) => {
-      for (const [id, entry] of fromDisk) if (!this.entries.has(id)) this.entries.set(id, entry);
-      if (this.pruneExpired(this.entries)) this.scheduleWrite();
-    });
+    this.loaded ??= this.queue(() => this.readAll());
     return this.loaded;
   }
 
+  /** The entry of `placeholderId`; an id not known yet is looked for in what other processes appended. */
   async get(placeholderId: string): Promise<LazyEntry | undefined> {
     await this.load();
+    if (!this.entries.has(placeholderId)) await this.queue(() => this.catchUp());
     return this.entries.get(placeholderId);
   }
 
   /** Every stored placeholder with its entry (session/list shows them under the id the client was given). */
   async all(): Promise<Array<[string, LazyEntry]>> {
     await this.load();
+    await this.queue(() => this.catchUp());
     return [...this.entries];
   }
 
   /** Record a new placeholder (or its mapping) and persist it in the background. */
   set(placeholderId: string, entry: LazyEntry): void {
-    this.entries.set(placeholderId, entry);
+    this.remember(placeholderId, entry);
     this.dirty.add(placeholderId);
     this.scheduleWrite();
   }
 
   delete(placeholderId: string): void {
-    if (!this.entries.delete(placeholderId)) return;
+    if (!this.entries.has(placeholderId)) return;
+    this.remember(placeholderId, undefined);
     this.dirty.add(placeholderId);
     this.scheduleWrite();
   }
 
-  /** Wait until every change so far is on disk. */
-  flush(): Promise<void> {
-    return this.writing;
+  /** Wait until every change so far is on disk (or its failure logged). */
+  async flush(): Promise<void> {
+    await this.load();
+    await this.io;
+  }
+
+  // ── memory ──────────────────────────────────────────────────────────────────────────────────
+
+  private remember(id: string, entry: LazyEntry | undefined): void {
+    if (entry) this.entries.set(id, entry);
+    else this.entries.delete(id);
+    if (entry && entry.zcodeSessionId === undefined) {
+      if (!this.unused.has(id)) this.unused.set(id, entry.createdAt);
+    } else this.unused.delete(id);
+    // The count cap, in memory at O(1) per change; compaction applies it (and the age cap) on disk.
+    while (this.unused.size > this.maxUnused) {
+      const oldest = this.unused.keys().next().value as string;
+      this.unused.delete(oldest);
+      this.entries.delete(oldest);
+    }
+  }
+
+  /** Adopt `entries` (read from disk) as the state, keeping our changes not yet appended (ours win). */
+  private replaceAll(entries: Map<string, LazyEntry>): void {
+    const pending = [...this.dirty].map((id) => [id, this.entries.get(id)] as const);
+    this.entries = entries;
+    const unused = [...entries].filter(([, entry]) => entry.zcodeSessionId === undefined).sort((a, b) => a[1].createdAt - b[1].createdAt);
+    this.unused = new Map(unused.map(([id, entry]) => [id, entry.createdAt]));
+    for (const [id, entry] of pending) this.remember(id, entry);
+  }
+
+  // ── disk ────────────────────────────────────────────────────────────────────────────────────
+
+  private queue(task: () => Promise<void>): Promise<void> {
+    const run = this.io.then(task).catch((error: unknown) => {
+      this.options.logger.warn(`lazy-session store ${this.file}: ${message(error)}`);
+    });
+    this.io = run;
+    return run;
+  }
+
+  /**
+   * The first read, under the lock. A directory that does not exist yet holds nothing to read; one
+   * where no lock can be made (read-only, not a directory) is read without it, and writing there
+   * will fail and say so.
+   */
+  private async readAll(): Promise<void> {
+    try {
+      await this.locked(() => this.reload());
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') throw error;
+      await this.reload();
+    }
+  }
+
+  private locked(task: () => Promise<void>): Promise<void> {
+    return withFileLock(this.lockFile, task, this.options.lock);
   }
 
   private scheduleWrite(): void {
-    this.writing = this.writing.then(() => this.write()).catch((error: unknown) => {
-      this.options.logger.warn(`could not write ${this.file}: ${message(error)}`);
-    });
+    void this.load().then(() => this.queue(() => this.write()));
   }
 
   private async write(): Promise<void> {
     if (this.dirty.size === 0) return;
-    const touched = [...this.dirty];
-    this.dirty.clear();
-    // Merge with what other bridges wrote meanwhile; our touched ids win.
-    const merged = await this.readFile();
-    for (const id of touched) {
-      const mine = this.entries.get(id);
-      if (mine) merged.set(id, mine);
-      else merged.delete(id);
+    if (this.readOnly) {
+      this.dirty.clear();
+      return;
     }
-    this.pruneExpired(merged);
-    const body = { version: FILE_VERSION, sessions: Object.fromEntries(merged) };
-    await mkdir(this.options.storageDir, { recursive: true });
-    const temp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    const touched = [...this.dirty];
     try {
-      await writeFile(temp, JSON.stringify(body, null, 2) + '\n', { mode: 0o600 });
-      await rename(temp, this.file);
+      await mkdir(this.options.storageDir, { recursive: true });
+      await this.locked(async () => {
+        await this.catchUp({ holdingLock: true });
+        if (this.journalId === undefined) await this.startJournal();
+        const records: JournalRecord[] = touched.map((id) => {
+          const entry = this.entries.get(id);
+          return entry ? { id, entry } : { id, deleted: true };
+        });
+        // A line torn by a crash would swallow our first line: start on a fresh one.
+        const text = (this.journalTorn ? '\n' : '') + records.map(journalLine).join('');
+        const handle = await open(this.journal, 'a', 0o600);
+        try {
+          await handle.writeFile(text);
+          this.journalOffset = (await handle.stat()).size;
+          this.journalTorn = false;
+        } finally {
+          await handle.close();
+        }
+        for (const id of touched) this.dirty.delete(id);
+        this.journalLines += records.length;
+        if (this.journalLines > Math.max(this.compactMinLines, this.snapshotEntries)) await this.compact(new Map(this.entries));
+      });
     } catch (error) {
-      await unlink(temp).catch(() => undefined);
-      throw error;
+      this.options.logger.warn(`could not write ${this.journal}: ${message(error)} (${touched.length} change(s) kept in memory, retried with the next one)`);
     }
   }
 
-  /** Read and parse the file; anything unreadable becomes an empty map (logged). */
-  private async readFile(): Promise<Map<string, LazyEntry>> {
-    const result = new Map<string, LazyEntry>();
-    let text: string;
+  /**
+   * Apply what was appended to the journal since we last read it. A journal replaced by a
+   * compaction (another header, or shorter) means a full reload.
+   */
+  private async catchUp(options: { holdingLock?: boolean } = {}): Promise<void> {
+    let handle;
+    try {
+      handle = await open(this.journal, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      if (this.journalId !== undefined) await this.fullReload(options);
+      return;
+    }
+    let replaced: boolean;
+    try {
+      const info = await handle.stat();
+      const header = Buffer.alloc(Math.min(info.size, JOURNAL_HEADER_BYTES));
+      await handle.read(header, 0, header.length, 0);
+      replaced = header.toString('latin1') !== this.journalId || info.size < this.journalOffset;
+      if (!replaced && info.size > this.journalOffset) {
+        const buffer = Buffer.alloc(info.size - this.journalOffset);
+        await handle.read(buffer, 0, buffer.length, this.journalOffset);
+        const complete = buffer.lastIndexOf(0x0a) + 1;
+        this.applyLines(buffer.subarray(0, complete).toString('utf8').split('\n'));
+        this.journalOffset += complete;
+        this.journalTorn = complete < buffer.length;
+      }
+    } finally {
+      await handle.close();
+    }
+    if (replaced) await this.fullReload(options);
+  }
+
+  private fullReload(options: { holdingLock?: boolean }): Promise<void> {
+    return options.holdingLock ? this.reload() : this.locked(() => this.reload());
+  }
+
+  /** Replay journal lines into memory, except ids we changed and have not appended yet (ours win). */
+  private applyLines(lines: string[]): void {
+    const { records, unreadable } = parseJournal(lines);
+    if (unreadable) this.options.logger.warn(`${this.journal}: skipped ${unreadable} unreadable line(s)`);
+    this.journalLines += records.length + unreadable;
+    for (const record of records) {
+      if (!this.dirty.has(record.id)) this.remember(record.id, 'entry' in record ? record.entry : undefined);
+    }
+  }
+
+  /** Read snapshot + journal from scratch (the lock is held). */
+  private async reload(): Promise<void> {
+    let text: string | undefined;
     try {
       text = await readFile(this.file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.options.logger.warn(`could not read ${this.file}: ${message(error)}`);
-      return result;
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      this.options.logger.warn(`${this.file} is not valid JSON; starting with an empty lazy-session store`);
-      return result;
-    }
-    const sessions = typeof json === 'object' && json !== null ? (json as { sessions?: unknown }).sessions : undefined;
-    if (typeof sessions !== 'object' || sessions === null) {
-      this.options.logger.warn(`${this.file} has an unknown shape; starting with an empty lazy-session store`);
-      return result;
-    }
-    for (const [id, raw] of Object.entries(sessions)) {
-      const parsed = StoredEntry.safeParse(raw);
-      if (parsed.success) result.set(id, parsed.data);
-      else this.options.logger.debug(`dropping unreadable lazy-session entry ${id}`);
-    }
-    return result;
-  }
-
-  /** Drop never-used placeholders older than the TTL. Returns whether anything was dropped. */
-  private pruneExpired(map: Map<string, LazyEntry>): boolean {
-    const cutoff = this.now() - UNUSED_PLACEHOLDER_TTL_MS;
-    let pruned = false;
-    for (const [id, entry] of map) {
-      if (entry.zcodeSessionId === undefined && entry.createdAt < cutoff) {
-        map.delete(id);
-        if (map === this.entries) this.dirty.add(id);
-        pruned = true;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        this.enterReadOnly(`it cannot be read (${message(error)})`);
+        return;
       }
     }
-    return pruned;
+    const snapshot = parseSnapshot(text ?? '{"version":1,"sessions":{}}');
+    if (snapshot.newerVersion !== undefined) {
+      this.enterReadOnly(`it was written by a newer zcode-acp (store version ${snapshot.newerVersion}; this one writes ${FILE_VERSION})`);
+    }
+    const entries = snapshot.entries;
+    const journal = await readJournal(this.journal);
+    const { records, unreadable } = parseJournal(journal.lines);
+    if (unreadable) this.options.logger.warn(`${this.journal}: skipped ${unreadable} unreadable line(s)`);
+    for (const record of records) applyRecord(entries, record);
+    this.journalId = journal.id;
+    this.journalOffset = journal.complete;
+    this.journalTorn = journal.torn;
+    this.journalLines = records.length + unreadable;
+    this.snapshotEntries = snapshot.entries.size;
+    const damage = snapshot.damage ?? (snapshot.dropped ? `${snapshot.dropped} entr${snapshot.dropped === 1 ? 'y' : 'ies'} of an unknown shape` : undefined);
+    let rewrite = false;
+    if (damage && text !== undefined && !this.readOnly) {
+      const backup = await this.backUp();
+      this.options.logger.warn(`${this.file} was damaged (${damage}); recovered ${entries.size} entr${entries.size === 1 ? 'y' : 'ies'}, the original is kept as ${backup}`);
+      rewrite = true;
+    }
+    const capped = capUnused(entries, this.now(), this.maxUnused);
+    if (capped.length) this.options.logger.info(`lazy-session store: dropped ${capped.length} never-prompted placeholder(s) (older than 30 days or beyond the newest ${this.maxUnused})`);
+    this.replaceAll(entries);
+    if ((rewrite || capped.length > 0) && !this.readOnly) await this.compact(new Map(this.entries));
+  }
+
+  /** Rewrite the snapshot from `entries` and start an empty journal (the lock is held). */
+  private async compact(entries: Map<string, LazyEntry>): Promise<void> {
+    capUnused(entries, this.now(), this.maxUnused);
+    await mkdir(this.options.storageDir, { recursive: true });
+    await replaceFile(this.file, snapshotText(entries));
+    await this.startJournal();
+    this.snapshotEntries = entries.size;
+  }
+
+  /** Replace the journal by an empty one with a new header (the lock is held). */
+  private async startJournal(): Promise<void> {
+    const header = journalHeader();
+    await replaceFile(this.journal, header);
+    this.journalId = header;
+    this.journalOffset = header.length;
+    this.journalLines = 0;
+    this.journalTorn = false;
+  }
+
+  /** Copy the snapshot to `<file>.<ISO time>.bak` (a second in the same second gets a suffix). */
+  private async backUp(): Promise<string> {
+    const stamp = new Date(this.now()).toISOString().replace(/[:.]/g, '-');
+    const backup = `${this.file}.${stamp}.${randomBytes(2).toString('hex')}.bak`;
+    await copyFile(this.file, backup);
+    return backup;
+  }
+
+  private enterReadOnly(reason: string): void {
+    if (this.readOnly) return;
+    this.readOnly = reason;
+    this.options.logger.warn(`${this.file}: using the lazy-session store read-only because ${reason}; new sessions are kept in memory until the bridge exits`);
+  }
+}
+
+/** Write `text` to `file` atomically: a temp file in the same directory, then rename. */
+async function replaceFile(file: string, text: string): Promise<void> {
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, text, { mode: 0o600 });
+    await rename(temp, file);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The complete lines of the journal, its header (its identity), and whether a torn line follows them. */
+async function readJournal(file: string): Promise<{ lines: string[]; id: string | undefined; complete: number; torn: boolean }> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { lines: [], id: undefined, complete: 0, torn: false };
+    throw error;
+  }
+  try {
+    const buffer = await handle.readFile();
+    const complete = buffer.lastIndexOf(0x0a) + 1;
+    const id = buffer.length ? buffer.subarray(0, JOURNAL_HEADER_BYTES).toString('latin1') : undefined;
+    return { lines: buffer.subarray(0, complete).toString('utf8').split('\n'), id, complete, torn: complete < buffer.length };
+  } finally {
+    await handle.close();
   }
 }
 

@@ -1,12 +1,13 @@
 /**
  * Authentication for the remote ACP endpoint: token generation, extraction from an HTTP upgrade
- * request, constant-time comparison and a per-address limit on failed attempts.
+ * request, constant-time comparison and limits on failed attempts (per source and in total).
  *
  * What must stay true: no function here logs, returns in an error message, or otherwise echoes a
  * token. Callers log the remote address and a reason (`AuthFailure`), never the credential.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { rateLimitSource } from './address.ts';
 
 /** Bytes of randomness in a generated token: 32 bytes = 256 bits (the issue asks for ≥ 128). */
 const TOKEN_BYTES = 32;
@@ -76,63 +77,95 @@ export function tokenMatches(presented: string, expected: string): boolean {
 }
 
 export interface FailedAuthLimiterOptions {
-  /** Failed attempts allowed per address within `windowMs` before it is refused with 429. */
+  /** Failed attempts allowed per source (`rateLimitSource`) within `windowMs` before it is refused with 429. Default 10. */
   maxFailures?: number;
+  /**
+   * Failed attempts allowed from all sources together within `windowMs`; past it every source is
+   * refused until the oldest counted failure ages out. Default 100: a guesser spread over many
+   * addresses gets at most this many guesses a window.
+   */
+  maxGlobalFailures?: number;
   windowMs?: number;
   /** Clock, for tests. */
   now?: () => number;
 }
 
+/** Why and for how long an attempt is refused: its own source's budget, or everyone's. */
+export interface AuthLockout {
+  retryAfterMs: number;
+  scope: 'source' | 'everyone';
+}
+
 /**
- * Counts failed authentications per remote address in a sliding window. Once an address reaches
- * `maxFailures`, every attempt from it is refused (429) until its oldest failure leaves the
- * window — including attempts with the right token, or the limit would not slow a guesser.
+ * Counts failed authentications per source (`rateLimitSource`: all of loopback is one source) and
+ * in total, in sliding windows. Once a source reaches `maxFailures`, or all sources together reach
+ * `maxGlobalFailures`, attempts are refused (429) until the oldest counted failure leaves the
+ * window — including attempts with the right token, or the limit would not slow a guesser (a 101
+ * for the right token and a 429 for the rest would still answer every guess).
  */
 export class FailedAuthLimiter {
   private readonly maxFailures: number;
+  private readonly maxGlobalFailures: number;
   private readonly windowMs: number;
   private readonly now: () => number;
   private readonly failures = new Map<string, number[]>();
+  private global: number[] = [];
 
   constructor(options: FailedAuthLimiterOptions = {}) {
     this.maxFailures = options.maxFailures ?? 10;
+    this.maxGlobalFailures = options.maxGlobalFailures ?? 100;
     this.windowMs = options.windowMs ?? 60_000;
     this.now = options.now ?? Date.now;
   }
 
-  /** Milliseconds until `address` may try again, or 0 when it is not limited. */
-  retryAfterMs(address: string): number {
-    const times = this.recent(address);
-    if (times.length < this.maxFailures) return 0;
-    return Math.max(1, times[times.length - this.maxFailures] + this.windowMs - this.now());
+  /** The lockout an attempt from `address` meets now, or undefined when it may try. */
+  lockout(address: string): AuthLockout | undefined {
+    const own = this.waitMs(this.recent(rateLimitSource(address)), this.maxFailures);
+    this.global = this.inWindow(this.global);
+    const everyone = this.waitMs(this.global, this.maxGlobalFailures);
+    if (own === 0 && everyone === 0) return undefined;
+    return own >= everyone ? { retryAfterMs: own, scope: 'source' } : { retryAfterMs: everyone, scope: 'everyone' };
   }
 
   recordFailure(address: string): void {
-    const times = this.recent(address);
+    const source = rateLimitSource(address);
+    const times = this.recent(source);
     times.push(this.now());
     // Keep only what the window decision needs, so a flood cannot grow memory.
     if (times.length > this.maxFailures) times.splice(0, times.length - this.maxFailures);
-    this.failures.set(address, times);
+    this.failures.set(source, times);
+    this.global = this.inWindow(this.global);
+    this.global.push(this.now());
+    if (this.global.length > this.maxGlobalFailures) this.global.splice(0, this.global.length - this.maxGlobalFailures);
     this.prune();
   }
 
-  /** Number of addresses currently tracked (for tests). */
-  get trackedAddresses(): number {
+  /** Number of sources currently tracked (for tests). */
+  get trackedSources(): number {
     return this.failures.size;
   }
 
-  private recent(address: string): number[] {
+  private waitMs(times: number[], max: number): number {
+    if (times.length < max) return 0;
+    return Math.max(1, times[times.length - max] + this.windowMs - this.now());
+  }
+
+  private inWindow(times: number[]): number[] {
     const cutoff = this.now() - this.windowMs;
-    const times = (this.failures.get(address) ?? []).filter((t) => t > cutoff);
-    if (times.length === 0) this.failures.delete(address);
+    return times.filter((t) => t > cutoff);
+  }
+
+  private recent(source: string): number[] {
+    const times = this.inWindow(this.failures.get(source) ?? []);
+    if (times.length === 0) this.failures.delete(source);
     return times;
   }
 
   private prune(): void {
     if (this.failures.size < 1024) return;
     const cutoff = this.now() - this.windowMs;
-    for (const [address, times] of this.failures) {
-      if (times[times.length - 1] <= cutoff) this.failures.delete(address);
+    for (const [source, times] of this.failures) {
+      if (times[times.length - 1] <= cutoff) this.failures.delete(source);
     }
   }
 }

@@ -14,13 +14,14 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Stream } from '@agentclientprotocol/sdk';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import type { Disposable, Logger } from '../zcode/backend.ts';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../version.ts';
-import { endpointUrl, isLoopbackHost } from './address.ts';
+import { endpointUrl, isLoopbackHost, rateLimitSource } from './address.ts';
 import {
   ACP_SUBPROTOCOL,
   extractToken,
@@ -30,6 +31,8 @@ import {
   tokenMatches,
 } from './auth.ts';
 import type { FailedAuthLimiterOptions } from './auth.ts';
+import { ConnectionGuard } from './connectionGuard.ts';
+import type { ConnectionLimits } from './connectionGuard.ts';
 import { isAddressInUse, listenOnce, pathOf, rejectUpgrade } from './http.ts';
 import { webSocketStream } from './wsStream.ts';
 
@@ -68,8 +71,10 @@ export interface RemoteServerOptions {
   maxPayloadBytes?: number;
   /** Ports tried from `port` upwards before giving up. Default 20. */
   portAttempts?: number;
-  /** Failed-auth limit per remote address. Default 10 per minute. */
+  /** Failed-auth limits: 10 a minute per source (all of loopback is one), 100 a minute in total. */
   authLimit?: FailedAuthLimiterOptions;
+  /** Open connections per source (default 16) and the upgrade deadline of a socket (default 10 s). */
+  connectionLimits?: ConnectionLimits;
   /** Ping interval; a client that misses a pong for a whole interval is dropped. Default 30 s; 0 = off. */
   heartbeatMs?: number;
 }
@@ -134,8 +139,9 @@ class RemoteEndpoint implements RemoteServer {
   private readonly http: Server;
   private readonly wss: WebSocketServer;
   private readonly limiter: FailedAuthLimiter;
+  private readonly guard: ConnectionGuard;
   private readonly clients = new Set<RemoteClient>();
-  /** Addresses whose rate-limit refusal was logged (once per lockout, so a flood cannot flood the log). */
+  /** Sources (or `everyone`) whose rate-limit refusal was logged (once per lockout, so a flood cannot flood the log). */
   private readonly limitedLogged = new Set<string>();
   private readonly listeners = new Set<(count: number) => void>();
   private readonly disposeSubscription?: Disposable;
@@ -152,6 +158,7 @@ class RemoteEndpoint implements RemoteServer {
     this.bridge = options.bridge;
     this.token = options.token;
     this.limiter = new FailedAuthLimiter(options.authLimit);
+    this.guard = new ConnectionGuard(options.connectionLimits ?? {}, this.logger);
     this.wss = new WebSocketServer({
       noServer: true,
       clientTracking: false,
@@ -161,6 +168,7 @@ class RemoteEndpoint implements RemoteServer {
       handleProtocols: (protocols) => (protocols.has(ACP_SUBPROTOCOL) ? ACP_SUBPROTOCOL : false),
     });
     this.http = createServer((req, res) => this.onRequest(req, res));
+    this.http.on('connection', (socket: Socket) => this.guard.admit(socket));
     this.http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.onUpgrade(req, socket, head));
     this.http.on('clientError', (_error, socket) => socket.destroy());
     this.disposeSubscription = this.bridge.onDidDispose?.(() => void this.close());
@@ -230,6 +238,7 @@ class RemoteEndpoint implements RemoteServer {
   private async shutdown(): Promise<void> {
     this.disposeSubscription?.dispose();
     if (this.heartbeat) clearInterval(this.heartbeat);
+    this.guard.dispose();
     const listenerClosed = new Promise<void>((resolve) => {
       if (!this.http.listening) return resolve();
       this.http.close(() => resolve());
@@ -282,16 +291,20 @@ class RemoteEndpoint implements RemoteServer {
   /** Undefined when the request is authorized; otherwise the HTTP refusal. Logs address + reason only. */
   private authenticate(req: IncomingMessage): Refusal | undefined {
     const address = req.socket.remoteAddress ?? 'unknown';
-    const retryMs = this.limiter.retryAfterMs(address);
-    if (retryMs > 0) {
-      if (!this.limitedLogged.has(address)) {
+    const lockout = this.limiter.lockout(address);
+    if (lockout) {
+      const seconds = Math.ceil(lockout.retryAfterMs / 1000);
+      const key = lockout.scope === 'everyone' ? 'everyone' : rateLimitSource(address);
+      if (!this.limitedLogged.has(key)) {
         if (this.limitedLogged.size >= 1024) this.limitedLogged.clear();
-        this.limitedLogged.add(address);
-        this.logger.warn(`remote access: refusing ${address} for ${Math.ceil(retryMs / 1000)} s: too many failed authentications`);
+        this.limitedLogged.add(key);
+        const who = lockout.scope === 'everyone' ? 'every address' : `${address} (source ${key})`;
+        this.logger.warn(`remote access: refusing ${who} for ${seconds} s: too many failed authentications`);
       }
-      return { status: 429, body: 'Too many failed authentications', headers: { 'Retry-After': String(Math.ceil(retryMs / 1000)) } };
+      return { status: 429, body: 'Too many failed authentications', headers: { 'Retry-After': String(seconds) } };
     }
-    this.limitedLogged.delete(address);
+    this.limitedLogged.delete(rateLimitSource(address));
+    this.limitedLogged.delete('everyone');
     const presented = extractToken(req);
     if (presented && tokenMatches(presented.token, this.token)) return undefined;
     this.limiter.recordFailure(address);
@@ -303,8 +316,9 @@ class RemoteEndpoint implements RemoteServer {
 
   private onConnection(ws: WebSocket, req: IncomingMessage): void {
     const label = `${req.socket.remoteAddress ?? 'unknown'}:${req.socket.remotePort ?? 0}`;
-    // Remote clients never keep the bridge alive.
+    // Remote clients never keep the bridge alive; an upgraded socket has no handshake deadline.
     req.socket.unref();
+    this.guard.upgraded(req.socket);
     const client: RemoteClient = { ws, label, alive: true };
     ws.on('pong', () => (client.alive = true));
     if (this.closing) {

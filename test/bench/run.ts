@@ -23,6 +23,7 @@ const SECTIONS: Section[] = [
   { name: 'startup', run: async () => (await import('./startup.ts')).benchStartup() },
   // JavaScript (it drives test/e2e/ui/harness.mjs); a variable specifier keeps tsc from looking for its types.
   { name: 'vscode', run: async () => (await import(VSCODE_BENCH)).benchVscode() },
+  { name: 'store', run: async () => (await import('./store.ts')).benchStore() },
 ];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

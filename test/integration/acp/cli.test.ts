@@ -10,6 +10,7 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { SIM_PATH, simLocateOptions } from '../../helpers/sim.ts';
 import { buildCli } from './harness.ts';
+import { WORKSPACE } from './helpers.ts';
 
 const T = { timeout: 60_000 };
 let cli = '';
@@ -65,7 +66,7 @@ describe('zcode-acp CLI', () => {
       send({ id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
       // Like every client, wait for initialize's answer (the SDK refuses requests before it).
       await waitFor('initialize', () => stdout.includes('"id":1'));
-      send({ id: 2, method: 'session/new', params: { cwd: '/tmp/zcode-acp-ws', mcpServers: [] } });
+      send({ id: 2, method: 'session/new', params: { cwd: WORKSPACE, mcpServers: [] } });
       await waitFor('session/new', () => stdout.includes('"id":2'));
       const sessionId = /"sessionId":"([^"]+)"/.exec(stdout)![1];
       send({ id: 3, method: 'session/prompt', params: { sessionId, prompt: [{ type: 'text', text: '[scenario:text]' }] } });

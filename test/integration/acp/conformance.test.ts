@@ -14,7 +14,7 @@ import { before, describe, test } from 'node:test';
 import type { AnyMessage, SessionConfigOption } from '@agentclientprotocol/sdk';
 import { buildCli, MODES } from './harness.ts';
 import type { AcpHarness } from './harness.ts';
-import { agentText, caughtUp, errorOf, neverAnswer, newSession, prompt, withHarness } from './helpers.ts';
+import { agentText, caughtUp, errorOf, neverAnswer, newSession, prompt, withHarness, WORKSPACE } from './helpers.ts';
 
 const T = { timeout: 60_000 };
 
@@ -76,10 +76,10 @@ for (const mode of MODES) {
         assert.match(sent.params.content, /\[b\.ts\]\(file:\/\/\/tmp\/b\.ts\)/);
 
         // list / resume / load / close.
-        const { sessions } = await h.agent.request('session/list', { cwd: '/tmp/zcode-acp-ws' });
+        const { sessions } = await h.agent.request('session/list', { cwd: WORKSPACE });
         assert.ok(sessions.length >= 1);
-        await h.agent.request('session/resume', { sessionId, cwd: '/tmp/zcode-acp-ws' });
-        await h.agent.request('session/load', { sessionId, cwd: '/tmp/zcode-acp-ws', mcpServers: [] });
+        await h.agent.request('session/resume', { sessionId, cwd: WORKSPACE });
+        await h.agent.request('session/load', { sessionId, cwd: WORKSPACE, mcpServers: [] });
         await h.agent.request('session/close', { sessionId });
 
         // No elicitation capability declared → questions come as permission dialogs, never forms;
@@ -123,11 +123,12 @@ for (const mode of MODES) {
       });
     });
 
-    test('issue 17.11: a cwd with NUL or a line break, or that is a regular file, gets -32602 naming it on new/load/resume', T, async () => {
+    test('issue 17.11: a cwd with NUL or a line break, that does not exist, or that is a regular file, gets -32602 naming it on new/load/resume', T, async () => {
       await withHarness(mode, {}, async (h) => {
         const file = fileURLToPath(import.meta.url);
+        const missing = path.join(WORKSPACE, 'no-such-dir');
         const sessionId = await newSession(h);
-        for (const cwd of ['/tmp/a\u0000b', '/tmp/line\nbreak', file]) {
+        for (const cwd of ['/tmp/a\u0000b', '/tmp/line\nbreak', file, missing, path.join(file, 'sub')]) {
           for (const call of [
             () => h.agent.request('session/new', { cwd, mcpServers: [] }),
             () => h.agent.request('session/load', { sessionId, cwd, mcpServers: [] }),
@@ -136,6 +137,7 @@ for (const mode of MODES) {
             const error = await errorOf(call());
             assert.equal(error.code, -32602);
             assert.ok(JSON.stringify(error.data).includes(JSON.stringify(cwd).slice(1, -1)), `names ${JSON.stringify(cwd)}`);
+            assert.ok(error.message.includes(JSON.stringify(cwd).slice(1, -1)) || error.message.includes(cwd), `the message names ${JSON.stringify(cwd)}: ${error.message}`);
           }
         }
         assert.equal((await prompt(h, sessionId, '[scenario:text]')).stopReason, 'end_turn');
@@ -247,7 +249,7 @@ for (const mode of MODES) {
           assert.equal((await prompt(h, sessionId, '[scenario:tools]')).stopReason, 'end_turn');
         });
         await withHarness(mode, { sim: { stateDir }, storeDir }, async (h) => {
-          await h.agent.request('session/load', { sessionId, cwd: '/tmp/zcode-acp-ws', mcpServers: [] });
+          await h.agent.request('session/load', { sessionId, cwd: WORKSPACE, mcpServers: [] });
           const [loadId] = requestIds(h, 'session/load');
           const sent = h.traffic.sent;
           const before = sent.slice(0, responseIndex(sent, loadId)).filter((m) => 'method' in m && m.method === 'session/update');
@@ -258,7 +260,7 @@ for (const mode of MODES) {
           assert.ok(toolCalls.some((u) => u.kind === 'read') && toolCalls.some((u) => u.kind === 'search') && toolCalls.some((u) => u.kind === 'fetch'));
         });
         await withHarness(mode, { sim: { stateDir }, storeDir }, async (h) => {
-          await h.agent.request('session/resume', { sessionId, cwd: '/tmp/zcode-acp-ws' });
+          await h.agent.request('session/resume', { sessionId, cwd: WORKSPACE });
           const [resumeId] = requestIds(h, 'session/resume');
           const sent = h.traffic.sent;
           const before = sent.slice(0, responseIndex(sent, resumeId)).filter((m) => 'method' in m && m.method === 'session/update');
@@ -363,7 +365,7 @@ for (const mode of MODES) {
         for (const scenario of ['text', 'reasoning', 'tools', 'edit', 'bash', 'bash-fail', 'todo', 'title', 'usage', 'subagent', 'permission', 'questions', 'plan', 'fail']) {
           await prompt(h, sessionId, `[scenario:${scenario}]`).catch(() => undefined);
         }
-        await h.agent.request('session/load', { sessionId, cwd: '/tmp/zcode-acp-ws', mcpServers: [] });
+        await h.agent.request('session/load', { sessionId, cwd: WORKSPACE, mcpServers: [] });
         await h.agent.request('session/list', {});
         assert.ok(h.traffic.sent.length > 100, `validated ${h.traffic.sent.length} messages`);
         h.traffic.assertClean();

@@ -56,13 +56,21 @@ const CASES: Case[] = [
   { name: 'bash-bg', scenario: 'bash-bg', waitFor: /The background build finished/, speed: 0.1 },
 ];
 
+/**
+ * The transcripts carry the cwd (and the simulator's token counts depend on its length), so the
+ * golden runs use one fixed path instead of a fresh temp dir. It must exist (the bridge refuses a
+ * missing cwd, issue 17.11); it is left in place because another run may be using it.
+ */
+const GOLDEN_WORKSPACE = '/tmp/zcode-acp-ws';
+
 before(async () => {
+  mkdirSync(GOLDEN_WORKSPACE, { recursive: true });
   await buildCli();
 });
 
 async function record(h: AcpHarness, c: Case): Promise<string[]> {
   const start = h.traffic.entries.length;
-  const sessionId = await newSession(h);
+  const sessionId = await newSession(h, GOLDEN_WORKSPACE);
   // The commands follow session/new's response: let them land before the prompt goes out, so the
   // transcript's order does not depend on timing.
   await h.waitFor('the available commands', () => h.updatesOf(sessionId).some((u) => u.sessionUpdate === 'available_commands_update'));

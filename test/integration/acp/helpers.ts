@@ -3,6 +3,7 @@ import type { PromptResponse, RequestPermissionResponse, SessionUpdate } from '@
 import { RequestError } from '@agentclientprotocol/sdk';
 import { AcpHarness } from './harness.ts';
 import type { HarnessOptions, Mode, TestClient } from './harness.ts';
+import { testWorkspace } from '../../helpers/workspace.ts';
 
 /** Run `fn` with a started harness; always dispose; the traffic and the simulator must be clean. */
 export async function withHarness<T>(mode: Mode, options: HarnessOptions, fn: (h: AcpHarness) => Promise<T>): Promise<T> {
@@ -19,7 +20,10 @@ export async function withHarness<T>(mode: Mode, options: HarnessOptions, fn: (h
   }
 }
 
-export async function newSession(h: TestClient, cwd = '/tmp/zcode-acp-ws'): Promise<string> {
+/** The workspace (a real temp dir) sessions are opened in unless a test names its own. */
+export const WORKSPACE = testWorkspace('acp-ws');
+
+export async function newSession(h: TestClient, cwd = WORKSPACE): Promise<string> {
   const { sessionId } = await h.agent.request('session/new', { cwd, mcpServers: [] });
   return sessionId;
 }

@@ -11,9 +11,10 @@ import { before, describe, test } from 'node:test';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import { buildCli, MODES } from './harness.ts';
 import { prompt, withHarness } from './helpers.ts';
+import { testWorkspace } from '../../helpers/workspace.ts';
 
 const T = { timeout: 60_000 };
-const CWD = '/tmp/zcode-acp-mcp';
+const CWD = testWorkspace('acp-mcp');
 
 const ACP_SERVERS: McpServer[] = [
   { name: 'files', command: '/usr/bin/mcp-files', args: ['--root', '/tmp'], env: [{ name: 'TOKEN', value: 't' }], _meta: { client: 'x' } },

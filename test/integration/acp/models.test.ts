@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
-import { errorOf, newSession, prompt, withHarness } from './helpers.ts';
+import { errorOf, newSession, prompt, withHarness, WORKSPACE } from './helpers.ts';
 
 const T = { timeout: 60_000 };
 
@@ -23,15 +23,15 @@ describe('models (inproc)', () => {
     const storeDir = mkdtempSync(path.join(tmpdir(), 'zcode-acp-store-'));
     try {
       await withHarness('inproc', { storeDir }, async (h) => {
-        const first = await h.agent.request('session/new', { cwd: '/tmp/zcode-acp-ws', mcpServers: [] });
+        const first = await h.agent.request('session/new', { cwd: WORKSPACE, mcpServers: [] });
         assert.equal(modelOption(first.configOptions), undefined, 'nothing invented before zcode named its models');
         assert.equal((await prompt(h, first.sessionId, '[scenario:text]')).stopReason, 'end_turn');
-        const second = await h.agent.request('session/new', { cwd: '/tmp/zcode-acp-ws', mcpServers: [] });
+        const second = await h.agent.request('session/new', { cwd: WORKSPACE, mcpServers: [] });
         assert.ok(modelOption(second.configOptions), 'the same bridge offers the list it saw');
       });
       // A fresh bridge (a new `zcode-acp` process, e.g. `acpx exec`) on the same store.
       await withHarness('inproc', { storeDir }, async (h) => {
-        const created = await h.agent.request('session/new', { cwd: '/tmp/zcode-acp-ws', mcpServers: [] });
+        const created = await h.agent.request('session/new', { cwd: WORKSPACE, mcpServers: [] });
         const model = modelOption(created.configOptions);
         assert.ok(model && model.type === 'select');
         const values = model.options.flatMap((o) => ('group' in o ? o.options : [o])).map((o) => o.value);

@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import { client, RequestError } from '@agentclientprotocol/sdk';
 import type { RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import type { AcpHarness } from './harness.ts';
-import { agentText, newSession, prompt, sleep, withHarness } from './helpers.ts';
+import { agentText, newSession, prompt, sleep, withHarness, WORKSPACE } from './helpers.ts';
 
 const T = { timeout: 60_000 };
 const FORMS = { elicitation: { form: {} } };
@@ -97,7 +97,7 @@ describe('multi-client (inproc)', () => {
       await h.dialog(1);
       const late = await h.addClient('late');
       late.onPermission = async (params) => ({ outcome: { outcome: 'selected', optionId: params.options[0].optionId } });
-      await late.agent.request('session/load', { sessionId, cwd: '/tmp/zcode-acp-ws', mcpServers: [] });
+      await late.agent.request('session/load', { sessionId, cwd: WORKSPACE, mcpServers: [] });
       assert.equal((await running).stopReason, 'end_turn');
       assert.equal(late.dialogs.length, 1);
       const sent = late.traffic.sent;
@@ -117,11 +117,11 @@ describe('multi-client (inproc)', () => {
       await h.dialog(1);
       const phone = await h.addClient('phone');
       phone.onPermission = async (params) => ({ outcome: { outcome: 'selected', optionId: params.options[0].optionId } });
-      const { sessions } = await phone.agent.request('session/list', { cwd: '/tmp/zcode-acp-ws' });
+      const { sessions } = await phone.agent.request('session/list', { cwd: WORKSPACE });
       assert.equal(sessions[0].sessionId, sessionId, 'listed under the id session/new gave');
       const listed = (sessions[0]._meta as { zcode: { sessionId: string } }).zcode.sessionId;
       assert.notEqual(listed, sessionId);
-      await phone.agent.request('session/load', { sessionId: listed, cwd: '/tmp/zcode-acp-ws', mcpServers: [] });
+      await phone.agent.request('session/load', { sessionId: listed, cwd: WORKSPACE, mcpServers: [] });
       assert.equal((await running).stopReason, 'end_turn');
       assert.equal((phone.dialogs[0].params as { sessionId: string }).sessionId, listed, 'the request names the id the phone knows');
       assert.deepEqual(permissionReplies(h), [{ decision: 'allow' }]);
@@ -175,14 +175,14 @@ describe('multi-client (inproc)', () => {
       assert.equal((await prompt(h, sessionId, '[scenario:bash]')).stopReason, 'end_turn');
       const shellCard = (updates: ReturnType<AcpHarness['updatesOf']>) => updates.find((u) => u.sessionUpdate === 'tool_call' && u.kind === 'execute');
       const plain = await h.addClient('zed');
-      await plain.agent.request('session/load', { sessionId, cwd: '/tmp/zcode-acp-ws', mcpServers: [] });
+      await plain.agent.request('session/load', { sessionId, cwd: WORKSPACE, mcpServers: [] });
       const card = shellCard(plain.updatesOf(sessionId));
       assert.ok(card && card.sessionUpdate === 'tool_call', 'the shell card was replayed');
       assert.ok(!card.content?.some((c) => c.type === 'terminal'), 'no terminal content');
       assert.equal(card._meta?.terminal_info, undefined, 'no terminal meta');
       // The terminal client loading the same session still gets its terminal card.
       const from = h.updatesOf(sessionId).length;
-      await h.agent.request('session/load', { sessionId, cwd: '/tmp/zcode-acp-ws', mcpServers: [] });
+      await h.agent.request('session/load', { sessionId, cwd: WORKSPACE, mcpServers: [] });
       const own = shellCard(h.updatesOf(sessionId).slice(from));
       assert.ok(own && own.sessionUpdate === 'tool_call' && own._meta?.terminal_info !== undefined, 'terminal card for the terminal client');
     });
@@ -197,7 +197,7 @@ describe('multi-client (inproc)', () => {
       await direct.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
       assert.equal(bridge.clients.length, 2);
       assert.deepEqual(bridge.clients.map((c) => c.info.kind), ['local', 'local']);
-      const { sessionId } = await direct.agent.request('session/new', { cwd: '/tmp/zcode-acp-ws', mcpServers: [] });
+      const { sessionId } = await direct.agent.request('session/new', { cwd: WORKSPACE, mcpServers: [] });
       const response = await direct.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '[scenario:text]' }] });
       assert.equal(response.stopReason, 'end_turn');
       assert.ok(bridge.sessionSummaries().some((s) => s.sessionId === sessionId && s.running === false));

@@ -4,15 +4,17 @@
  * was never prompted is listed; zcode's own id (under `_meta.zcode.sessionId`) keeps loading too.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
+import { storedSessions } from '../../helpers/lazyStore.ts';
 import { buildCli, MODES } from './harness.ts';
 import { newSession, prompt, withHarness } from './helpers.ts';
+import { testWorkspace } from '../../helpers/workspace.ts';
 
 const T = { timeout: 60_000 };
-const CWD = '/tmp/zcode-acp-one-id';
+const CWD = testWorkspace('acp-one-id');
 
 before(async () => {
   await buildCli();
@@ -28,7 +30,7 @@ for (const mode of MODES) {
       await withHarness(mode, {}, async (h) => {
         const fresh = await newSession(h, CWD);
         const used = await newSession(h, CWD);
-        await newSession(h, '/tmp/zcode-acp-elsewhere');
+        await newSession(h, testWorkspace('acp-elsewhere'));
         assert.deepEqual((await h.agent.request('session/list', { cwd: CWD })).sessions.map((s) => s.sessionId).sort(), [fresh, used].sort());
         assert.equal((await prompt(h, used, '[scenario:text] hello')).stopReason, 'end_turn');
         const { sessions } = await h.agent.request('session/list', { cwd: CWD });
@@ -49,8 +51,7 @@ for (const mode of MODES) {
           assert.equal((await prompt(h, id, '[scenario:text] before the restart')).stopReason, 'end_turn');
           await h.waitFor('the mapping to be stored', () => {
             try {
-              const stored = JSON.parse(readFileSync(path.join(storeDir, 'acp-lazy-sessions.json'), 'utf8')) as { sessions: Record<string, { zcodeSessionId?: string }> };
-              return typeof stored.sessions[id]?.zcodeSessionId === 'string';
+              return typeof storedSessions(storeDir)[id]?.zcodeSessionId === 'string';
             } catch {
               return false;
             }

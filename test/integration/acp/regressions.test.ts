@@ -11,9 +11,10 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { buildCli, MODES } from './harness.ts';
 import { errorOf, newSession, prompt, withHarness } from './helpers.ts';
+import { testWorkspace } from '../../helpers/workspace.ts';
 
 const T = { timeout: 60_000 };
-const CWD = '/tmp/zcode-acp-regressions';
+const CWD = testWorkspace('acp-regressions');
 
 before(async () => {
   await buildCli();

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { buildCli, MODES } from './harness.ts';
-import { agentText, newSession, prompt, withHarness } from './helpers.ts';
+import { agentText, newSession, prompt, withHarness, WORKSPACE } from './helpers.ts';
 
 const T = { timeout: 60_000 };
 
@@ -60,7 +60,7 @@ for (const mode of MODES) {
           liveText = agentText(h.updatesOf(sessionId));
         });
         await withHarness(mode, { sim: { stateDir }, storeDir }, async (h) => {
-          await h.agent.request('session/load', { sessionId, cwd: '/tmp/zcode-acp-ws', mcpServers: [] });
+          await h.agent.request('session/load', { sessionId, cwd: WORKSPACE, mcpServers: [] });
           const updates = h.updatesOf(sessionId);
           const replayed = cards(updates);
           assert.ok(live.size >= 8, `live turns had ${live.size} tool calls`);

@@ -4,23 +4,27 @@
  * Run in-process and over stdio.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
+import { storedSessions } from '../../helpers/lazyStore.ts';
+import type { StoredSession } from '../../helpers/lazyStore.ts';
 import { buildCli, MODES } from './harness.ts';
 import type { AcpHarness } from './harness.ts';
-import { agentText, errorOf, newSession, prompt, withHarness } from './helpers.ts';
+import { agentText, errorOf, newSession, prompt, withHarness, WORKSPACE } from './helpers.ts';
+import { testWorkspace } from '../../helpers/workspace.ts';
 
 const T = { timeout: 60_000 };
-const CWD = '/tmp/zcode-acp-ws';
+const CWD = WORKSPACE;
 
 before(async () => {
   await buildCli();
 });
 
-function storeFile(dir: string): { version: number; sessions: Record<string, { cwd: string; createdAt: number; zcodeSessionId?: string }> } {
-  return JSON.parse(readFileSync(path.join(dir, 'acp-lazy-sessions.json'), 'utf8'));
+/** The persisted store (snapshot + journal, test/helpers/lazyStore.ts). */
+function storeFile(dir: string): { sessions: Record<string, StoredSession> } {
+  return { sessions: storedSessions(dir) };
 }
 
 function commandsSent(h: AcpHarness, sessionId: string): string[][] {
@@ -59,8 +63,9 @@ for (const mode of MODES) {
           assert.equal((created[0].params as { workspace: { workspacePath: string } }).workspace.workspacePath, CWD);
           assert.equal((created[0].params as { mode: string }).mode, 'build');
           await h.waitFor('the mapping to be stored', () => typeof storeFile(storeDir).sessions[sessionId]?.zcodeSessionId === 'string');
-          assert.deepEqual(readdirSync(storeDir).filter((f) => f !== 'acp-model-options.json'), ['acp-lazy-sessions.json'], 'no temp files left behind');
         });
+        // Once the bridge has flushed and ended: a write holds the lock only while it appends.
+        assert.deepEqual(readdirSync(storeDir).filter((f) => /\.(tmp|lock|stale)$/.test(f)), [], 'no temp or lock files left behind');
       } finally {
         rmSync(storeDir, { recursive: true, force: true });
       }
@@ -134,6 +139,7 @@ for (const mode of MODES) {
             }
           });
           assert.equal(storeFile(storeDir).sessions['lazy_x'], undefined);
+          assert.equal(readdirSync(storeDir).filter((f) => f.endsWith('.bak')).length, 1, 'the unreadable file was kept as a backup');
         });
       } finally {
         rmSync(storeDir, { recursive: true, force: true });
@@ -144,7 +150,7 @@ for (const mode of MODES) {
       await withHarness(mode, {}, async (h) => {
         const a = await newSession(h);
         await prompt(h, a, '[scenario:title]');
-        const other = await newSession(h, '/tmp/zcode-acp-other');
+        const other = await newSession(h, testWorkspace('acp-other'));
         await prompt(h, other, '[scenario:text]');
         const { sessions } = await h.agent.request('session/list', { cwd: CWD });
         assert.equal(sessions.length, 1);

@@ -25,8 +25,9 @@ import {
   zcodeCalls,
   zcodeIdOfLastSend,
 } from './support.ts';
+import { testWorkspace } from '../../helpers/workspace.ts';
 
-const CWD = '/tmp/zcode-ext-bg';
+const CWD = testWorkspace('ext-bg');
 
 interface TaskInfo {
   id: string;

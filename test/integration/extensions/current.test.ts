@@ -7,8 +7,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ext, newSession, notificationsOf, prompt, withBridge, zcodeCalls, zcodeIdOfLastSend } from './support.ts';
+import { testWorkspace } from '../../helpers/workspace.ts';
 
-const CWD = '/tmp/zcode-ext-current';
+const CWD = testWorkspace('ext-current');
 
 for (const profile of ['desktop-3.12', '0.16.5']) {
   describe(`current builds (${profile})`, () => {

@@ -6,11 +6,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { errorOf, ext, newSession, prompt, sessionText, startPrompt, withBridge, zcodeCalls, zcodeIdOfLastSend, zcodeMethods } from './support.ts';
+import { testWorkspace } from '../../helpers/workspace.ts';
 
 /** The seed-era build that has every extension method (rewind, steer, session/checkpoints). */
 const SEED_ERA = { profile: '0.15.2' };
 
-const CWD = '/tmp/zcode-ext-ws';
+const CWD = testWorkspace('ext-ws');
 
 /** A new session with the given prompts run in order (each completed turn makes a checkpoint), and its zcode id. */
 async function sessionWithTurns(h: Parameters<Parameters<typeof withBridge>[1]>[0], prompts: string[]): Promise<{ sessionId: string; zid: string }> {

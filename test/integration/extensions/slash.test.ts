@@ -8,8 +8,9 @@ import { describe, test } from 'node:test';
 import type { PromptResponse } from '@agentclientprotocol/sdk';
 import type { AcpHarness } from './support.ts';
 import { caughtUp, errorOf, newSession, prompt, sessionText, startPrompt, withBridge, zcodeCalls, zcodeIdOfLastSend } from './support.ts';
+import { testWorkspace } from '../../helpers/workspace.ts';
 
-const CWD = '/tmp/zcode-ext-slash';
+const CWD = testWorkspace('ext-slash');
 
 /** Run a command and return its response and the agent text it produced. */
 async function command(h: AcpHarness, sessionId: string, text: string): Promise<{ response: PromptResponse; text: string }> {

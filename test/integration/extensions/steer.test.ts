@@ -9,8 +9,9 @@ import { describe, test } from 'node:test';
 import type { PromptResponse } from '@agentclientprotocol/sdk';
 import { ext, newSession, notificationsOf, sessionText, startPrompt, withBridge } from './support.ts';
 import type { AcpHarness } from './support.ts';
+import { testWorkspace } from '../../helpers/workspace.ts';
 
-const CWD = '/tmp/zcode-ext-steer';
+const CWD = testWorkspace('ext-steer');
 
 interface Terminal {
   status?: string;

@@ -7,8 +7,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { errorOf, ext, newSession, notificationsOf, prompt, sessionText, startPrompt, withBridge, zcodeCalls, zcodeIdOfLastSend } from './support.ts';
+import { testWorkspace } from '../../helpers/workspace.ts';
 
-const CWD = '/tmp/zcode-ext-versions';
+const CWD = testWorkspace('ext-versions');
 
 describe('zcode 0.16 (steer and rewind removed)', () => {
   test('_zcode/session/steer → -32601 naming session/steer and the zcode versions that have it', () =>

@@ -110,3 +110,13 @@ export function agentText(client: TestClient, sessionId: string): string {
 export function promptText(text: string): ContentBlock[] {
   return [{ type: 'text', text }];
 }
+
+/** Run `body` against a fresh harness and close it afterwards, whatever `body` does. */
+export async function withHarness(options: HarnessOptions, body: (h: Harness) => Promise<void>): Promise<void> {
+  const h = await startHarness(options);
+  try {
+    await body(h);
+  } finally {
+    await h.close();
+  }
+}

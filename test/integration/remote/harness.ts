@@ -356,6 +356,33 @@ export function nextFrame(ws: WebSocket): Promise<unknown> {
   return new Promise((resolve) => ws.once('message', (data: Buffer) => resolve(JSON.parse(data.toString('utf8')))));
 }
 
+/**
+ * An upgrade request to `/acp` on 127.0.0.1:`port` sent from `localAddress` (any 127.x address is
+ * this machine on Linux), with a bearer token; resolves with the HTTP status (101 when upgraded).
+ */
+export function upgradeFrom(localAddress: string, port: number, token: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port,
+      path: '/acp',
+      localAddress,
+      agent: false,
+      headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', Authorization: `Bearer ${token}` },
+    });
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 // ── waiting ─────────────────────────────────────────────────────────────────────────────────────
 
 /** Resolves once `predicate` holds (polled every 10 ms); rejects after `timeoutMs`. */

@@ -76,26 +76,60 @@ test('extractToken: header wins over subprotocol and query; nothing → undefine
   assert.equal(extractToken(request('/acp')), undefined);
 });
 
-test('FailedAuthLimiter: limits an address after maxFailures within the window, per address', () => {
+test('FailedAuthLimiter: limits a source after maxFailures within the window, per source', () => {
   let now = 1_000_000;
   const limiter = new FailedAuthLimiter({ maxFailures: 3, windowMs: 60_000, now: () => now });
-  assert.equal(limiter.retryAfterMs('a'), 0);
-  limiter.recordFailure('a');
-  limiter.recordFailure('a');
-  assert.equal(limiter.retryAfterMs('a'), 0);
-  limiter.recordFailure('a');
-  assert.equal(limiter.retryAfterMs('a'), 60_000);
-  assert.equal(limiter.retryAfterMs('b'), 0, 'another address is not affected');
+  const wait = (address: string): number => limiter.lockout(address)?.retryAfterMs ?? 0;
+  assert.equal(wait('10.0.0.1'), 0);
+  limiter.recordFailure('10.0.0.1');
+  limiter.recordFailure('10.0.0.1');
+  assert.equal(wait('10.0.0.1'), 0);
+  limiter.recordFailure('10.0.0.1');
+  assert.deepEqual(limiter.lockout('10.0.0.1'), { retryAfterMs: 60_000, scope: 'source' });
+  assert.equal(wait('10.0.0.2'), 0, 'another source is not affected');
+  assert.equal(wait('::ffff:10.0.0.1'), 60_000, 'the IPv4-mapped form is the same source');
   now += 30_000;
-  assert.equal(limiter.retryAfterMs('a'), 30_000);
+  assert.equal(wait('10.0.0.1'), 30_000);
   now += 30_001;
-  assert.equal(limiter.retryAfterMs('a'), 0, 'failures age out of the window');
-  assert.equal(limiter.trackedAddresses, 0);
+  assert.equal(wait('10.0.0.1'), 0, 'failures age out of the window');
+  assert.equal(limiter.trackedSources, 0);
 });
 
-test('FailedAuthLimiter: a flood keeps memory bounded per address', () => {
+test('FailedAuthLimiter: every loopback address is one source (127/8, ::1, ::ffff:127.x)', () => {
+  const limiter = new FailedAuthLimiter({ maxFailures: 3 });
+  limiter.recordFailure('127.0.0.1');
+  limiter.recordFailure('127.8.9.10');
+  limiter.recordFailure('::1');
+  for (const address of ['127.0.0.1', '127.0.0.2', '127.255.255.254', '::1', '::ffff:127.0.0.5']) {
+    assert.equal(limiter.lockout(address)?.scope, 'source', address);
+  }
+  assert.equal(limiter.lockout('192.168.1.2'), undefined);
+  assert.equal(limiter.trackedSources, 1);
+});
+
+test('FailedAuthLimiter: a global budget refuses every source once all of them together spent it', () => {
+  let now = 0;
+  const limiter = new FailedAuthLimiter({ maxFailures: 10, maxGlobalFailures: 20, windowMs: 60_000, now: () => now });
+  for (let i = 0; i < 20; i++) {
+    assert.equal(limiter.lockout(`10.1.0.${i}`), undefined, `guess ${i} is still allowed`);
+    limiter.recordFailure(`10.1.0.${i}`);
+  }
+  assert.deepEqual(limiter.lockout('10.9.9.9'), { retryAfterMs: 60_000, scope: 'everyone' }, 'a fresh source is refused too');
+  now += 60_001;
+  assert.equal(limiter.lockout('10.9.9.9'), undefined, 'the budget refills as failures age out');
+});
+
+test('FailedAuthLimiter: IPv6 peers count by /64', () => {
+  const limiter = new FailedAuthLimiter({ maxFailures: 2 });
+  limiter.recordFailure('2001:db8:1:2::1');
+  limiter.recordFailure('2001:db8:1:2:ffff:ffff:ffff:ffff');
+  assert.equal(limiter.lockout('2001:0db8:0001:0002::42')?.scope, 'source');
+  assert.equal(limiter.lockout('2001:db8:1:3::1'), undefined);
+});
+
+test('FailedAuthLimiter: a flood keeps memory bounded per source', () => {
   const limiter = new FailedAuthLimiter({ maxFailures: 10 });
-  for (let i = 0; i < 10_000; i++) limiter.recordFailure('flood');
-  assert.ok(limiter.retryAfterMs('flood') > 0);
-  assert.equal(limiter.trackedAddresses, 1);
+  for (let i = 0; i < 10_000; i++) limiter.recordFailure('10.2.3.4');
+  assert.ok((limiter.lockout('10.2.3.4')?.retryAfterMs ?? 0) > 0);
+  assert.equal(limiter.trackedSources, 1);
 });

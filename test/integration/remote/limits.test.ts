@@ -1,0 +1,100 @@
+/**
+ * Issue 17.7 with real sockets against the real bridge: all of loopback is one rate-limit source
+ * (clients bound to 127.0.0.2 … 127.0.0.41, which Linux routes to this machine), a per-source cap
+ * on open connections, and a handshake deadline that closes sockets which never finish the upgrade
+ * (slowloris).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
+import { WebSocket } from 'ws';
+import { generateToken } from '../../../bridge/remote/auth.ts';
+import { withHarness } from './bridgeHarness.ts';
+import { closed, nextFrame, opened, upgradeFrom } from './harness.ts';
+
+const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+/** A raw TCP socket from `localAddress` that sends `data` (e.g. half a request) and then nothing. */
+async function rawSocket(localAddress: string, port: number, data: string): Promise<{ socket: Socket; received: () => string; ended: Promise<void> }> {
+  const socket = connect({ host: '127.0.0.1', port, localAddress });
+  let text = '';
+  socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+  const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  socket.on('error', () => undefined);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('error', reject);
+  });
+  if (data) socket.write(data);
+  return { socket, received: () => text, ended };
+}
+
+test('issue 17.7: 40 loopback addresses × 10 wrong tokens get 10 × 401, then 429 for all of them (one source), even for the right token', async () => {
+  await withHarness({}, async (h) => {
+    const statuses: number[] = [];
+    for (let a = 2; a <= 41; a++) {
+      for (let i = 0; i < 10; i++) statuses.push(await upgradeFrom(`127.0.0.${a}`, h.server.port, generateToken()));
+    }
+    assert.equal(statuses.length, 400);
+    assert.deepEqual(statuses.slice(0, 10), Array(10).fill(401));
+    assert.deepEqual(statuses.slice(10), Array(390).fill(429));
+    assert.equal(await upgradeFrom('127.0.0.42', h.server.port, h.token), 429, 'the right token from yet another loopback address is refused too');
+    assert.equal(h.logger.lines.filter((l) => l.includes('too many failed authentications')).length, 1, 'one log line for the lockout');
+  });
+});
+
+test('issue 17.7: a source may hold at most maxPerSource open connections (pending or upgraded); the next gets 429, the others keep working', async () => {
+  await withHarness({ server: { connectionLimits: { maxPerSource: 4 } } }, async (h) => {
+    const ws1 = new WebSocket(h.server.url, { headers: bearer(h.token), localAddress: '127.0.0.2' });
+    const ws2 = new WebSocket(h.server.url, { headers: bearer(h.token), localAddress: '127.0.0.3' });
+    await Promise.all([opened(ws1), opened(ws2)]);
+    const held = [await rawSocket('127.0.0.4', h.server.port, 'GET /acp HTTP/1.1\r\n'), await rawSocket('127.0.0.5', h.server.port, '')];
+    // Connections are accepted in order, so the fifth is counted after the four above.
+    const fifth = await rawSocket('127.0.0.6', h.server.port, '');
+    await fifth.ended;
+    assert.match(fifth.received(), /^HTTP\/1\.1 429 /);
+    assert.equal(await upgradeFrom('127.0.0.7', h.server.port, h.token), 429, 'a full request from the same machine is refused as well');
+    // The upgraded clients were not disturbed.
+    const frame = nextFrame(ws1);
+    ws1.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }));
+    assert.equal(((await frame) as { id: number }).id, 1);
+    assert.ok(h.logger.lines.some((l) => /refusing connections from loopback: 4 already open \(limit 4\)/.test(l)));
+    // Closing a connection frees its slot.
+    ws2.close();
+    await closed(ws2);
+    for (const { socket, ended } of held) {
+      socket.destroy();
+      await ended;
+    }
+    let status = 0;
+    for (let attempt = 0; attempt < 100 && status !== 101; attempt++) status = await upgradeFrom('127.0.0.8', h.server.port, h.token);
+    assert.equal(status, 101);
+    ws1.close();
+    await closed(ws1);
+  });
+});
+
+test('issue 17.7: a socket that never completes the upgrade is closed after the handshake timeout (slowloris); an upgraded one is not', async () => {
+  await withHarness({ server: { connectionLimits: { handshakeTimeoutMs: 300 } } }, async (h) => {
+    const ws = new WebSocket(h.server.url, { headers: bearer(h.token) });
+    await opened(ws);
+    const slow = await rawSocket('127.0.0.2', h.server.port, 'GET /acp HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n');
+    const silent = await rawSocket('127.0.0.3', h.server.port, '');
+    // Keep trickling header bytes: activity does not extend the deadline.
+    const trickle = setInterval(() => slow.socket.write('X-Slow: 1\r\n'), 50);
+    try {
+      await Promise.all([slow.ended, silent.ended]);
+    } finally {
+      clearInterval(trickle);
+    }
+    assert.equal(slow.received(), '', 'closed without an answer');
+    // The WebSocket opened before both deadlines passed and still works after them.
+    assert.equal(ws.readyState, WebSocket.OPEN);
+    const frame = nextFrame(ws);
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }));
+    assert.equal(((await frame) as { id: number }).id, 3);
+    ws.close();
+    await closed(ws);
+  });
+});
