@@ -7,9 +7,10 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { buildCli, MODES } from './harness.ts';
 import { errorOf, newSession, prompt, withHarness } from './helpers.ts';
+import { testWorkspace } from '../../helpers/workspace.ts';
 
 const T = { timeout: 60_000 };
-const CWD = '/tmp/zcode-acp-close';
+const CWD = testWorkspace('acp-close');
 
 before(async () => {
   await buildCli();

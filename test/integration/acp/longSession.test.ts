@@ -14,9 +14,10 @@ import { tempDir } from '../../helpers/sim.ts';
 import { buildCli, MODES } from './harness.ts';
 import type { AcpHarness } from './harness.ts';
 import { errorOf, withHarness } from './helpers.ts';
+import { testWorkspace } from '../../helpers/workspace.ts';
 
 const T = { timeout: 90_000 };
-const CWD = '/tmp/zcode-acp-long';
+const CWD = testWorkspace('acp-long');
 const SESSION = 'sess_long0000001';
 const TURNS = 1200;
 

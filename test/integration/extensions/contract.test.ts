@@ -18,8 +18,9 @@ import {
   readNotification,
 } from '../../../bridge/acp/extensionSchemas.ts';
 import { errorOf, newSession, prompt, sessionText, TERMINAL_CAPS, withBridge } from './support.ts';
+import { testWorkspace } from '../../helpers/workspace.ts';
 
-const CWD = '/tmp/zcode-ext-contract';
+const CWD = testWorkspace('ext-contract');
 
 describe('the _zcode/* contract, served', () => {
   test('every request descriptor is registered: empty params get -32602 naming the method', () =>
