@@ -294,7 +294,6 @@ export const EXTENSION_METHOD = {
   cancelBackgroundTask: CancelBackgroundTaskRequest.method,
   checkpoints: CheckpointsRequest.method,
 } as const;
-export type ExtensionMethod = (typeof EXTENSION_METHOD)[keyof typeof EXTENSION_METHOD];
 
 // ---------------------------------------------------------------------------------------------
 // Using the descriptors

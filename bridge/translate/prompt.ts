@@ -94,7 +94,7 @@ export const SLASH_COMMANDS = ['compact', 'goal', 'fork', 'rewind', 'steer', 'mo
  * Commands of zcode's own terminal UI that mean nothing in an editor's chat: they get a friendly
  * one-line answer (slashCommands.ts) instead of going to the model as text.
  */
-export const TUI_ONLY_COMMANDS = ['help', 'clear', 'exit', 'quit', 'login', 'logout', 'theme', 'config', 'doctor', 'vim', 'terminal-setup'] as const;
+const TUI_ONLY_COMMANDS = ['help', 'clear', 'exit', 'quit', 'login', 'logout', 'theme', 'config', 'doctor', 'vim', 'terminal-setup'] as const;
 export type SlashCommandName = (typeof SLASH_COMMANDS)[number];
 
 export interface SlashCommand {

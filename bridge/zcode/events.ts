@@ -101,7 +101,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * `session/event` as a lane of the line reader (lineCodec.ts): streaming deltas are delivered the
+ * `session/event` as a lane of the line reader (lineReader.ts): streaming deltas are delivered the
  * moment their line is read; every other event is validated by the schema and delivered in an
  * event-loop turn of its own, as vscode-jsonrpc would have delivered it.
  */

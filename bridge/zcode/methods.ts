@@ -24,7 +24,7 @@ import type { CheckpointTarget, GoalAction } from './protocol.ts';
 import { CheckpointsResult, CompactResult, McpListResult, RewindResult } from './operationShapes.ts';
 
 /** The one `deliveryKind` the bridge subscribes with: a continuous push, like the desktop app. */
-export const DELIVERY_KIND = 'desktop-continuous';
+const DELIVERY_KIND = 'desktop-continuous';
 
 /**
  * The `workspaceKey` zcode groups sessions by: the normalized workspace path itself (resolved,
@@ -39,7 +39,7 @@ export function workspaceKeyFor(workspacePath: string): string {
 }
 
 /** The `workspace` object zcode takes in create/list/resume. */
-export function workspaceParam(workspacePath: string): { workspacePath: string; workspaceKey: string } {
+function workspaceParam(workspacePath: string): { workspacePath: string; workspaceKey: string } {
   return { workspacePath, workspaceKey: workspaceKeyFor(workspacePath) };
 }
 

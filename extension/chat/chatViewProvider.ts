@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import type { InteractiveUi, ZcodeClientHost } from '../acpClient.ts';
 import { errorMessage } from '../disposable.ts';
-import type { SessionManager } from '../sessions.ts';
+import type { ClientSessions } from '../sessions.ts';
 import { DEFAULT_CHAT_SETTINGS, toIpcMessage, type ChatSettings } from '../../webview-ui/contract.ts';
 import { ChatAttention } from './chatAttention.ts';
 import { ChatController, type ChatEnvironment } from './chatController.ts';
@@ -18,14 +18,14 @@ import { attachContext, selectionAttachment } from './contextAttachments.ts';
 import { DiffDocuments } from './diffDocuments.ts';
 import { chatHtml } from './webviewHtml.ts';
 
-export const CHAT_VIEW_ID = 'zcode.chat';
+const CHAT_VIEW_ID = 'zcode.chat';
 /** Editor command: put the selection into the chat composer. */
-export const ATTACH_SELECTION_COMMAND = 'zcode.chat.attachSelection';
-export const FOCUS_INPUT_COMMAND = 'zcode.chat.focusInput';
-export const EXPORT_TRANSCRIPT_COMMAND = 'zcode.chat.exportTranscript';
-export const COPY_ALL_COMMAND = 'zcode.chat.copyAll';
+const ATTACH_SELECTION_COMMAND = 'zcode.chat.attachSelection';
+const FOCUS_INPUT_COMMAND = 'zcode.chat.focusInput';
+const EXPORT_TRANSCRIPT_COMMAND = 'zcode.chat.exportTranscript';
+const COPY_ALL_COMMAND = 'zcode.chat.copyAll';
 /** Webview context menu: `args` is the `data-vscode-context` of the message (`{ itemId }`). */
-export const COPY_MESSAGE_COMMAND = 'zcode.chat.copyMessage';
+const COPY_MESSAGE_COMMAND = 'zcode.chat.copyMessage';
 
 type Logger = Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
 
@@ -119,7 +119,7 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
 export function registerChatView(
   context: vscode.ExtensionContext,
   host: ZcodeClientHost,
-  sessions: SessionManager,
+  sessions: ClientSessions,
   log?: Logger,
   statusBar?: { setNeedsInput(count: number): void },
 ): vscode.Disposable {

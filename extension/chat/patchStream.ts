@@ -14,7 +14,7 @@ import {
 import type { Change } from './transcript.ts';
 
 /** Patches are sent at most this often (ms); deltas in between are merged. */
-export const FLUSH_MS = 16;
+const FLUSH_MS = 16;
 
 export class PatchStream {
   private seq = 0;

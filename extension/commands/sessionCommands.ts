@@ -10,7 +10,7 @@ import type { SessionConfigOption, SessionConfigSelectOption, SessionConfigSelec
 import { CheckpointsRequest, CompactRequest, GoalRequest, RewindRequest, SteerRequest } from '../../bridge/acp/extensionSchemas.ts';
 import type { GoalResponse, ParamsOf } from '../../bridge/acp/extensionSchemas.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
-import type { SessionManager } from '../sessions.ts';
+import type { ClientSessions } from '../sessions.ts';
 import type { CommandRunner } from './runner.ts';
 
 /** `{ checkpointId }` or a bare id; `{}` / `{ latest: true }` means the latest checkpoint, no picker. */
@@ -18,7 +18,7 @@ export type CheckpointArg = string | { checkpointId?: string; latest?: boolean; 
 
 type GoalAction = ParamsOf<typeof GoalRequest>['action'];
 
-export function registerSessionCommands(runner: CommandRunner, host: ZcodeClientHost, sessions: SessionManager): void {
+export function registerSessionCommands(runner: CommandRunner, host: ZcodeClientHost, sessions: ClientSessions): void {
   const t = vscode.l10n.t;
 
   runner.register('zcode.newSession', () => t('New Session'), async () => {
@@ -161,7 +161,7 @@ async function pickCheckpoint(host: ZcodeClientHost, sessionId: string, title: s
 }
 
 /** QuickPick of `session/list` with titles and times. */
-async function pickSession(sessions: SessionManager): Promise<string | undefined> {
+async function pickSession(sessions: ClientSessions): Promise<string | undefined> {
   const t = vscode.l10n.t;
   const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { sessionId: string }>();
   quickPick.title = t('Resume a ZCode session');
