@@ -10,7 +10,7 @@
  * Everything goes through ACP, exactly as a remote client's calls would.
  */
 import * as vscode from 'vscode';
-import { client, RequestError } from '@agentclientprotocol/sdk';
+import type * as AcpSdk from '@agentclientprotocol/sdk';
 import type { ClientApp, ClientConnection, InitializeResponse, SessionNotification } from '@agentclientprotocol/sdk';
 import type { Bridge, BridgeOptions } from '../bridge/acp/bridge.ts';
 import { callExtension, CompactRequest } from '../bridge/acp/extensionSchemas.ts';
@@ -35,8 +35,12 @@ export interface ExtNotification {
 export type HostedBridge = Bridge;
 
 export interface ZcodeClientHostOptions {
-  /** `createBridge` from bridge/acp/bridge.ts (injected: design.md rule 6). */
-  createBridge: (options: BridgeOptions) => Bridge;
+  /**
+   * `createBridge` from bridge/acp/bridge.ts (injected: design.md rule 6). May load the bridge
+   * first: it is not part of activation (issue 18: the bridge and the ACP SDK build their schemas
+   * when loaded).
+   */
+  createBridge: (options: BridgeOptions) => Bridge | Promise<Bridge>;
   /** VS Code's LogOutputChannel (it satisfies the bridge's Logger port). */
   logger: Logger;
   /** Session store directory: the extension's global storage. */
@@ -201,7 +205,8 @@ export class ZcodeClientHost extends Disposable {
     try {
       return await connection.agent.request<T>(method, params, { cancellationSignal, stopWaitingOnCancel: true });
     } catch (error) {
-      if (error instanceof RequestError && error.code === -32800 && cancellationSignal.reason instanceof DOMException && cancellationSignal.reason.name === 'TimeoutError') {
+      // (the SDK is loaded: `ready()` above loaded it)
+      if (error instanceof (await loadSdk()).RequestError && error.code === -32800 && cancellationSignal.reason instanceof DOMException && cancellationSignal.reason.name === 'TimeoutError') {
         throw new Error(vscode.l10n.t('zcode did not answer {0} within {1} seconds.', method, Math.round(timeoutMs / 1000)), { cause: error });
       }
       throw error;
@@ -297,9 +302,11 @@ export class ZcodeClientHost extends Disposable {
 
   private async connect(): Promise<void> {
     let bridge = this._bridge;
+    // The SDK is loaded with the bridge, on first use (see `createBridge`).
+    const sdk = await loadSdk();
     if (!bridge) {
       const logger = this.options.logger;
-      bridge = this.options.createBridge({
+      bridge = await this.options.createBridge({
         locate: this.options.locate(),
         logger,
         storageDir: this.options.storageDir,
@@ -321,7 +328,7 @@ export class ZcodeClientHost extends Disposable {
       this.bridgeSubscriptions = { dispose: () => subscriptions.forEach((d) => d.dispose()) };
       this._onDidCreateBridge.fire(bridge);
     }
-    const connection = bridge.connectClient(this.createClientApp(), { kind: 'local' });
+    const connection = bridge.connectClient(this.createClientApp(sdk.client), { kind: 'local' });
     this.connection = connection;
     void connection.closed.then(() => {
       if (this.connection === connection) {
@@ -346,7 +353,7 @@ export class ZcodeClientHost extends Disposable {
     this.updateState();
   }
 
-  private createClientApp(): ClientApp {
+  private createClientApp(client: Sdk['client']): ClientApp {
     return client({ name: 'zcode-vscode' })
       .onNotification('session/update', ({ params }) => {
         this._onSessionUpdate.fire(params);
@@ -406,4 +413,12 @@ export class ZcodeClientHost extends Disposable {
 function promptSessionId(params: unknown): string | undefined {
   if (typeof params === 'object' && params !== null && 'sessionId' in params && typeof params.sessionId === 'string') return params.sessionId;
   return undefined;
+}
+
+type Sdk = typeof AcpSdk;
+let sdkModule: Promise<Sdk> | undefined;
+
+/** The ACP SDK, loaded on first use rather than with the extension (its import builds ~470 zod schemas). */
+export function loadSdk(): Promise<Sdk> {
+  return (sdkModule ??= import('@agentclientprotocol/sdk'));
 }

@@ -113,6 +113,8 @@ export interface UserItem {
   id: string;
   text: string;
   attachments: AttachmentSummary[];
+  /** zcode's checkpoint right after this message's turn ("Rewind to here", "Fork from here"). */
+  checkpointId?: string;
 }
 
 export interface AgentItem {
@@ -197,6 +199,9 @@ export interface PermissionItem {
   input?: string;
   /** Text content of the tool call (e.g. a plan for the no-forms fallback). */
   detail?: string;
+  /** An edit's proposed change (shown instead of the raw input); Open Diff uses `toolCallId`. */
+  diffs?: Extract<ToolContentView, { type: 'diff' }>[];
+  toolCallId?: string;
   options: PermissionOption[];
   state: InteractionState;
   /** Name of the chosen option once answered. */
@@ -234,7 +239,29 @@ export interface NoticeItem {
   description?: string;
 }
 
-export type TranscriptItem = UserItem | AgentItem | ThoughtItem | ToolItem | PlanItem | PermissionItem | ElicitationItem | ErrorItem | NoticeItem;
+/** One file a turn changed, as its changes card lists it. */
+export interface ChangedFileView {
+  path: string;
+  status: 'modified' | 'created' | 'deleted';
+  added: number;
+  removed: number;
+  /** Undo restored the content from before the turn. */
+  undone: boolean;
+  /** Undo is not offered: zcode's tool calls did not tell what the file held before the turn. */
+  beforeUnknown?: true;
+}
+
+/** "Changed files" after a turn that edited files (extension/changes/). */
+export interface ChangesItem {
+  type: 'changes';
+  id: string;
+  changeSetId: string;
+  /** The prompt of the turn (shown when the card is restored after a reload). */
+  prompt: string;
+  files: ChangedFileView[];
+}
+
+export type TranscriptItem = UserItem | AgentItem | ThoughtItem | ToolItem | PlanItem | PermissionItem | ElicitationItem | ErrorItem | NoticeItem | ChangesItem;
 
 /** Terminal output kept per card (the tail; the webview shows fewer lines until expanded). */
 export const TERMINAL_TAIL_LIMIT = 64 * 1024;
@@ -270,6 +297,8 @@ export interface SessionView {
   promptCapabilities: { image: boolean; embeddedContext: boolean };
   backgroundTasks: BackgroundTaskView[];
   queue: QueuedPrompt[];
+  /** Why "Rewind to here" / "Fork from here" cannot work on this session (absent: they can); `noList`: the build lists no checkpoints. */
+  checkpointUnavailable?: { rewind?: string; fork?: string };
 }
 
 export interface ChatSnapshot {
@@ -396,6 +425,14 @@ export const AnswerElicitationCommand = new IpcCommand<{ id: string; response: C
 
 /** Open VS Code's diff editor for a tool call's diff content. */
 export const OpenDiffCommand = new IpcCommand<{ toolCallId: string; index: number }>('diff/open');
+/** Open VS Code's multi-file diff editor (before the turn ⇄ now) for a changes card, or one file's diff. */
+export const ReviewChangesCommand = new IpcCommand<{ changeSetId: string; path?: string }>('changes/review');
+/** Restore the content from before the turn: one file (`path`) or every file of the card. */
+export const UndoChangesCommand = new IpcCommand<{ changeSetId: string; path?: string }>('changes/undo');
+/** Rewind the session to a user message's checkpoint (keeps it and its answer), then reload the transcript. */
+export const RewindToCommand = new IpcCommand<{ itemId: string }>('checkpoint/rewind');
+/** Fork a new session from a user message's checkpoint and show it. */
+export const ForkFromCommand = new IpcCommand<{ itemId: string }>('checkpoint/fork');
 /** Open a file (absolute path or URI) at an optional 1-based line. */
 export const OpenLocationCommand = new IpcCommand<{ path: string; line?: number }>('location/open');
 /** Put text on the clipboard. */
@@ -448,3 +485,16 @@ export const CopyTranscriptCommand = new IpcCommand('transcript/copy');
  * a webview view, so the host keeps its own context key (`zcode.chatFocused`) for keybindings.
  */
 export const ChatFocusCommand = new IpcCommand<{ focused: boolean }>('focus');
+
+/** One entry of the composer's `@` picker: a workspace file, an open editor or a workspace symbol. */
+export interface MentionCandidate {
+  kind: 'file' | 'editor' | 'symbol';
+  /** What the list shows first (file or symbol name). */
+  label: string;
+  /** The folder-relative path (and line of a symbol). */
+  description?: string;
+  /** What choosing it adds to the composer (a file; a symbol's uri carries its lines, `#L3-L9`). */
+  attachment: Attachment & { kind: 'file' };
+}
+/** The `@` picker's candidates for the text typed after `@` (fuzzy, best first). */
+export const SearchMentionsRequest = new IpcRequest<{ query: string }, { candidates: MentionCandidate[] }>('mentions/search');

@@ -15,6 +15,7 @@
 import type { AgentConnection, AgentContext, ClientCapabilities } from '@agentclientprotocol/sdk';
 import type { Disposable, Logger } from '../zcode/backend.ts';
 import { Emitter } from '../zcode/emitter.ts';
+import { markBroadcast } from './wireGuard.ts';
 
 /** Where a client comes from (for logs, GET /status and the lifetime rules). */
 export interface ClientInfo {
@@ -102,6 +103,7 @@ export class ClientRegistry implements Disposable {
 
   /** Send a notification to every initialized client. Never throws (a closed client is skipped). */
   broadcast(method: string, params: unknown): void {
+    markBroadcast(method, params);
     for (const client of this.list) {
       if (client.capabilities === undefined) continue;
       client.connection.client.notify(method, params).catch((error: unknown) => {

@@ -37,6 +37,11 @@ import {
   ReadyCommand,
   RemoveQueuedCommand,
   RetryCommand,
+  ReviewChangesCommand,
+  RewindToCommand,
+  ForkFromCommand,
+  UndoChangesCommand,
+  SearchMentionsRequest,
   SendPromptCommand,
   SetConfigOptionCommand,
   SteerCommand,
@@ -50,13 +55,14 @@ import {
   type TranscriptItem,
 } from '../../webview-ui/contract.ts';
 import { BackgroundTasksNotification, CancelBackgroundTaskRequest, readNotification, SteerRequest, SteerStateNotification } from '../../bridge/acp/extensionSchemas.ts';
-import type { ChatEnvironment, ChatHost, ChatSessions, Disposable } from './chatPorts.ts';
+import type { ChatChanges, ChatEnvironment, ChatHost, ChatSessions, Disposable } from './chatPorts.ts';
 
 export type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';
 import { PatchStream } from './patchStream.ts';
 import { PendingInteractions } from './pendingInteractions.ts';
-import { buildPrompt, parseAttachments, summarize } from './prompt.ts';
+import { buildPrompt, fileContents, parseAttachments, summarize } from './prompt.ts';
 import * as T from './transcript.ts';
+import { TranscriptCheckpoints } from './transcriptCheckpoints.ts';
 import { transcriptMarkdown } from './transcriptMarkdown.ts';
 import { parseElicitationResponse } from './wireParsing.ts';
 
@@ -73,6 +79,9 @@ export class ChatController {
   private started: Promise<void> | undefined;
   private attachOnReady: Attachment[] = [];
   private focusOnReady = false;
+  /** The running turn's change recorder (this window's prompts only). */
+  private recorder: { sessionId: string; turn: ReturnType<ChatChanges['beginTurn']> } | undefined;
+  private readonly checkpoints: TranscriptCheckpoints;
 
   constructor(
     private readonly host: ChatHost,
@@ -80,6 +89,14 @@ export class ChatController {
     private readonly env: ChatEnvironment,
   ) {
     this.state = this.freshTranscript(sessions.activeSessionId);
+    this.checkpoints = new TranscriptCheckpoints({
+      host,
+      sessions,
+      env,
+      state: () => this.state,
+      queue: (change) => this.queue(change),
+      showError: (error) => this.showError(error),
+    });
     this.subscriptions.push(
       host.onSessionUpdate((n) => this.onSessionUpdate(n)),
       host.onExtNotification((n) => this.onExtNotification(n)),
@@ -90,6 +107,8 @@ export class ChatController {
       // Every load (palette, this chat's menu, restore, fork) replays the whole history: start
       // from an empty transcript, also when the loaded session is the one shown.
       sessions.onWillLoadSession((id) => this.switchTo(id)),
+      // What zcode does not replay: the changes cards of earlier turns, the messages' checkpoints.
+      ...(sessions.onDidLoadSession ? [sessions.onDidLoadSession((id) => this.afterLoad(id))] : []),
       sessions.onDidChangeConfigOptions((c) => {
         if (c.sessionId === this.state.session.sessionId) this.queue(T.patchSession(this.state, { configOptions: [...c.configOptions] }));
       }),
@@ -213,6 +232,10 @@ export class ChatController {
       if (source) void this.env.openDiff(source).catch((e: unknown) => this.showError(e));
       return;
     }
+    if (ReviewChangesCommand.is(msg)) return this.changesCommand('review', msg.params);
+    if (UndoChangesCommand.is(msg)) return this.changesCommand('undo', msg.params);
+    if (RewindToCommand.is(msg)) return void this.checkpoints.rewind(msg.params.itemId ?? '');
+    if (ForkFromCommand.is(msg)) return void this.checkpoints.fork(msg.params.itemId ?? '');
     if (OpenLocationCommand.is(msg)) {
       const { path, line } = msg.params;
       if (path) void this.env.openLocation(path, typeof line === 'number' ? line : undefined).catch((e: unknown) => this.showError(e));
@@ -251,6 +274,9 @@ export class ChatController {
     if (AttachContextRequest.is(msg)) {
       const { source } = msg.params;
       return this.respond(msg, AttachContextRequest, async () => ({ attachments: await this.env.attachContext(source === 'activeFile' || source === 'pickFiles' ? source : 'selection') }));
+    }
+    if (SearchMentionsRequest.is(msg)) {
+      return this.respond(msg, SearchMentionsRequest, async () => ({ candidates: (await this.env.searchMentions?.(msg.params.query ?? '')) ?? [] }));
     }
   }
 
@@ -312,7 +338,10 @@ export class ChatController {
     const transcript = this.state;
     this.lastPrompt = { text, attachments };
     this.queue(T.addUserPrompt(transcript, text, summarize(attachments)));
-    const prompt = buildPrompt(text, attachments, this.promptCaps());
+    const turn = this.env.changes?.beginTurn(sessionId, text);
+    this.recorder = turn ? { sessionId, turn } : undefined;
+    const caps = this.promptCaps();
+    const prompt = buildPrompt(text, attachments, caps, await fileContents(attachments, caps, this.env.fileContent));
     let outcome: { stopReason: PromptResponse['stopReason'] } | { error: string };
     try {
       const response = await this.host.request<PromptResponse>('session/prompt', { sessionId, prompt });
@@ -320,9 +349,19 @@ export class ChatController {
     } catch (error) {
       outcome = { error: this.env.errorMessage(error) };
     }
+    if (this.recorder?.turn === turn) this.recorder = undefined;
+    // Stored even when the user switched sessions meanwhile (the card comes back with the session).
+    const changes = turn?.finish().catch((error: unknown) => {
+      this.env.log('warn', `chat: recording the turn's changes failed: ${this.env.errorMessage(error)}`);
+      return undefined;
+    });
     // The user may have switched sessions meanwhile: that transcript is gone, nothing to update.
     if (transcript !== this.state) return;
     this.queue(T.endTurn(transcript, outcome));
+    if (!('error' in outcome) && outcome.stopReason === 'end_turn') void this.checkpoints.refresh(sessionId);
+    void changes?.then((card) => {
+      if (card && transcript === this.state) this.queue(T.putItem(transcript, card));
+    });
     // A turn the user stopped needs no notification: they know.
     if ('error' in outcome) this.env.notify?.({ kind: 'turnFailed', message: outcome.error });
     else if (outcome.stopReason !== 'cancelled') this.env.notify?.({ kind: 'turnEnded', summary: this.lastAgentText() });
@@ -433,6 +472,8 @@ export class ChatController {
   // Bridge events
 
   private onSessionUpdate(n: SessionNotification): void {
+    const u = n.update;
+    if ((u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && this.recorder?.sessionId === n.sessionId) this.recorder.turn.note(u);
     if (n.sessionId !== this.state.session.sessionId) return;
     this.queue(T.applySessionUpdate(this.state, n.update));
   }
@@ -442,6 +483,42 @@ export class ChatController {
     if (steer && steer.sessionId === this.state.session.sessionId) return this.queue(T.patchSession(this.state, { steer: steer.state }));
     const tasks = readNotification(BackgroundTasksNotification, notification);
     if (tasks && tasks.sessionId === this.state.session.sessionId) this.queue(T.patchSession(this.state, { backgroundTasks: tasks.tasks }));
+  }
+
+  private changesCommand(action: 'review' | 'undo', params: { changeSetId?: unknown; path?: unknown }): void {
+    // the webview's values: only strings reach the change store
+    const changeSetId = typeof params.changeSetId === 'string' ? params.changeSetId : undefined;
+    const path = typeof params.path === 'string' ? params.path : undefined;
+    if (changeSetId) void this.onChangesCommand(action, changeSetId, path);
+  }
+
+  private async onChangesCommand(action: 'review' | 'undo', changeSetId: string, path: string | undefined): Promise<void> {
+    const changes = this.env.changes;
+    if (!changes) return;
+    try {
+      if (action === 'review') return await changes.review(changeSetId, path);
+      const card = await changes.undo(changeSetId, path);
+      if (card && T.hasItem(this.state, card.id)) this.queue(T.putItem(this.state, card));
+    } catch (error) {
+      this.showError(error);
+    }
+  }
+
+  private afterLoad(sessionId: string): void {
+    if (sessionId !== this.state.session.sessionId) return;
+    void this.showStoredChanges(sessionId);
+    void this.checkpoints.refresh(sessionId);
+  }
+
+  /** Shows the changes cards stored for the session's earlier turns (after a load or a reload). */
+  private async showStoredChanges(sessionId: string): Promise<void> {
+    try {
+      const cards = (await this.env.changes?.restored(sessionId)) ?? [];
+      if (this.state.session.sessionId !== sessionId) return;
+      for (const card of cards) if (!T.hasItem(this.state, card.id)) this.queue(T.putItem(this.state, card));
+    } catch (error) {
+      this.env.log('warn', `chat: loading stored changes failed: ${this.env.errorMessage(error)}`);
+    }
   }
 
   /** Another session is shown, or a load replays this one: new transcript (the replay fills it). */

@@ -17,11 +17,31 @@ import type {
   ElicitationSchema,
   RequestPermissionRequest,
 } from '@agentclientprotocol/sdk';
+import { toolDiffContent } from '../../bridge/translate/toolInfo.ts';
 import { choiceFieldOf, combineAnswer, otherFieldOf, PLAN_FEEDBACK_FIELD, readFormKind } from '../../shared/forms.ts';
-import type { ElicitationFormKind, ElicitationItem, PermissionItem, ToolItem } from '../../webview-ui/contract.ts';
-import { previewValue } from './toolView.ts';
+import type { ElicitationFormKind, ElicitationItem, PermissionItem, ToolContentView, ToolItem } from '../../webview-ui/contract.ts';
+import { compactDiff } from './lineDiff.ts';
+import { previewValue, type DiffSource } from './toolView.ts';
 
-export function permissionItem(id: string, params: RequestPermissionRequest, tool: ToolItem | undefined): PermissionItem {
+/**
+ * The diff an edit permission proposes: the request's own diff content, else the diff the bridge
+ * would show for the tool's input (zcode's `_meta.zcode.toolName` + `rawInput`, bridge/translate/toolInfo.ts).
+ */
+export function proposedDiffs(params: RequestPermissionRequest): DiffSource[] {
+  const call = params.toolCall;
+  const own = (call.content ?? []).flatMap((c) => (c.type === 'diff' ? [{ path: c.path, oldText: c.oldText ?? null, newText: c.newText }] : []));
+  if (own.length) return own;
+  const zcode = params._meta?.zcode;
+  const toolName = typeof zcode === 'object' && zcode !== null ? (zcode as Record<string, unknown>).toolName : undefined;
+  if (typeof toolName !== 'string' || call.rawInput === undefined) return [];
+  return toolDiffContent(toolName, call.rawInput, '').flatMap((c) => (c.type === 'diff' ? [{ path: c.path, oldText: c.oldText ?? null, newText: c.newText }] : []));
+}
+
+function diffViews(sources: readonly DiffSource[]): Extract<ToolContentView, { type: 'diff' }>[] {
+  return sources.map((d, index) => ({ type: 'diff', index, path: d.path, isNew: d.oldText == null, ...compactDiff(d.oldText, d.newText) }));
+}
+
+export function permissionItem(id: string, params: RequestPermissionRequest, tool: ToolItem | undefined, diffs: readonly DiffSource[] = []): PermissionItem {
   const call = params.toolCall;
   const detail = (call.content ?? [])
     .map((c) => (c.type === 'content' && c.content.type === 'text' ? c.content.text : ''))
@@ -34,6 +54,8 @@ export function permissionItem(id: string, params: RequestPermissionRequest, too
     kind: call.kind ?? tool?.kind,
     input: call.rawInput !== undefined ? previewValue(call.rawInput) : tool?.input,
     ...(detail ? { detail } : {}),
+    // An edit shows what it will change rather than its raw JSON.
+    ...(diffs.length ? { toolCallId: call.toolCallId, diffs: diffViews(diffs) } : {}),
     options: params.options,
     state: 'pending',
   };

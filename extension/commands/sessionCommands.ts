@@ -10,29 +10,50 @@ import type { SessionConfigOption, SessionConfigSelectOption, SessionConfigSelec
 import { CheckpointsRequest, CompactRequest, GoalRequest, RewindRequest, SteerRequest } from '../../bridge/acp/extensionSchemas.ts';
 import type { GoalResponse, ParamsOf } from '../../bridge/acp/extensionSchemas.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
+import { pickSessionFolder } from '../sessionFolders.ts';
 import type { ClientSessions } from '../sessions.ts';
 import type { CommandRunner } from './runner.ts';
+import { formatTime, pickFromHistory, type SessionHistoryStore } from './sessionHistory.ts';
 
 /** `{ checkpointId }` or a bare id; `{}` / `{ latest: true }` means the latest checkpoint, no picker. */
 export type CheckpointArg = string | { checkpointId?: string; latest?: boolean; cascade?: boolean } | undefined;
 
 type GoalAction = ParamsOf<typeof GoalRequest>['action'];
 
-export function registerSessionCommands(runner: CommandRunner, host: ZcodeClientHost, sessions: ClientSessions): void {
+export function registerSessionCommands(runner: CommandRunner, host: ZcodeClientHost, sessions: ClientSessions, history: SessionHistoryStore): void {
   const t = vscode.l10n.t;
 
   runner.register('zcode.newSession', () => t('New Session'), async () => {
-    const id = await sessions.newSession();
+    // A multi-root workspace: the user says which folder the session works in.
+    const cwd = await pickSessionFolder();
+    if (!cwd) return undefined;
+    const id = await sessions.newSession(cwd);
     await revealChat();
     return id;
   });
 
   runner.register('zcode.resumeSession', () => t('Resume Session'), async (sessionId?: string) => {
-    const id = sessionId ?? (await pickSession(sessions));
+    const picked = sessionId ? undefined : await pickFromHistory(host, sessions, history);
+    const id = sessionId ?? picked?.info.sessionId;
     if (!id) return undefined;
-    await sessions.loadSession(id);
+    await sessions.loadSession(id, picked?.folder.path);
     await revealChat();
     return id;
+  });
+
+  runner.register('zcode.renameSession', () => t('Rename Session'), async (title?: string) => {
+    const sessionId = sessions.requireActive();
+    const next =
+      title ??
+      (await vscode.window.showInputBox({
+        title: t('Rename session'),
+        value: history.title(sessionId) ?? sessions.title(sessionId) ?? '',
+        prompt: t('The title this workspace shows for the session (empty: zcode\'s own title)'),
+        ignoreFocusOut: true,
+      }));
+    if (next === undefined) return undefined;
+    await history.rename(sessionId, next.trim() || undefined);
+    return next.trim();
   });
 
   runner.register('zcode.forkSession', () => t('Fork Session'), async (arg?: CheckpointArg) => {
@@ -53,6 +74,8 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
     if (target.checkpointId) params.checkpointId = target.checkpointId;
     if (cascade !== undefined) params.cascade = cascade;
     const result = await host.call(RewindRequest, params);
+    // Show what zcode now holds: the load replays the shortened history (the chat starts afresh).
+    await sessions.loadSession(sessionId);
     void vscode.window.showInformationMessage(t('The session was rewound.'));
     return result;
   });
@@ -160,34 +183,6 @@ async function pickCheckpoint(host: ZcodeClientHost, sessionId: string, title: s
   return picked ? { checkpointId: picked.checkpointId } : undefined;
 }
 
-/** QuickPick of `session/list` with titles and times. */
-async function pickSession(sessions: ClientSessions): Promise<string | undefined> {
-  const t = vscode.l10n.t;
-  const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { sessionId: string }>();
-  quickPick.title = t('Resume a ZCode session');
-  quickPick.placeholder = t('Loading sessions…');
-  quickPick.busy = true;
-  quickPick.matchOnDescription = true;
-  quickPick.show();
-  try {
-    const list = await sessions.listSessions();
-    quickPick.items = list.map((s) => ({
-      label: s.title || t('Untitled session'),
-      description: formatTime(s.updatedAt ?? undefined),
-      detail: s.sessionId === sessions.activeSessionId ? t('{0} (active)', s.sessionId) : s.sessionId,
-      sessionId: s.sessionId,
-    }));
-    quickPick.placeholder = list.length ? t('Pick a session to resume') : t('No sessions in this workspace yet');
-    quickPick.busy = false;
-    return await new Promise<string | undefined>((resolve) => {
-      quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]?.sessionId));
-      quickPick.onDidHide(() => resolve(undefined));
-    });
-  } finally {
-    quickPick.dispose();
-  }
-}
-
 async function pickConfigValue(option: SessionConfigOption & { type: 'select' }, placeHolder: string): Promise<string | undefined> {
   const items: (vscode.QuickPickItem & { value?: string })[] = [];
   const add = (o: SessionConfigSelectOption): void => {
@@ -223,10 +218,4 @@ function describeGoal(action: GoalAction, result: GoalResponse): string {
     case 'resume':
       return t('Goal resumed.');
   }
-}
-
-function formatTime(value: string | number | undefined): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  const date = new Date(typeof value === 'number' ? value : Number.isFinite(Number(value)) ? Number(value) : value);
-  return Number.isNaN(date.getTime()) ? String(value) : date.toLocaleString();
 }

@@ -11,6 +11,7 @@ import { useId, useRef, useState } from 'preact/hooks';
 import { useCardFocus } from './useCardFocus.ts';
 import type { ElicitationItem, PermissionItem } from '../contract.ts';
 import { useActions } from '../actions.ts';
+import { DiffView } from './DiffView.tsx';
 import { Icon } from './Icon.tsx';
 import { Markdown } from './Markdown.tsx';
 import { SchemaForm } from './SchemaForm.tsx';
@@ -58,7 +59,11 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
         </span>
       </div>
       {item.detail && <Markdown text={item.detail} class="interaction-detail" />}
-      {item.input && <pre class="raw" aria-label={t('Tool input')}>{item.input}</pre>}
+      {item.diffs?.length && item.toolCallId ? (
+        item.diffs.map((d) => <DiffView key={d.index} toolCallId={item.toolCallId!} diff={d} />)
+      ) : (
+        item.input && <pre class="raw" aria-label={t('Tool input')}>{item.input}</pre>
+      )}
       <div class="button-row">
         {item.options.map((option, i) => {
           const allow = option.kind.startsWith('allow');
