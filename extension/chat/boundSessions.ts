@@ -10,7 +10,7 @@
  */
 import * as vscode from 'vscode';
 import type { LoadSessionResponse, NewSessionResponse, SessionConfigOption, SessionInfo } from '@agentclientprotocol/sdk';
-import { EXTENSION_METHOD } from '../../bridge/acp/extensionSchemas.ts';
+import { ForkRequest } from '../../bridge/acp/extensionSchemas.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
 import type { ClientSessions } from '../sessions.ts';
 import type { ChatSessions } from './chatPorts.ts';
@@ -107,8 +107,8 @@ export class BoundSessions implements ChatSessions, vscode.Disposable {
 
   async fork(): Promise<string> {
     if (!this.sessionId) throw new Error(vscode.l10n.t('There is no active ZCode session. Start one with "ZCode: New Session".'));
-    const result = await this.host.request<{ sessionId?: unknown } | null>(EXTENSION_METHOD.fork, { sessionId: this.sessionId });
-    if (!result || typeof result.sessionId !== 'string') throw new Error(vscode.l10n.t('zcode did not return the forked session.'));
+    // The answer is checked against the contract (a fork without its session id is refused there).
+    const result = await this.host.call(ForkRequest, { sessionId: this.sessionId });
     await this.loadSession(result.sessionId);
     return result.sessionId;
   }
