@@ -20,6 +20,7 @@ import { QuickPickInteractiveUi } from './fallbackUi.ts';
 import { LocateUi } from './locate.ts';
 import { RemoteAccess } from './remote.ts';
 import { ClientSessions } from './sessions.ts';
+import { QuotaStatus } from './quotaStatus.ts';
 import { StatusBar } from './statusBar.ts';
 
 /** What `activate()` returns (the extension's API, used by tests and by other extensions). */
@@ -29,6 +30,7 @@ export interface ZcodeExtensionApi {
   readonly backgroundTasks: BackgroundTasksTree;
   readonly remote: RemoteAccess;
   readonly statusBar: StatusBar;
+  readonly quota: QuotaStatus;
   readonly locate: LocateUi;
   readonly commands: CommandRunner;
 }
@@ -54,8 +56,9 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
   const remote = new RemoteAccess(host, context.secrets, log);
   const tree = new BackgroundTasksTree(host, sessions);
   const statusBar = new StatusBar(host, remote);
+  const quota = new QuotaStatus(host, statusBar);
   const locate = new LocateUi(host, [tree, statusBar]);
-  context.subscriptions.push(host, sessions, remote, tree, statusBar, locate);
+  context.subscriptions.push(host, sessions, remote, tree, statusBar, quota, locate);
 
   const history = new SessionHistoryStore(context.workspaceState);
   context.subscriptions.push(history, registerChatView(context, host, sessions, log, statusBar, history));
@@ -111,7 +114,7 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
   // renderer: activation stays cheap (issue 18) and the first request does not wait for them.
   setTimeout(() => void loadBridge().then(loadSdk, (error: unknown) => log.error(`loading the bridge failed: ${String(error)}`)), 0);
 
-  return { host, sessions, backgroundTasks: tree, remote, statusBar, locate, commands: runner };
+  return { host, sessions, backgroundTasks: tree, remote, statusBar, quota, locate, commands: runner };
 }
 
 /** Closes the remote endpoint and disposes the bridge (killing zcode). VS Code awaits it. */

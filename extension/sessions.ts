@@ -170,7 +170,9 @@ export class ClientSessions extends Disposable {
     await this.setActive(sessionId);
     let result: LoadSessionResponse | null;
     try {
-      result = await this.host.request<LoadSessionResponse | null>('session/load', { sessionId, cwd, mcpServers: [] });
+      // The chat cannot page back yet (`_zcode/session/loadEarlier`), so it asks for the whole history
+      // instead of the bridge's default tail.
+      result = await this.host.request<LoadSessionResponse | null>('session/load', { sessionId, cwd, mcpServers: [], _meta: { zcode: { replay: { limit: 'all' } } } });
     } catch (error) {
       if (this._activeSessionId === sessionId && previous !== sessionId) await this.setActive(previous);
       throw error;

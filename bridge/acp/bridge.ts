@@ -47,8 +47,8 @@
  *   advertise `_meta.terminal_output`, else as text. The mode follows the connected clients (a
  *   terminal client connecting later, or the last one leaving, switches cards opened from then on);
  *   a card already open keeps the form it was announced with (sessions.ts `syncTerminalOutput`).
- * - Consecutive text chunks are merged while zcode streams faster than the event loop turns over
- *   (updateSink.ts): clients must not assume one `agent_message_chunk` per zcode delta.
+ * - Consecutive text chunks read from zcode in one burst are merged (updateSink.ts): clients must
+ *   not assume one `agent_message_chunk` per zcode delta.
  * - The default mode for `session/create` is `build` (edits and commands, asking before risky
  *   actions): the reference bridge's example `yolo` never asks, which is not a safe default for an
  *   editor. `defaultMode` overrides it (VS Code setting `zcode.defaultMode`).
@@ -60,11 +60,14 @@ import type { Disposable, LocateOptions, Logger, ZcodeBackend } from '../zcode/b
 import { Emitter } from '../zcode/emitter.ts';
 import { BRIDGE_NAME } from '../version.ts';
 import { ClientRegistry } from './clients.ts';
+import { ResponseOrder } from './responseOrder.ts';
 import type { ClientInfo } from './clients.ts';
 import { ConfigService } from './configOptions.ts';
 import type { BridgeContext, SessionHandle, SlashCommandRunner } from './context.ts';
 import { registerExtensionMethods } from './extensionMethods.ts';
 import { registerCoreHandlers } from './handlers.ts';
+import { CommandCatalog } from './commandCatalog.ts';
+import { QuotaService } from './quota.ts';
 import { DEFAULT_INTERACTION_TUNING, InteractionRouter } from './interactionRouter.ts';
 import type { InteractionTuning } from './interactionRouter.ts';
 import { RequestRaces } from './races.ts';
@@ -138,10 +141,14 @@ class BridgeImpl implements Bridge {
   private readonly router: InteractionRouter;
   private readonly turns: TurnEngine;
   private readonly config: ConfigService;
+  private readonly commands: CommandCatalog;
+  private readonly quota: QuotaService;
   private readonly disposables: Disposable[] = [];
   private readonly disposeEmitter: Emitter<void>;
   /** The ClientInfo for the connection being opened right now (onConnect runs synchronously inside connect). */
   private pendingInfo: ClientInfo | undefined;
+  /** That connection's outgoing-stream watch (responseOrder.ts). */
+  private pendingOrder: ResponseOrder | undefined;
   private disposing: Promise<void> | undefined;
 
   constructor(private readonly options: BridgeOptions) {
@@ -167,6 +174,8 @@ class BridgeImpl implements Bridge {
     });
     this.turns = new TurnEngine(this.sessions, this.backend, { withdrawInteractions: (runtime) => this.router.withdraw(runtime) }, logger, { ...DEFAULT_TURN_TUNING, ...options.tuning?.turns });
     this.config = new ConfigService(this.sessions, this.backend);
+    this.commands = new CommandCatalog(this.backend, logger);
+    this.quota = new QuotaService(logger);
     this.backend.setInteractionHandler(this.router.handle);
 
     const context = this.context();
@@ -181,8 +190,10 @@ class BridgeImpl implements Bridge {
     // registers here. onConnect runs synchronously inside connect(), before the first message.
     this.app.onConnect((connection) => {
       const info = this.pendingInfo ?? { kind: 'local' as const };
+      const order = this.pendingOrder;
       this.pendingInfo = undefined;
-      this.registry.add(connection, info);
+      this.pendingOrder = undefined;
+      this.registry.add(connection, info, order);
     });
     registerCoreHandlers({
       app: this.app,
@@ -201,11 +212,14 @@ class BridgeImpl implements Bridge {
 
   connect(stream: Stream, info: ClientInfo): AgentConnection {
     this.assertAlive();
+    const order = new ResponseOrder();
     this.pendingInfo = info;
+    this.pendingOrder = order;
     try {
-      return this.app.connect(stream);
+      return this.app.connect(order.wrap(stream));
     } finally {
       this.pendingInfo = undefined;
+      this.pendingOrder = undefined;
     }
   }
 
@@ -296,6 +310,8 @@ class BridgeImpl implements Bridge {
       backend: this.backend,
       logger: this.options.logger,
       clients: this.registry,
+      commands: this.commands,
+      quota: this.quota,
       materialize: async (acpId) => handle(acpId, await this.sessions.materialize(acpId)),
       peek: (acpId) => {
         const runtime = this.sessions.peek(acpId);

@@ -16,6 +16,7 @@ import type { AgentConnection, AgentContext, ClientCapabilities } from '@agentcl
 import type { Disposable, Logger } from '../zcode/backend.ts';
 import { Emitter } from '../zcode/emitter.ts';
 import { markBroadcast } from './wireGuard.ts';
+import type { ResponseOrder } from './responseOrder.ts';
 
 /** Where a client comes from (for logs, GET /status and the lifetime rules). */
 export interface ClientInfo {
@@ -29,6 +30,15 @@ export interface ConnectedClient {
   readonly connection: AgentConnection;
   /** Set by a successful `initialize`; undefined before. */
   capabilities: ClientCapabilities | undefined;
+  /** `clientInfo.name` from its `initialize`, when it gave one. */
+  name?: string;
+  /**
+   * Run `fn` once the successful response to this client's request `requestId` has been written
+   * (responseOrder.ts); dropped when that request fails or the client goes away.
+   */
+  afterResponse(requestId: string | number | null | undefined, fn: () => void): void;
+  /** Run `fn` once any response to `requestId` has been written, or the client went away (responseOrder.ts). */
+  whenAnswered(requestId: string | number | null | undefined, fn: () => void): void;
 }
 
 /**
@@ -61,15 +71,25 @@ export class ClientRegistry implements Disposable {
     this.onDidRemove = this.removed.event;
   }
 
-  /** Register a connection (from the agent app's onConnect). Removed when it closes. */
-  add(connection: AgentConnection, info: ClientInfo): ConnectedClient {
-    const client: ConnectedClient = { id: this.nextId++, info, connection, capabilities: undefined };
+  /**
+   * Register a connection (from the agent app's onConnect). Removed when it closes. `order` watches
+   * the connection's outgoing stream; a connection made without one (`clientApp.connect(bridge.app)`,
+   * whose stream the SDK keeps to itself) runs after-response work at once, ahead of the response.
+   */
+  add(connection: AgentConnection, info: ClientInfo, order?: ResponseOrder): ConnectedClient {
+    const now = (_id: unknown, fn: () => void): void => fn();
+    const afterResponse = order ? order.afterResponse.bind(order) : now;
+    const whenAnswered = order ? order.whenAnswered.bind(order) : now;
+    const client: ConnectedClient = { id: this.nextId++, info, connection, capabilities: undefined, afterResponse, whenAnswered };
     const key = connectionKey(connection.client);
     if (key) this.byKey.set(key, client);
     else this.logger.error('the ACP SDK no longer exposes the connection context; client identity is unavailable');
     this.list.push(client);
     this.logger.info(`client #${client.id} connected (${describe(info)})`);
-    void connection.closed.then(() => this.remove(client));
+    void connection.closed.then(() => {
+      order?.close();
+      this.remove(client);
+    });
     this.changed.fire();
     return client;
   }
@@ -81,8 +101,9 @@ export class ClientRegistry implements Disposable {
   }
 
   /** Record a client's `initialize` and recompute the merged capabilities. */
-  initialized(client: ConnectedClient, capabilities: ClientCapabilities | undefined): void {
+  initialized(client: ConnectedClient, capabilities: ClientCapabilities | undefined, name?: string): void {
     client.capabilities = capabilities ?? {};
+    if (name) client.name = name;
     this.recompute();
     this.changed.fire();
   }
@@ -106,6 +127,16 @@ export class ClientRegistry implements Disposable {
     markBroadcast(method, params);
     for (const client of this.list) {
       if (client.capabilities === undefined) continue;
+      client.connection.client.notify(method, params).catch((error: unknown) => {
+        this.logger.debug(`client #${client.id}: ${method} not delivered: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }
+  }
+
+  /** `broadcast` to every initialized client but one (the one whose action it reports). */
+  broadcastExcept(except: ConnectedClient | undefined, method: string, params: unknown): void {
+    for (const client of this.list) {
+      if (client === except || client.capabilities === undefined) continue;
       client.connection.client.notify(method, params).catch((error: unknown) => {
         this.logger.debug(`client #${client.id}: ${method} not delivered: ${error instanceof Error ? error.message : String(error)}`);
       });

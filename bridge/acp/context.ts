@@ -8,6 +8,8 @@ import type { ContentBlock, PromptResponse, SessionUpdate } from '@agentclientpr
 import type { Disposable, Logger, ZcodeBackend, ZcodeMcpServer } from '../zcode/backend.ts';
 import type { SessionSettings } from '../zcode/protocol.ts';
 import type { ClientRegistry } from './clients.ts';
+import type { CommandCatalog } from './commandCatalog.ts';
+import type { QuotaService } from './quota.ts';
 import type { CheckpointInfo, ExtensionNotification, SessionNotificationParams } from './extensionSchemas.ts';
 import type { TranslatorState, TurnSignal } from './translation.ts';
 
@@ -41,6 +43,10 @@ export interface BridgeContext {
   readonly backend: ZcodeBackend;
   readonly logger: Logger;
   readonly clients: ClientRegistry;
+  /** The slash menu per session, with zcode's own commands (commandCatalog.ts). */
+  readonly commands: CommandCatalog;
+  /** The GLM Coding Plan quota, read from the provider (quota.ts). */
+  readonly quota: QuotaService;
   /**
    * Resolve an ACP session id to its live zcode session, creating the zcode session of a lazy
    * placeholder and resuming/re-subscribing after a backend restart as needed.
@@ -74,9 +80,28 @@ export interface BridgeContext {
  * prompt response (normally `{stopReason: 'end_turn'}`). Throw a `RequestError` for user errors.
  * `signal` is the prompt's: it aborts on `session/cancel` of the session and on `$/cancel_request`
  * (and when the requesting client disconnects); a command that waits must stop on it. A response
- * returned after a cancel goes out as `cancelled` (its `_meta` kept).
+ * returned after a cancel goes out as `cancelled` (its `_meta` kept). A `PromptRewrite` sends
+ * other text to zcode instead.
  */
 export type SlashCommandRunner = (
   ctx: BridgeContext,
-  call: { sessionId: string; prompt: readonly ContentBlock[]; signal: AbortSignal },
-) => Promise<PromptResponse | undefined>;
+  call: {
+    sessionId: string;
+    prompt: readonly ContentBlock[];
+    signal: AbortSignal;
+    /**
+     * Hold the session's events from now until this prompt's response has been written (a command
+     * whose reply must reach the client before what zcode does next). Never for a command that
+     * waits for an event of the session itself: that would wait forever.
+     */
+    holdEvents?: () => void;
+  },
+) => Promise<PromptResponse | PromptRewrite | undefined>;
+
+/**
+ * A command that becomes another prompt for zcode (a skill invocation, `/init`): the turn runs as if
+ * the client had sent `sendInstead`, queued like any prompt.
+ */
+export interface PromptRewrite {
+  sendInstead: ContentBlock[];
+}

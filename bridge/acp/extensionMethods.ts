@@ -32,22 +32,25 @@ import type { CheckpointTarget, ZcodeEvent } from '../zcode/protocol.ts';
 import type { BridgeContext, SessionHandle } from './context.ts';
 import { answerOrRequestError, toRequestError } from './errors.ts';
 import {
+  AccountUsageRequest,
   CancelBackgroundTaskRequest,
   CheckpointsRequest,
   CompactRequest,
   ForkRequest,
   GoalRequest,
-  paramsParser,
   RewindRequest,
   SetModeRequest,
   SetThoughtLevelRequest,
   SteerRequest,
   BackgroundTasksNotification,
 } from './extensionSchemas.ts';
+import { paramsParser } from './paramsParser.ts';
 import { compactionOf, rewindResponseOf, toCheckpointInfo } from './operationResults.ts';
 import { retryWhileBusy } from './busyRetry.ts';
 import type { CheckpointsResult } from '../zcode/operationShapes.ts';
 import type {
+  AccountUsageParams,
+  AccountUsageResponse,
   CancelBackgroundTaskParams,
   CancelBackgroundTaskResponse,
   CheckpointsResponse,
@@ -114,7 +117,28 @@ export function registerExtensionMethods(app: AgentApp, ctx: BridgeContext, tuni
   register(SetThoughtLevelRequest, (p) => ops.setThoughtLevel(p));
   register(CancelBackgroundTaskRequest, (p) => ops.cancelBackgroundTask(p));
   register(CheckpointsRequest, (p) => ops.checkpoints(p));
+  register(AccountUsageRequest, (p) => accountUsage(ctx, p));
   return registered;
+}
+
+/**
+ * `_zcode/account/usage`: the plan quota (quota.ts) and, for a session, zcode's own token counts
+ * (`session/usage {sessionId}`, zcode-current.md §11; left out on a build without it).
+ */
+export async function accountUsage(ctx: BridgeContext, params: AccountUsageParams): Promise<AccountUsageResponse> {
+  const handle = params.sessionId ? await ctx.materialize(params.sessionId) : undefined;
+  const [plan, session] = await Promise.all([
+    ctx.quota.quota(params.refresh === true),
+    handle
+      ? ctx.backend.sessionUsage({ sessionId: handle.zcodeSessionId }).catch((error: unknown) => {
+          if (!(error instanceof ZcodeError && (error.code === -32601 || error.code === -32602))) ctx.logger.debug(`session/usage failed: ${String(error)}`);
+          return undefined;
+        })
+      : undefined,
+  ]);
+  const response: AccountUsageResponse = { ...plan };
+  if (session) response.session = session;
+  return response;
 }
 
 /** zcode methods that not every build has, and which builds do (zcode-protocol.md "Version support"). */

@@ -13,11 +13,10 @@
  * accepted and ignored, other unknown keys are dropped. Results: zod too, so a client checks the
  * answer it gets instead of trusting a generic.
  */
-import { RequestError } from '@agentclientprotocol/sdk';
-import type { ParamsParser } from '@agentclientprotocol/sdk';
 import * as z from 'zod';
 import { backgroundTaskKindOf } from '../../shared/backgroundTasks.ts';
 import type { BackgroundTask } from '../../shared/backgroundTasks.ts';
+import type { QuotaWindow as QuotaWindowShape } from '../translate/quota.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Descriptors
@@ -119,6 +118,29 @@ export type CancelBackgroundTaskParams = z.infer<typeof CancelBackgroundTaskPara
 export const CheckpointsParams = SessionParams;
 export type CheckpointsParams = SessionParams;
 
+/**
+ * `_zcode/account/usage`: the plan quota for any client (acp/quota.ts); with `sessionId`, zcode's own
+ * token counts for that session too (`session/usage`). `refresh` skips the one-minute cache.
+ */
+export const AccountUsageParams = z.object({
+  sessionId: nonEmpty('sessionId').optional(),
+  refresh: z.boolean({ error: 'refresh must be true or false' }).optional(),
+  _meta: base._meta,
+});
+export type AccountUsageParams = z.infer<typeof AccountUsageParams>;
+
+/**
+ * `_zcode/session/loadEarlier`: the page of the session's history before `cursor` (the
+ * `_meta.zcode.replay.cursor` of `session/load`'s answer, or of the previous page), replayed as
+ * `session/update`s before the answer, like a load. `limit`: messages per page (default 200, at most 1000).
+ */
+export const LoadEarlierParams = z.object({
+  ...base,
+  cursor: nonEmpty('cursor'),
+  limit: z.number({ error: 'limit must be a number' }).int('limit must be an integer').min(1, 'limit must be at least 1').max(1000, 'limit must be at most 1000').optional(),
+});
+export type LoadEarlierParams = z.infer<typeof LoadEarlierParams>;
+
 // ---------------------------------------------------------------------------------------------
 // Results
 // ---------------------------------------------------------------------------------------------
@@ -185,6 +207,58 @@ export const CheckpointsResponse = z.object({
   latestOnly: z.literal(true).optional(),
 });
 export type CheckpointsResponse = z.infer<typeof CheckpointsResponse>;
+
+/** One plan window (its type is translate/quota.ts's, which reads them off the provider's answer). */
+export const QuotaWindow: z.ZodType<QuotaWindowShape> = z.object({
+  /** Stable id: `tokens_5h`, `tokens_week`, `tokens_<n>`, `mcp`, or the raw type in lower case. */
+  key: z.string(),
+  label: z.string(),
+  usedPercent: z.number(),
+  remainingPercent: z.number(),
+  /** ISO 8601, when the provider says. */
+  resetsAt: z.string().optional(),
+  used: z.number().optional(),
+  total: z.number().optional(),
+});
+export type QuotaWindow = QuotaWindowShape;
+
+export const AccountQuota = z.object({
+  /** zcode's provider id whose key was used (`builtin:zai-coding-plan` …). */
+  provider: z.string(),
+  /** The plan level the provider names (`lite`, `pro` …), when it does. */
+  plan: z.string().optional(),
+  windows: z.array(QuotaWindow),
+  /** ISO 8601: when these figures were read. */
+  fetchedAt: z.string(),
+  /** True when the last refresh failed and these are the figures of `fetchedAt`. */
+  stale: z.boolean(),
+  staleReason: z.string().optional(),
+});
+export type AccountQuota = z.infer<typeof AccountQuota>;
+
+export const QuotaUnavailable = z.object({
+  reason: z.enum(['no_key', 'auth', 'rate_limited', 'network', 'unexpected']),
+  message: z.string(),
+});
+export type QuotaUnavailable = z.infer<typeof QuotaUnavailable>;
+
+export const AccountUsageResponse = z.object({
+  /** null when no figures were ever read (see `unavailable`). */
+  quota: AccountQuota.nullable(),
+  /** Why there are no fresh figures. */
+  unavailable: QuotaUnavailable.optional(),
+  /** zcode's token counts for the session (`session/usage`), when asked for one and the build has it. */
+  session: z.record(z.string(), z.unknown()).optional(),
+});
+export type AccountUsageResponse = z.infer<typeof AccountUsageResponse>;
+
+/** `_zcode/session/loadEarlier`: the page was replayed; `cursor` pages further back (absent at the start). */
+export const LoadEarlierResponse = z.object({
+  /** Messages replayed by this call. */
+  messages: z.number().int().nonnegative(),
+  cursor: z.string().optional(),
+});
+export type LoadEarlierResponse = z.infer<typeof LoadEarlierResponse>;
 
 // ---------------------------------------------------------------------------------------------
 // Notification params (bridge → client)
@@ -261,6 +335,10 @@ export const SetModeRequest = request('_zcode/session/setMode', SetModeParams, S
 export const SetThoughtLevelRequest = request('_zcode/session/setThoughtLevel', SetThoughtLevelParams, SetThoughtLevelResponse);
 export const CancelBackgroundTaskRequest = request('_zcode/session/cancelBackgroundTask', CancelBackgroundTaskParams, CancelBackgroundTaskResponse);
 export const CheckpointsRequest = request('_zcode/session/checkpoints', CheckpointsParams, CheckpointsResponse);
+/** The GLM plan quota (read from the provider: zcode exposes none) and the session's token counts. */
+export const AccountUsageRequest = request('_zcode/account/usage', AccountUsageParams, AccountUsageResponse);
+/** Replays the page of history before `cursor` as `session/update`s, then answers. */
+export const LoadEarlierRequest = request('_zcode/session/loadEarlier', LoadEarlierParams, LoadEarlierResponse);
 
 /** Every request the bridge serves (extensionMethods.ts registers each; a test checks it). */
 export const EXTENSION_REQUESTS = [
@@ -273,6 +351,8 @@ export const EXTENSION_REQUESTS = [
   SetThoughtLevelRequest,
   CancelBackgroundTaskRequest,
   CheckpointsRequest,
+  AccountUsageRequest,
+  LoadEarlierRequest,
 ] as const;
 
 export const SteerStateNotification = notification('_zcode/session/steerState', SteerStateParams);
@@ -293,6 +373,8 @@ export const EXTENSION_METHOD = {
   setThoughtLevel: SetThoughtLevelRequest.method,
   cancelBackgroundTask: CancelBackgroundTaskRequest.method,
   checkpoints: CheckpointsRequest.method,
+  accountUsage: AccountUsageRequest.method,
+  loadEarlier: LoadEarlierRequest.method,
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -332,21 +414,8 @@ export function readNotification<D extends ExtensionNotification>(descriptor: D,
   return parsed.success ? (parsed.data as ParsedParamsOf<D>) : undefined;
 }
 
-/**
- * The SDK params parser for a method: a rejection becomes -32602 with a readable message naming
- * the method and each problem (the SDK's own zod handling would say only "Invalid params").
- */
-export function paramsParser<S extends z.ZodType>(method: string, schema: S): ParamsParser<z.infer<S>> {
-  return (params: unknown) => {
-    const parsed = schema.safeParse(params ?? {});
-    if (parsed.success) return parsed.data;
-    // The SDK prefixes the message with "Invalid params: ".
-    throw RequestError.invalidParams(z.treeifyError(parsed.error), `${method}: ${describeIssues(parsed.error)}`);
-  };
-}
-
 /** "sessionId is required; objective: action …": one line, each problem prefixed with its path unless the message names it already (zod's `prettifyError` spans lines). */
-function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
       const where = issue.path.map(String).join('.');

@@ -13,6 +13,7 @@
  * - After a backend crash every runtime is stale; `ensureOpen` resumes + re-subscribes (afterSeq)
  *   on next use, and all open runtimes are re-opened as soon as the new process is ready.
  */
+import type { ZcodeSlashCommand } from '../zcode/catalogShapes.ts';
 import { randomUUID } from 'node:crypto';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
@@ -40,6 +41,8 @@ export class SessionRuntime {
   readonly aliases = new Set<string>();
   /** Highest event seq handled (re-subscribe `afterSeq`, de-duplication). */
   lastSeq: number | undefined;
+  /** Events waiting for the response of the prompt whose turn just ended (`SessionManager.holdEvents`). */
+  heldEvents: ZcodeEvent[] | undefined;
   /** Backend generation in which the zcode session was created/resumed (-1: not active). */
   activeIn = -1;
   /** Backend generation the subscription belongs to (-1: not subscribed). */
@@ -50,6 +53,8 @@ export class SessionRuntime {
   configOptions: SessionConfigOption[];
   todos: Todo[] | undefined;
   title: string | undefined;
+  /** The commands zcode's snapshot lists for this session (current builds; catalogShapes.ts). */
+  slashCommands: ZcodeSlashCommand[] | undefined;
   /** The model the user chose in this bridge (re-applied after a resume: zcode may fall back to its default). */
   chosenModel: string | undefined;
   /** Checkpoints announced by `checkpoint.created` (current builds have no `session/checkpoints`). */
@@ -109,6 +114,8 @@ export class SessionManager implements Disposable {
     const { backend } = options;
     this.subscriptions.push(
       backend.onEvent((event) => this.handleEvent(event)),
+      // The end of a burst of zcode events: the text merged during it goes out (updateSink.ts).
+      backend.onDidDrainEvents(() => this.flush()),
       backend.onDidExit(() => {
         // Before the turn engine fails the running prompts: their streamed text goes out first.
         this.flush();
@@ -209,7 +216,7 @@ export class SessionManager implements Disposable {
     if (stored || entry.id.startsWith(PLACEHOLDER_PREFIX)) {
       this.options.store.set(entry.id, { cwd: entry.cwd, createdAt: stored?.createdAt ?? Date.now(), zcodeSessionId: zcodeId, lastUsedAt: Date.now() });
     }
-    const runtime = await this.attach(entry, zcodeId, entry.cwd, { resume: false, settings: created.settings, title: created.session.title });
+    const runtime = await this.attach(entry, zcodeId, entry.cwd, { resume: false, settings: created.settings, title: created.session.title, slashCommands: created.slashCommands });
     this.announceMaterialized(runtime);
     return runtime;
   }
@@ -278,7 +285,7 @@ export class SessionManager implements Disposable {
   }
 
   /** Bind an entry to a zcode session: runtime, subscription, settings. */
-  private async attach(entry: AcpEntry, zcodeId: string, cwd: string, how: { resume: boolean; settings?: SessionSettings; title?: string }): Promise<SessionRuntime> {
+  private async attach(entry: AcpEntry, zcodeId: string, cwd: string, how: { resume: boolean; settings?: SessionSettings; title?: string; slashCommands?: ZcodeSlashCommand[] }): Promise<SessionRuntime> {
     let runtime = this.runtimes.get(zcodeId);
     const fresh = !runtime;
     if (!runtime) {
@@ -290,6 +297,7 @@ export class SessionManager implements Disposable {
       });
       if (how.settings) this.setSettings(runtime, how.settings);
       runtime.title = how.title;
+      runtime.slashCommands = how.slashCommands;
       this.runtimes.set(zcodeId, runtime);
       // Fresh create: already active in this process; only a resume needs `session/resume`.
       if (!how.resume) runtime.activeIn = this.generation;
@@ -327,13 +335,8 @@ export class SessionManager implements Disposable {
       await this.reapplyModel(runtime);
     }
     if (runtime.subscribedIn !== generation) {
-      const result = await backend.subscribe({ sessionId: runtime.zcodeId, afterSeq: runtime.lastSeq, includeSnapshot: false });
-      if (typeof result.eventSeq === 'number' && (runtime.lastSeq === undefined || result.eventSeq < runtime.lastSeq)) {
-        // First subscribe: start after what already happened. A lower seq than ours means the
-        // numbering restarted (a build that does not persist it): follow it, or we would drop
-        // every new event as a duplicate.
-        runtime.lastSeq = result.eventSeq;
-      }
+      const asked = runtime.lastSeq;
+      await backend.subscribe({ sessionId: runtime.zcodeId, afterSeq: asked, includeSnapshot: false }, { onSubscribed: ({ eventSeq }) => (runtime.lastSeq = startingSeq(asked, runtime.lastSeq, eventSeq)) });
       runtime.subscribedIn = generation;
     }
   }
@@ -368,6 +371,7 @@ export class SessionManager implements Disposable {
     }
     if (read.settings) this.setSettings(runtime, read.settings);
     if (read.todos) runtime.todos = read.todos;
+    if (read.slashCommands) runtime.slashCommands = read.slashCommands;
     const title = sessionTitleOf(read);
     if (title) runtime.title = title;
     return read;
@@ -417,23 +421,63 @@ export class SessionManager implements Disposable {
     return runtime;
   }
 
+  /**
+   * `session/close` of a placeholder that was never prompted: nothing exists in zcode, so the
+   * stored entry goes too (it would otherwise stay in `session/list` as an empty conversation).
+   */
+  async dropUnprompted(acpId: string): Promise<void> {
+    if (!acpId.startsWith(PLACEHOLDER_PREFIX)) return;
+    const stored = await this.options.store.get(acpId);
+    if (stored && !stored.zcodeSessionId) this.options.store.delete(acpId);
+  }
+
   // -------------------------------------------------------------------------------------------
   // Events and updates
 
-  /** Broadcast updates under every alias of the runtime (streaming text may be merged briefly). */
+  /**
+   * Broadcast updates under every alias of the runtime, at once. Only the updates of zcode's own
+   * events are merged (`handleRuntimeEvent`, until the burst ends): nothing else would end the wait.
+   */
   emit(runtime: SessionRuntime, updates: readonly SessionUpdate[]): void {
     for (const update of updates) runtime.sink.push(update);
+    runtime.sink.flush();
   }
 
   /** Send any held text now: before a response, a client request or a notification that must follow it. */
   flush(runtime?: SessionRuntime): void {
     if (runtime) runtime.sink.flush();
-    else for (const r of this.runtimes.values()) r.sink.flush();
+    else for (const r of this.runtimes.values()) if (r.sink.holding) r.sink.flush();
   }
 
   /** Fire a signal as if the translator had produced it (the turn engine's synthetic ones). */
   fireSignal(runtime: SessionRuntime, signal: TurnSignal): void {
     this.signals.fire({ runtime, signal });
+  }
+
+  /**
+   * Hold the session's next events until `release()` is called: what zcode sends after a turn's
+   * end waits until the prompt that turn answered has its response written (turns.ts), so that a
+   * client never sees the session's later updates before the response that ended the turn. Events
+   * of other sessions flow on, and so do zcode's responses (nothing awaited can deadlock on this).
+   * `release` is idempotent; events are then handled in the order they came.
+   */
+  holdEvents(runtime: SessionRuntime): () => void {
+    const queue: ZcodeEvent[] = runtime.heldEvents ?? [];
+    runtime.heldEvents = queue;
+    return () => {
+      if (runtime.heldEvents !== queue) return;
+      runtime.heldEvents = undefined;
+      for (let i = 0; i < queue.length; i++) {
+        // A held event may end a turn and hold again: the rest queue behind it, in order.
+        if (runtime.heldEvents) {
+          (runtime.heldEvents as ZcodeEvent[]).unshift(...queue.slice(i));
+          break;
+        }
+        this.handleRuntimeEvent(runtime, queue[i]);
+      }
+      // Released outside a burst of zcode's: nothing else would send the text they held.
+      runtime.sink.flush();
+    };
   }
 
   private handleEvent(event: ZcodeEvent): void {
@@ -442,6 +486,11 @@ export class SessionManager implements Disposable {
       this.options.logger.debug(`event ${event.type} for zcode session ${event.sessionId}, which no ACP session has open; skipped`);
       return;
     }
+    if (runtime.heldEvents) return void runtime.heldEvents.push(event);
+    this.handleRuntimeEvent(runtime, event);
+  }
+
+  private handleRuntimeEvent(runtime: SessionRuntime, event: ZcodeEvent): void {
     if (event.seq !== undefined) {
       // A re-subscribe with afterSeq may replay what we already handled.
       if (runtime.lastSeq !== undefined && event.seq <= runtime.lastSeq) return;
@@ -454,7 +503,7 @@ export class SessionManager implements Disposable {
       this.options.logger.error(`translating ${event.type} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       return;
     }
-    this.emit(runtime, result.updates);
+    for (const update of result.updates) runtime.sink.push(update);
     if (result.signals.length === 0) return;
     // Signals end turns and trigger notifications: what the event produced goes out first.
     runtime.sink.flush();
@@ -482,4 +531,19 @@ export class SessionManager implements Disposable {
     for (const s of this.subscriptions) s.dispose();
     this.signals.dispose();
   }
+}
+
+/**
+ * The seq a subscription's de-duplication starts from, decided by comparing numbers (never by
+ * when an event arrived relative to the answer): `asked` is the `afterSeq` the subscribe was sent
+ * with, `handled` the highest seq handled by now, `eventSeq` zcode's current seq from the answer.
+ * - First subscribe: start after what already happened, keeping any newer event already handled.
+ * - zcode's seq below the one asked for: the numbering restarted (a build that does not persist
+ *   it); follow it, or every new event would be dropped as a duplicate.
+ * - Otherwise the stream resumes after `asked` (replayed events are de-duplicated as they come).
+ */
+export function startingSeq(asked: number | undefined, handled: number | undefined, eventSeq: number | undefined): number | undefined {
+  if (typeof eventSeq !== 'number') return handled;
+  if (asked === undefined) return handled === undefined ? eventSeq : Math.max(handled, eventSeq);
+  return eventSeq < asked ? eventSeq : handled;
 }

@@ -35,6 +35,14 @@ export class PromptJob {
   onCancel: (() => void) | undefined;
   /** Resolves the job's wait in the queue. */
   wake: (() => void) | undefined;
+  /**
+   * Registers work to run once the prompt's response has been written to the client (or the
+   * client went away): given by the request handler (responseOrder.ts). Without it, that work runs
+   * when the job ends.
+   */
+  whenAnswered: ((fn: () => void) => void) | undefined;
+  /** Releases the session's events held since this job's turn ended (turns.ts `holdAfterEnd`). */
+  releaseEvents: (() => void) | undefined;
   private readonly aborter = new AbortController();
   /**
    * Aborts when the prompt is cancelled (`session/cancel` of its session, `$/cancel_request`) or
@@ -62,7 +70,11 @@ export class PromptJob {
  * naming another turn (`turnId`), or arriving before this turn was sent/started, is not ours.
  */
 export class RunningTurn {
-  /** `session/send` went out for the current attempt. */
+  /**
+   * zcode accepted `session/send` for the current attempt. Set when its answer is read, before
+   * any event after it (ZcodeBackend.send `onAccepted`), so an event is "before" or "after" the
+   * send by its place in zcode's stream, not by when a continuation ran.
+   */
   sent = false;
   /** A non-background `turn.started` was seen for the current attempt. */
   started = false;
@@ -71,6 +83,8 @@ export class RunningTurn {
   terminal: Terminal | undefined;
   private resolveOutcome!: (outcome: Outcome) => void;
   outcome!: Promise<Outcome>;
+  /** The current attempt's outcome is decided (`settle` ran). */
+  settled = false;
   private graceTimer: NodeJS.Timeout | undefined;
   /** A `turn.completed` waiting (bounded) for its `turn.terminal`. */
   private held: Extract<Outcome, { kind: 'completed' }> | undefined;
@@ -90,6 +104,7 @@ export class RunningTurn {
     this.held = undefined;
     this.sent = false;
     this.started = false;
+    this.settled = false;
     this.turnId = undefined;
     this.terminal = undefined;
     this.outcome = new Promise<Outcome>((resolve) => (this.resolveOutcome = resolve));
@@ -98,6 +113,7 @@ export class RunningTurn {
   settle(outcome: Outcome): void {
     // The turn already completed in zcode: whatever else ends the wait, the completion is the outcome.
     const final = this.held ?? outcome;
+    this.settled = true;
     this.held = undefined;
     this.clearTimers();
     this.resolveOutcome(final);

@@ -37,6 +37,7 @@ import { SessionTitles } from './titles.ts';
 import type { TitleRead } from './titles.ts';
 import { assertNever, isNotActive, toRequestError } from './errors.ts';
 import type { SessionManager, SessionRuntime } from './sessions.ts';
+import type { PromptRewrite } from './context.ts';
 import { PromptJob, RunningTurn, toAcpUsage, turnFailedError } from './turnState.ts';
 import type { Outcome, Terminal, TurnUsage } from './turnState.ts';
 import { askStatus, DEFAULT_WATCHDOG_TUNING, watchTurn } from './turnWatchdog.ts';
@@ -131,7 +132,11 @@ export class TurnEngine implements Disposable {
           turns.lingering.end();
           return;
         }
-        turns.running?.onSignal(signal, logger);
+        const running = turns.running;
+        if (!running) return;
+        const wasSettled = running.settled;
+        running.onSignal(signal, logger);
+        if (running.settled && !wasSettled) this.holdEvents(runtime, running.job);
       }),
       backend.onDidExit((info) => {
         const error = new RequestError(
@@ -147,6 +152,27 @@ export class TurnEngine implements Disposable {
         }
       }),
     ];
+  }
+
+  /**
+   * The session's later events wait until the job's response has been written (sessions.ts
+   * `holdEvents`). Held when a turn's end event settles the job's turn, so every client sees the
+   * response before what zcode sent after the turn, and on a slash command's request (`/steer`) —
+   * an order kept by state, not by when continuations run. Released when the response is written
+   * (or its client is gone), when the job runs another attempt, or when it ends without a
+   * response hook.
+   */
+  private holdEvents(runtime: SessionRuntime, job: PromptJob): void {
+    if (job.releaseEvents) return;
+    const release = this.sessions.holdEvents(runtime);
+    let released = false;
+    job.releaseEvents = () => {
+      if (released) return;
+      released = true;
+      job.releaseEvents = undefined;
+      release();
+    };
+    job.whenAnswered?.(job.releaseEvents);
   }
 
   /** Is a prompt running (or queued) on this runtime? */
@@ -176,12 +202,15 @@ export class TurnEngine implements Disposable {
    */
   async prompt(
     acpId: string,
-    blocks: readonly ContentBlock[],
+    prompt: readonly ContentBlock[],
     signal: AbortSignal,
-    preflight?: (signal: AbortSignal) => Promise<PromptResponse | undefined>,
+    preflight?: (signal: AbortSignal, holdEvents: () => void) => Promise<PromptResponse | PromptRewrite | undefined>,
+    whenAnswered?: (fn: () => void) => void,
   ): Promise<PromptResponse> {
+    let blocks = prompt;
     // Registered before the first await: a `session/cancel` right behind the prompt must find it.
     const job = new PromptJob(acpId);
+    job.whenAnswered = whenAnswered;
     const jobs = this.jobs.get(acpId) ?? new Set<PromptJob>();
     this.jobs.set(acpId, jobs);
     jobs.add(job);
@@ -195,8 +224,13 @@ export class TurnEngine implements Disposable {
     else signal.addEventListener('abort', onAbort);
     let turns: SessionTurns | undefined;
     try {
-      const handled = await preflight?.(job.signal);
-      if (handled) return job.cancelled ? { ...handled, stopReason: 'cancelled' } : handled;
+      const holdEvents = (): void => {
+        const runtime = this.sessions.peek(acpId);
+        if (runtime) this.holdEvents(runtime, job);
+      };
+      const handled = await preflight?.(job.signal, holdEvents);
+      if (handled && 'sendInstead' in handled) blocks = handled.sendInstead;
+      else if (handled) return job.cancelled ? { ...handled, stopReason: 'cancelled' } : handled;
       if (job.cancelled) return { stopReason: 'cancelled' };
       const runtime = await this.sessions.materialize(acpId);
       if (job.cancelled) return { stopReason: 'cancelled' };
@@ -212,6 +246,8 @@ export class TurnEngine implements Disposable {
       jobs.delete(job);
       if (jobs.size === 0) this.jobs.delete(acpId);
       if (turns) this.release(turns, job);
+      // Without a response hook nothing else would end the hold (a caller that is not a request handler).
+      if (!job.whenAnswered) job.releaseEvents?.();
     }
   }
 
@@ -338,6 +374,8 @@ export class TurnEngine implements Disposable {
               this.announceRetry(runtime, outcome, transient + 1, delay);
               await this.pause(delay, job);
               if (job.cancelled) return { stopReason: 'cancelled' };
+              // The next attempt's events must flow: the failed attempt's hold ends here.
+              job.releaseEvents?.();
               turn.reset();
               continue;
             }
@@ -363,13 +401,11 @@ export class TurnEngine implements Disposable {
    * timeout; the missing answer is logged when it finally fails (or arrives).
    */
   private async sendOrEnd(runtime: SessionRuntime, prompt: ZcodePrompt, job: PromptJob, turn: RunningTurn): Promise<void> {
-    const sent = this.send(runtime, prompt, job);
+    const sent = this.send(runtime, prompt, job, turn);
     const ended = turn.outcome.then((outcome) => outcome.kind);
     const first = await Promise.race([sent.then(() => 'acked' as const), ended]);
-    if (first === 'acked') {
-      turn.sent = true;
-      return;
-    }
+    // `turn.sent` was set by the answer itself, at its place in the stream (send below).
+    if (first === 'acked') return;
     if (first !== 'completed' && first !== 'failed') return void sent.catch(() => undefined);
     this.logger.warn(`zcode ended the turn of ${runtime.zcodeId} before it answered session/send (the acknowledgement is missing)`);
     sent.then(
@@ -460,11 +496,18 @@ export class TurnEngine implements Disposable {
   }
 
   /** `session/send` with the busy (busyRetry.ts) and eviction rules. */
-  private async send(runtime: SessionRuntime, prompt: ZcodePrompt, job: PromptJob): Promise<void> {
+  private async send(runtime: SessionRuntime, prompt: ZcodePrompt, job: PromptJob, turn: RunningTurn): Promise<void> {
     let resumed = false;
+    // Marked where zcode's answer stands in the stream: every event after it is this turn's, every
+    // event before it an earlier turn's (turnState.ts), whenever this function's continuation runs.
+    // A late answer to an earlier attempt (reset() gives each attempt its own outcome) is not this one's.
+    const attempt = turn.outcome;
+    const onAccepted = (): void => {
+      if (turn.outcome === attempt) turn.sent = true;
+    };
     const sendOnce = async (): Promise<void> => {
       try {
-        await this.backend.send({ sessionId: runtime.zcodeId, content: prompt.content, ...(prompt.attachments.length > 0 ? { attachments: prompt.attachments } : {}) });
+        await this.backend.send({ sessionId: runtime.zcodeId, content: prompt.content, ...(prompt.attachments.length > 0 ? { attachments: prompt.attachments } : {}) }, { onAccepted });
       } catch (error) {
         if (!isNotActive(error) || resumed) throw error;
         // Evicted after idling: resume (and re-subscribe) once, then retry.
@@ -504,9 +547,11 @@ export class TurnEngine implements Disposable {
     const zcode: Record<string, unknown> = {};
     if (usage) zcode.usage = usage;
     if (terminal) zcode.terminal = terminal;
-    const response: PromptResponse & { usage?: TurnUsage } = { stopReason };
-    const acpUsage = usage ? toAcpUsage(usage) : undefined;
-    if (acpUsage) response.usage = acpUsage;
+    // The turn's usage in ACP's (unstable, not in the stable schema) `Usage` shape lives under
+    // `_meta.zcode.promptUsage`: nothing outside the stable schema except under `_meta` (issue 15.7).
+    const acpUsage: TurnUsage | undefined = usage ? toAcpUsage(usage) : undefined;
+    if (acpUsage) zcode.promptUsage = acpUsage;
+    const response: PromptResponse = { stopReason };
     if (Object.keys(zcode).length > 0) response._meta = { zcode };
     return response;
   }

@@ -21,6 +21,7 @@ import type {
   ZcodeEvent,
 } from './protocol.ts';
 import type { CheckpointsResult, CompactResult, McpListResult, RewindResult } from './operationShapes.ts';
+import type { PluginListResult, SkillCatalogResult } from './catalogShapes.ts';
 
 /** Minimal logger port. The extension passes a VS Code LogOutputChannel, the CLI a stderr logger. */
 export interface Logger {
@@ -131,6 +132,12 @@ export interface ZcodeBackend extends Disposable {
   onDidExit(listener: (info: ExitInfo) => void): Disposable;
   /** Every parsed `session/event`, for every session. */
   onEvent(listener: (event: ZcodeEvent) => void): Disposable;
+  /**
+   * Fires when zcode's reader has delivered everything it had read and stops (waiting for more
+   * output, for a message to be dispatched, or yielding mid-burst): the end of a burst of events.
+   * Streaming text merged during the burst goes out here (acp/updateSink.ts).
+   */
+  onDidDrainEvents(listener: () => void): Disposable;
   /** The one handler for interaction requests (the ACP layer installs it). */
   setInteractionHandler(handler: InteractionHandler): void;
   /** Start the process now (otherwise the first request does). Rejects with ZcodeError NotFound/Incompatible. */
@@ -145,7 +152,13 @@ export interface ZcodeBackend extends Disposable {
   createSession(params: { workspacePath: string; mode?: string; toolDenylist?: readonly string[]; mcpServers?: ZcodeMcpServer[] }): Promise<CreateSessionResult>;
   listSessions(params: { workspacePath?: string }): Promise<ListSessionsResult>;
   resumeSession(params: { sessionId: string; workspacePath: string; mcpServers?: ZcodeMcpServer[] }): Promise<unknown>;
-  send(params: { sessionId: string; content: string; attachments?: ImageAttachment[] }): Promise<unknown>;
+  /**
+   * `onAccepted` runs when zcode's answer admitting the input is read, at its place in the stream:
+   * before any event that follows it is delivered (a promise continuation runs later). The turn
+   * engine marks the turn as zcode's there, so the turn's own events are never taken for an
+   * earlier turn's.
+   */
+  send(params: { sessionId: string; content: string; attachments?: ImageAttachment[] }, hooks?: { onAccepted?: () => void }): Promise<unknown>;
   /**
    * Stop the running turn. Fire-and-forget for the caller: sent as a request (current builds drop
    * client notifications and answer `{}`), as a notification on builds that refuse the request.
@@ -153,8 +166,15 @@ export interface ZcodeBackend extends Disposable {
   stop(params: { sessionId: string }): void;
   read(params: { sessionId: string }): Promise<ReadSessionResult>;
   messages(params: { sessionId: string }): Promise<MessagesResult>;
-  /** Throws ZcodeError(Incompatible) on builds without subscribe (0.14.5–0.14.7). */
-  subscribe(params: { sessionId: string; afterSeq?: number; includeSnapshot?: boolean }): Promise<SubscribeResult>;
+  /**
+   * Throws ZcodeError(Incompatible) on builds without subscribe (0.14.5–0.14.7). `onSubscribed`
+   * runs with the result at the answer's place in the stream, before the events the result replays
+   * and before any live event after the answer: where a subscriber sets its starting seq.
+   */
+  subscribe(
+    params: { sessionId: string; afterSeq?: number; includeSnapshot?: boolean },
+    hooks?: { onSubscribed?: (result: SubscribeResult) => void },
+  ): Promise<SubscribeResult>;
   fork(params: { sessionId: string; target: CheckpointTarget }): Promise<ForkResult>;
   rewind(params: { sessionId: string; target: CheckpointTarget; cascade?: boolean }): Promise<RewindResult>;
   goal(params: { sessionId: string; action: GoalAction; objective?: string }): Promise<GoalResult>;
@@ -174,6 +194,12 @@ export interface ZcodeBackend extends Disposable {
   checkpoints(params: { sessionId: string }): Promise<CheckpointsResult>;
   /** `mcp/list {workspace, mcpServers?, mode:"status"}` (zcode-current.md §12). */
   listMcpServers(params: { workspacePath: string; mcpServers?: readonly ZcodeMcpServer[] }): Promise<McpListResult>;
+  /** `skills/referenceCatalog` (current builds; -32601 on older ones). */
+  listSkills(params: { workspacePath: string; sessionId?: string }): Promise<SkillCatalogResult>;
+  /** `plugins/list` (current builds; -32601 on older ones). */
+  listPlugins(params: { workspacePath: string }): Promise<PluginListResult>;
+  /** `session/usage {sessionId}` (zcode-current.md §11). */
+  sessionUsage(params: { sessionId: string }): Promise<Record<string, unknown>>;
   /** `automation/list`: asked to learn whether the build has automation methods (-32601 when not). */
   listAutomations(): Promise<unknown>;
 }

@@ -25,6 +25,7 @@ import type {
   ZcodeBackend,
 } from './backend.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, ZcodeConnection } from './connection.ts';
+import type { Answer } from './connection.ts';
 import { Emitter } from './emitter.ts';
 import { parseZcodeEvent, SESSION_EVENT_METHOD, sessionEventLane, STATE_UPDATED_METHOD, stateUpdatedEvent } from './events.ts';
 import { InteractionBroker, PERMISSION_METHOD, USER_INPUT_METHOD } from './interactions.ts';
@@ -96,6 +97,8 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
   readonly onDidChangeState: ZcodeBackend['onDidChangeState'];
   readonly onDidExit: ZcodeBackend['onDidExit'];
   readonly onEvent: ZcodeBackend['onEvent'];
+  private readonly drainEmitter: Emitter<void>;
+  readonly onDidDrainEvents: ZcodeBackend['onDidDrainEvents'];
 
   constructor(
     private readonly options: BackendOptions,
@@ -110,6 +113,8 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
     this.onDidChangeState = this.stateEmitter.event;
     this.onDidExit = this.exitEmitter.event;
     this.onEvent = this.eventEmitter.event;
+    this.drainEmitter = new Emitter('onDidDrainEvents', this.logger);
+    this.onDidDrainEvents = this.drainEmitter.event;
     this.hostRequests = new HostRequests(this.logger, deps.zcodeConfig ?? defaultConfigSource(options.env));
   }
 
@@ -146,6 +151,7 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
       this.stateEmitter.dispose();
       this.exitEmitter.dispose();
       this.eventEmitter.dispose();
+      this.drainEmitter.dispose();
     };
     if (!inc) {
       // A start in flight notices `disposed` and stops its process itself.
@@ -161,11 +167,17 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
   // -------------------------------------------------------------------------------------------
   // Requests (the typed methods in methods.ts all come through here)
 
-  protected async call<S extends z.ZodType>(method: string, params: unknown, schema: S): Promise<z.infer<S>> {
+  protected async call<S extends z.ZodType>(method: string, params: unknown, schema: S, atAnswer?: (result: z.infer<S>) => void): Promise<z.infer<S>> {
     const inc = await this.ensureStarted();
     let raw: unknown;
+    // A result that does not parse is reported below, by the awaiting path.
+    const onAnswer = atAnswer && ((answer: Answer): void => {
+      if (answer.error) return;
+      const parsed = schema.safeParse(answer.result);
+      if (parsed.success) atAnswer(parsed.data);
+    });
     try {
-      raw = await inc.conn.request(method, params);
+      raw = await inc.conn.request(method, params, { onAnswer });
       inc.answered = true;
     } catch (error) {
       if (error instanceof ZcodeError && error.code !== BackendErrorCode.ProcessExited && error.code !== BackendErrorCode.Timeout) inc.answered = true;
@@ -281,7 +293,7 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
 
   private connect(proc: ZcodeChild, plan: LaunchPlan | undefined): Incarnation {
     const broker = new InteractionBroker(() => this.handler, this.logger);
-    const conn = new ZcodeConnection(new LineMessageReader(proc.stdout, this.logger), new LineMessageWriter(proc.stdin), {
+    const conn = new ZcodeConnection(new LineMessageReader(proc.stdout, this.logger, { onIdle: () => this.drainEmitter.fire() }), new LineMessageWriter(proc.stdin), {
       logger: this.logger,
       requestTimeoutMs: this.options.timeouts?.requestMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       onRequest: (method, params) => this.onServerRequest(broker, method, params),

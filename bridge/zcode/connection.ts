@@ -10,8 +10,9 @@
  * vscode-jsonrpc dispatches each message, which is what keeps lane messages in stream order with
  * responses and requests (lineReader.ts, `LineMessageReader`).
  */
-import { createMessageConnection, ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
-import type { MessageConnection, MessageWriter } from 'vscode-jsonrpc/node';
+import { CancellationReceiverStrategy, CancellationTokenSource, createMessageConnection, ErrorCodes, ResponseError, Trace } from 'vscode-jsonrpc/node';
+import { Message } from 'vscode-jsonrpc/node';
+import type { CancellationStrategy, MessageConnection, MessageWriter, ResponseMessage } from 'vscode-jsonrpc/node';
 import { BackendErrorCode, ZcodeError } from './backend.ts';
 import type { Logger } from './backend.ts';
 import type { LineMessageReader, NotificationLane } from './lineReader.ts';
@@ -22,6 +23,21 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export type ServerRequestHandler = (method: string, params: unknown) => Promise<unknown>;
 export type ServerNotificationHandler = (method: string, params: unknown) => void;
 
+/** zcode's answer to one request, as it stands in the stream. */
+export type Answer = { result: unknown; error?: undefined } | { result?: undefined; error: { code: number; message: string; data?: unknown } };
+
+export interface RequestOptions {
+  /** Default: the connection's `requestTimeoutMs`. */
+  timeoutMs?: number;
+  /**
+   * Called with zcode's answer at its place in the stream: before any message that follows it is
+   * delivered (lane or vscode-jsonrpc), which a promise continuation is not. State the events after
+   * the answer depend on (a turn zcode accepted, a subscription's starting seq) is set here. Not
+   * called when the request times out or the connection closes first. Must not throw.
+   */
+  onAnswer?: (answer: Answer) => void;
+}
+
 export interface ZcodeConnectionOptions {
   logger: Logger;
   /** Default timeout for `request()`; per-call override possible. */
@@ -31,6 +47,37 @@ export interface ZcodeConnectionOptions {
   onNotification: ServerNotificationHandler;
   /** Notification methods delivered straight from the reader, in stream order (see above). */
   lanes?: ReadonlyMap<string, NotificationLane>;
+  /** vscode-jsonrpc's own message trace (verbose), for diagnostics and tests; nothing is sent to zcode. */
+  trace?: (line: string) => void;
+}
+
+/**
+ * A timed-out request leaves vscode-jsonrpc's pending map the way vscode-jsonrpc itself removes
+ * an entry: its response is dispatched. zcode has no `$/cancelRequest` (a message it does not know
+ * is answered with an error at best), so cancelling writes nothing to zcode: the reader delivers a
+ * local `RequestCancelled` response in its place (`LineMessageReader.deliverLocal`), in stream
+ * order with everything else. A late answer from zcode then finds no entry and is dropped by
+ * vscode-jsonrpc ("without active response promise").
+ */
+/** LSP's RequestCancelled (vscode-jsonrpc's ErrorCodes stops at the JSON-RPC ones); it never reaches the wire. */
+const REQUEST_CANCELLED = -32800;
+
+function localCancellation(reader: LineMessageReader, onRequest: (id: number | string) => void): CancellationStrategy {
+  return {
+    receiver: CancellationReceiverStrategy.Message,
+    sender: {
+      // vscode-jsonrpc calls this synchronously inside sendRequest, with the id it gave the request.
+      enableCancellation: (request) => {
+        if (request.id !== null) onRequest(request.id);
+      },
+      sendCancellation: (_connection, id) => {
+        const cancelled: Message = { jsonrpc: '2.0', id, error: { code: REQUEST_CANCELLED, message: 'the bridge stopped waiting (timeout)' } } as Message;
+        reader.deliverLocal(cancelled);
+        return Promise.resolve();
+      },
+      cleanup: () => {},
+    },
+  };
 }
 
 interface Pending {
@@ -44,6 +91,10 @@ export class ZcodeConnection {
   private readonly logger: Logger;
   private readonly timeoutMs: number;
   private closedWith: ZcodeError | undefined;
+  /** `onAnswer` hooks by the id vscode-jsonrpc gave their request. */
+  private readonly answerHooks = new Map<number | string, (answer: Answer) => void>();
+  /** The id of the request vscode-jsonrpc is sending right now (see localCancellation). */
+  private sendingId: number | string | undefined;
 
   constructor(reader: LineMessageReader, writer: MessageWriter, options: ZcodeConnectionOptions) {
     this.logger = options.logger;
@@ -60,11 +111,14 @@ export class ZcodeConnection {
         log: (m) => log.trace(`jsonrpc: ${m}`),
       },
       {
+        cancellationStrategy: localCancellation(reader, (id) => (this.sendingId = id)),
         messageStrategy: {
-          // Called as vscode-jsonrpc takes each message off its queue. The handler's promise is
+          // Called as vscode-jsonrpc takes each message off its queue; the reader delivers nothing
+          // after this message until it returns (`messageDispatched`). The handler's promise is
           // returned so vscode-jsonrpc still logs its failures.
           handleMessage: (message, next) => {
             try {
+              if (Message.isResponse(message)) this.answered(message);
               return next(message);
             } finally {
               reader.messageDispatched();
@@ -89,6 +143,8 @@ export class ZcodeConnection {
       options.onNotification(method, params);
     });
     this.rpc.onError(([error]) => log.warn(`zcode connection error: ${error.message}`));
+    const trace = options.trace;
+    if (trace) void this.rpc.trace(Trace.Verbose, { log: (message: string, data?: string) => trace(data ? `${message} ${data}` : message) }, false);
   }
 
   listen(): void {
@@ -103,34 +159,49 @@ export class ZcodeConnection {
    * Send a request and wait for its result. Rejects with `ZcodeError`: zcode's own error
    * (`fromWire`, code and message kept), `Timeout`, or whatever `close()` was given.
    */
-  request(method: string, params: unknown, timeoutMs = this.timeoutMs): Promise<unknown> {
+  request(method: string, params: unknown, options: RequestOptions = {}): Promise<unknown> {
     if (this.closedWith) return Promise.reject(this.closedWith);
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const { onAnswer } = options;
     const started = Date.now();
     return new Promise<unknown>((resolve, reject) => {
       let settled = false;
+      const cancellation = new CancellationTokenSource();
+      /** The id vscode-jsonrpc gives the request (known once it is sent, below). */
+      const sent: { id?: number | string } = {};
       const entry: Pending = {
         method,
         reject: (error) => {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
+          if (sent.id !== undefined) this.answerHooks.delete(sent.id);
+          cancellation.dispose();
           this.pending.delete(entry);
           reject(error);
         },
       };
       const timer = setTimeout(() => {
-        // The late response, if any, is dropped by vscode-jsonrpc's bookkeeping. We do not send
-        // `$/cancelRequest`: zcode does not know it.
         this.logger.warn(`zcode did not answer ${method} within ${timeoutMs} ms`);
+        // Leaves vscode-jsonrpc's pending map; nothing is sent to zcode (localCancellation).
+        cancellation.cancel();
         entry.reject(new ZcodeError(`zcode did not answer ${method} within ${timeoutMs} ms`, BackendErrorCode.Timeout, method));
       }, timeoutMs);
       this.pending.add(entry);
       this.logger.trace(`→ request ${method}`);
-      this.rpc.sendRequest(method, params).then(
+      this.sendingId = undefined;
+      const answer = this.rpc.sendRequest(method, params, cancellation.token);
+      sent.id = this.sendingId;
+      if (onAnswer) {
+        if (sent.id === undefined) this.logger.error(`vscode-jsonrpc did not report the id of ${method}; its answer cannot be placed in the stream`);
+        else this.answerHooks.set(sent.id, onAnswer);
+      }
+      answer.then(
         (result) => {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
+          cancellation.dispose();
           this.pending.delete(entry);
           this.logger.trace(`← result ${method} (${Date.now() - started} ms)`);
           resolve(result);
@@ -156,8 +227,24 @@ export class ZcodeConnection {
   close(reason: ZcodeError): void {
     if (this.closedWith) return;
     this.closedWith = reason;
+    this.answerHooks.clear();
     for (const entry of [...this.pending]) entry.reject(reason);
     this.rpc.dispose();
+  }
+
+  /** Run the `onAnswer` hook of the request `response` answers, if it has one. */
+  private answered(response: ResponseMessage): void {
+    const id = response.id;
+    if (id === null) return;
+    const hook = this.answerHooks.get(id);
+    if (!hook) return;
+    this.answerHooks.delete(id);
+    const answer: Answer = response.error ? { error: response.error } : { result: response.result };
+    try {
+      hook(answer);
+    } catch (error) {
+      this.logger.error(`handling the answer to request ${id} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    }
   }
 
   private toZcodeError(method: string, error: unknown): ZcodeError {

@@ -101,19 +101,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * `session/event` as a lane of the line reader (lineReader.ts): streaming deltas are delivered the
- * moment their line is read; every other event is validated by the schema and delivered in an
- * event-loop turn of its own, as vscode-jsonrpc would have delivered it.
+ * `session/event` as a lane of the line reader (lineReader.ts): delivered as its line is read, in
+ * stream order. Streaming deltas take the hand-checked fast path; every other event is validated
+ * by the schema.
  */
 export function sessionEventLane(logger: Logger, fire: (event: ZcodeEvent) => void, unknownFields?: UnknownFields): NotificationLane {
   return {
-    deliverInline(params) {
-      const event = parseStreamingDelta(params);
-      if (!event) return false;
-      fire(event);
-      return true;
-    },
     deliver(params) {
+      const delta = parseStreamingDelta(params);
+      if (delta) return fire(delta);
       unknownFields?.noteEvent(params);
       const event = parseZcodeEvent(params, logger);
       if (event) fire(event);

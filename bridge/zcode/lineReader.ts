@@ -1,9 +1,8 @@
 /**
  * The reading half of the zcode connection: lines (lineCodec.ts `LineFramer`) parsed once and
  * handed to vscode-jsonrpc, or — for notification methods routed to a lane — delivered directly,
- * in an order that stays the one vscode-jsonrpc alone would have produced wherever the bridge can
- * tell the difference. Nothing here knows any zcode method: lanes are routed by the connection's
- * owner (client.ts routes `session/event`).
+ * always in stream order. Nothing here knows any zcode method: lanes are routed by the
+ * connection's owner (client.ts routes `session/event`).
  */
 import type { Readable } from 'node:stream';
 import { AbstractMessageReader, Message } from 'vscode-jsonrpc/node';
@@ -13,6 +12,11 @@ import { DEFAULT_MAX_LINE_BYTES, LineFramer, preview, toRpcMessage } from './lin
 
 export interface LineReaderOptions {
   maxLineBytes?: number;
+  /**
+   * Called whenever the reader stops delivering: everything read so far is delivered (or waits
+   * for vscode-jsonrpc), so a burst of events has ended. Never called in the middle of a delivery.
+   */
+  onIdle?: () => void;
 }
 
 /**
@@ -20,21 +24,16 @@ export interface LineReaderOptions {
  * (`LineMessageReader.routeDirect`). The lane owns validation (the boundary parse) and logging.
  */
 export interface NotificationLane {
-  /**
-   * Deliver `params` now and return true if it is of the hot kind that may share an event-loop
-   * turn with the messages around it; otherwise return false and do nothing.
-   */
-  deliverInline(params: unknown): boolean;
-  /** Deliver (or log and skip) `params`; the reader calls this in an event-loop turn of its own. */
+  /** Deliver (or log and skip) `params`, synchronously. */
   deliver(params: unknown): void;
 }
 
 /**
- * Inline delivery never runs through more than this many input bytes (a pipe's read) without
- * giving the event loop a turn: a burst streamed from memory would otherwise hold timers, other
- * clients and the update sink's progress flushes (bridge/acp/updateSink.ts) until it ends.
+ * Reading yields to the event loop after this many input bytes (a pipe's read): a burst streamed
+ * from memory would otherwise hold timers and other clients until it ends. Fairness only: no
+ * ordering depends on it.
  */
-const TURN_BYTES = 64 * 1024;
+const BURST_BYTES = 64 * 1024;
 /** vscode-jsonrpc's cancellation notification; zcode has no such thing. */
 const CANCEL_METHOD = '$/cancelRequest';
 /** Fed at the end of the stream, so that an unterminated last line is still delivered. */
@@ -44,9 +43,7 @@ const FINAL_NEWLINE = Buffer.from('\n');
 const enum Taken {
   /** Skipped (logged) or delivered; reading goes on. */
   Done,
-  /** Reading stops until the next turn (a message that needs a turn to itself, or the turn's budget is spent). */
-  TurnOver,
-  /** Not deliverable yet: kept in `parked`, and reading stops behind it. */
+  /** Not deliverable yet: kept in `parked`, and reading stops behind it until vscode-jsonrpc dispatched the message before it. */
   Parked,
 }
 
@@ -61,22 +58,18 @@ type Parked = { lane: NotificationLane; params: unknown; message?: undefined } |
  *
  * Lanes (`routeDirect`). vscode-jsonrpc dispatches one queued message per event-loop turn (a
  * `setImmediate` each); at tens of thousands of streaming events a second that turn, not the
- * work, is the cost. Notifications of a routed method skip its queue and go to their lane, under
- * rules that keep every ordering the rest of the bridge can observe:
+ * work, is the cost. Notifications of a routed method skip its queue and go to their lane. The
+ * order is kept as state, never by counting event-loop turns:
  *
  * 1. Stream order, always. Nothing overtakes anything; reading simply stops behind a message that
  *    cannot go yet (`parked`) and resumes from there.
- * 2. At most one message is in vscode-jsonrpc's queue, and no lane message is delivered until
- *    vscode-jsonrpc has dispatched it (the connection reports that through `messageDispatched()`)
- *    and a turn has passed: a response's awaiters (`await send()` → `turn.sent = true`,
- *    `await subscribe()` → `lastSeq`) have run before the events that followed it are seen, exactly
- *    as when every message went through vscode-jsonrpc.
- * 3. A lane's hot messages (`deliverInline`: streaming deltas) go out as soon as their line is read,
- *    back to back. Any other lane message gets a turn of its own, as vscode-jsonrpc would have
- *    given it: it waits for the next turn (so the promise continuations of what came before have
- *    run) and nothing follows it in that turn (so its own continuations run before the next
- *    message — a turn's end settles the prompt before anything after it is seen).
- * 4. After TURN_BYTES of input, reading yields a turn even in the middle of a burst.
+ * 2. At most one message is in vscode-jsonrpc's queue (`inFlight`), and nothing after it is
+ *    delivered until vscode-jsonrpc has dispatched it: the connection reports that through
+ *    `messageDispatched()`, and reading resumes right there. A response's effect on what follows
+ *    it (a turn zcode accepted, a subscription's starting seq) is applied in the dispatch itself
+ *    (connection.ts `onAnswer`), not in a promise continuation that may run later.
+ * 3. Lane messages are delivered as their line is read, back to back.
+ * 4. After BURST_BYTES of input, reading yields a turn even in the middle of a burst (fairness).
  *
  * While reading is stopped the stream is paused, so a fast producer is held back by the pipe rather
  * than buffered here. Without lanes every message goes to vscode-jsonrpc as soon as it is read.
@@ -87,12 +80,14 @@ export class LineMessageReader extends AbstractMessageReader {
   private readonly lanes = new Map<string, NotificationLane>();
   /** A message read but not deliverable yet; reading stops behind it. */
   private parked: Parked | undefined;
+  /** Messages the bridge made itself (`deliverLocal`), delivered before the next line. */
+  private readonly local: Message[] = [];
   /** A message handed to vscode-jsonrpc and not dispatched yet (lanes only). */
   private inFlight = false;
-  /** Reading resumes in this turn. */
-  private resumeAt: NodeJS.Immediate | undefined;
-  /** `framer.bytesRead` when reading last resumed in a turn of its own (see TURN_BYTES). */
-  private turnStartBytes = 0;
+  /** Reading yields to the event loop mid-burst and resumes here (BURST_BYTES; fairness only). */
+  private yieldAt: NodeJS.Immediate | undefined;
+  /** `framer.bytesRead` when the current burst began (see BURST_BYTES). */
+  private burstStartBytes = 0;
   private sourcePaused = false;
   /** Inside read(): a chunk arriving meanwhile (a listener feeding the stream) only queues. */
   private reading = false;
@@ -101,6 +96,8 @@ export class LineMessageReader extends AbstractMessageReader {
   private disposed = false;
   private detach: (() => void) | undefined;
 
+  private readonly onIdle: (() => void) | undefined;
+
   constructor(
     private readonly readable: Readable,
     private readonly logger: Logger,
@@ -108,6 +105,7 @@ export class LineMessageReader extends AbstractMessageReader {
   ) {
     super();
     this.framer = new LineFramer(logger, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+    this.onIdle = options.onIdle;
   }
 
   /**
@@ -120,11 +118,23 @@ export class LineMessageReader extends AbstractMessageReader {
     this.lanes.set(method, lane);
   }
 
-  /** vscode-jsonrpc dispatched the message this reader last handed it. */
+  /**
+   * Hand vscode-jsonrpc a message that did not come from zcode, under the same rules as a line
+   * (connection.ts: the local answer to a request the bridge stopped waiting for).
+   */
+  deliverLocal(message: Message): void {
+    if (this.disposed) return;
+    this.local.push(message);
+    if (!this.stopped && !this.reading) this.read();
+  }
+
+  /** vscode-jsonrpc dispatched the message this reader last handed it: what waits behind it goes now. */
   messageDispatched(): void {
     this.inFlight = false;
-    // The dispatched message's continuations run first: resume in the next turn, not now.
-    if (this.parked) this.resumeNextTurn();
+    if (this.reading) return;
+    if (this.parked && !this.yieldAt) this.read();
+    // What the dispatched message delivered (a notification, replayed events) is a burst too.
+    else this.idle();
   }
 
   listen(callback: DataCallback): RpcDisposable {
@@ -156,10 +166,11 @@ export class LineMessageReader extends AbstractMessageReader {
     this.disposed = true;
     this.detach?.();
     this.callback = undefined;
-    if (this.resumeAt) clearImmediate(this.resumeAt);
-    this.resumeAt = undefined;
+    if (this.yieldAt) clearImmediate(this.yieldAt);
+    this.yieldAt = undefined;
     this.framer.clear();
     this.parked = undefined;
+    this.local.length = 0;
     // Keep the pipe draining (to nowhere) so the process is never blocked on a full stdout.
     if (this.sourcePaused) this.readable.resume();
     super.dispose();
@@ -169,43 +180,53 @@ export class LineMessageReader extends AbstractMessageReader {
   onChunk(chunk: Buffer): void {
     if (this.disposed) return;
     this.framer.push(chunk);
-    if (!this.stopped && !this.reading) this.read(false);
+    if (!this.stopped && !this.reading) this.read();
   }
 
-  /** Reading waits for a parked message or for the next turn. */
+  /** Reading waits for vscode-jsonrpc to dispatch a message, or for the end of a fairness yield. */
   private get stopped(): boolean {
-    return this.parked !== undefined || this.resumeAt !== undefined;
+    return this.parked !== undefined || this.yieldAt !== undefined;
   }
 
-  /**
-   * Deliver lines until the input is used up or a message has to wait.
-   * @param fresh this call begins a turn of its own: nothing has been delivered in it yet.
-   */
-  private read(fresh: boolean): void {
+  /** Deliver lines until the input is used up or a message has to wait. */
+  private read(): void {
     this.reading = true;
     try {
-      this.readLines(fresh);
+      this.readLines();
     } finally {
       this.reading = false;
     }
+    this.idle();
   }
 
-  private readLines(fresh: boolean): void {
-    let alone = fresh;
+  private idle(): void {
+    if (this.disposed || !this.onIdle) return;
+    try {
+      this.onIdle();
+    } catch (error) {
+      this.logger.error(`a zcode reader idle listener failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private readLines(): void {
     const parked = this.parked;
     if (parked) {
       this.parked = undefined;
-      const taken = parked.lane ? this.offerToLane(parked.lane, parked.params, alone) : this.offerToRpc(parked.message);
-      if (taken !== Taken.Done) return this.stop(taken);
-      alone = false;
+      const taken = parked.lane ? this.offerToLane(parked.lane, parked.params) : this.offerToRpc(parked.message);
+      if (taken === Taken.Parked) return this.pauseSource();
+    }
+    for (let message = this.local.shift(); message; message = this.local.shift()) {
+      if (this.offerToRpc(message) === Taken.Parked) return this.pauseSource();
     }
     const sequenced = this.lanes.size > 0;
     for (let line = this.framer.next(); line !== undefined && !this.disposed; line = this.framer.next()) {
-      const taken = this.take(line, alone);
-      if (taken !== Taken.Done) return this.stop(taken);
-      alone = false;
-      if (sequenced && this.framer.bytesRead - this.turnStartBytes >= TURN_BYTES) return this.stop(Taken.TurnOver);
+      if (this.take(line) === Taken.Parked) return this.pauseSource();
+      if (sequenced && this.framer.bytesRead - this.burstStartBytes >= BURST_BYTES) {
+        this.yieldAt = setImmediate(this.resumeAfterYield);
+        return this.pauseSource();
+      }
     }
+    this.burstStartBytes = this.framer.bytesRead;
     if (this.sourcePaused) {
       this.sourcePaused = false;
       this.readable.resume();
@@ -216,28 +237,22 @@ export class LineMessageReader extends AbstractMessageReader {
     }
   }
 
-  /** Reading stops: until the next turn, or (a message waiting for vscode-jsonrpc) until it is dispatched. */
-  private stop(taken: Taken): void {
-    if (taken === Taken.TurnOver || !this.inFlight) this.resumeNextTurn();
+  /** Reading stopped: hold the producer back by the pipe rather than buffer here. */
+  private pauseSource(): void {
     if (!this.sourcePaused && this.detach) {
       this.sourcePaused = true;
       this.readable.pause();
     }
   }
 
-  private resumeNextTurn(): void {
-    if (this.resumeAt || this.disposed) return;
-    this.resumeAt = setImmediate(this.resume);
-  }
-
-  private readonly resume = (): void => {
-    this.resumeAt = undefined;
-    this.turnStartBytes = this.framer.bytesRead;
-    this.read(true);
+  private readonly resumeAfterYield = (): void => {
+    this.yieldAt = undefined;
+    this.burstStartBytes = this.framer.bytesRead;
+    if (!this.parked) this.read();
   };
 
   /** Parse one line (once) and route it. */
-  private take(text: string, alone: boolean): Taken {
+  private take(text: string): Taken {
     if (!this.callback) return Taken.Done;
     let value: unknown;
     try {
@@ -252,36 +267,31 @@ export class LineMessageReader extends AbstractMessageReader {
       const { method } = value;
       if (typeof method === 'string' && value.id === undefined && value.error === undefined) {
         const lane = this.lanes.get(method);
-        if (lane) return this.offerToLane(lane, value.params, alone);
+        if (lane) return this.offerToLane(lane, value.params);
       }
     }
     const message = toRpcMessage(value, this.logger, text);
     if (!message) return Taken.Done;
     if (this.lanes.size > 0 && Message.isNotification(message)) {
       const lane = this.lanes.get(message.method);
-      if (lane) return this.offerToLane(lane, message.params, alone);
+      if (lane) return this.offerToLane(lane, message.params);
     }
     return this.offerToRpc(message);
   }
 
-  private offerToLane(lane: NotificationLane, params: unknown, alone: boolean): Taken {
+  private offerToLane(lane: NotificationLane, params: unknown): Taken {
     if (this.inFlight) {
       this.parked = { lane, params };
       return Taken.Parked;
     }
     try {
-      if (lane.deliverInline(params)) return Taken.Done;
-      if (!alone) {
-        this.parked = { lane, params };
-        return Taken.Parked;
-      }
       lane.deliver(params);
     } catch (error) {
       // A lane logs what it skips and its listeners are guarded; this is the last line of defence
       // (vscode-jsonrpc guards its handlers the same way).
       this.logger.error(`delivering a zcode notification failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     }
-    return Taken.TurnOver;
+    return Taken.Done;
   }
 
   private offerToRpc(message: Message): Taken {

@@ -21,7 +21,8 @@ import {
   SubscribeResult,
 } from './protocol.ts';
 import type { CheckpointTarget, GoalAction } from './protocol.ts';
-import { CheckpointsResult, CompactResult, McpListResult, RewindResult } from './operationShapes.ts';
+import { CheckpointsResult, CompactResult, McpListResult, RewindResult, SessionUsageResult } from './operationShapes.ts';
+import { PluginListResult, SkillCatalogResult } from './catalogShapes.ts';
 
 /** The one `deliveryKind` the bridge subscribes with: a continuous push, like the desktop app. */
 const DELIVERY_KIND = 'desktop-continuous';
@@ -45,12 +46,15 @@ function workspaceParam(workspacePath: string): { workspacePath: string; workspa
 
 type Methods = Omit<
   ZcodeBackend,
-  'state' | 'onDidChangeState' | 'onDidExit' | 'onEvent' | 'setInteractionHandler' | 'start' | 'restart' | 'dispose'
+  'state' | 'onDidChangeState' | 'onDidExit' | 'onEvent' | 'onDidDrainEvents' | 'setInteractionHandler' | 'start' | 'restart' | 'dispose'
 >;
 
 export abstract class ZcodeMethods implements Methods {
-  /** One request: started lazily, timed out, errors explained, result parsed with `schema`. */
-  protected abstract call<S extends z.ZodType>(method: string, params: unknown, schema: S): Promise<z.infer<S>>;
+  /**
+   * One request: started lazily, timed out, errors explained, result parsed with `schema`.
+   * `atAnswer` gets the parsed result at the answer's place in the stream (connection.ts `onAnswer`).
+   */
+  protected abstract call<S extends z.ZodType>(method: string, params: unknown, schema: S, atAnswer?: (result: z.infer<S>) => void): Promise<z.infer<S>>;
   /** One notification to the running process (none is started for it). */
   protected abstract notify(method: string, params: unknown): void;
   /** `session/stop` to the running process, in the form it accepts (client.ts). */
@@ -79,9 +83,10 @@ export abstract class ZcodeMethods implements Methods {
     return this.call('session/resume', { sessionId: params.sessionId, workspace: workspaceParam(params.workspacePath), ...mcp }, AnyResult);
   }
 
-  send(params: { sessionId: string; content: string; attachments?: ImageAttachment[] }): Promise<unknown> {
+  send(params: { sessionId: string; content: string; attachments?: ImageAttachment[] }, hooks: { onAccepted?: () => void } = {}): Promise<unknown> {
     const { sessionId, content, attachments } = params;
-    return this.call('session/send', attachments?.length ? { sessionId, content, attachments } : { sessionId, content }, AnyResult);
+    const { onAccepted } = hooks;
+    return this.call('session/send', attachments?.length ? { sessionId, content, attachments } : { sessionId, content }, AnyResult, onAccepted && (() => onAccepted()));
   }
 
   /**
@@ -105,16 +110,22 @@ export abstract class ZcodeMethods implements Methods {
    * Start the `session/event` push for a session. `afterSeq` replays the events after that `seq`
    * (pass the last one seen to resume a stream after a reconnect); omitted, only new events flow.
    */
-  async subscribe(params: { sessionId: string; afterSeq?: number; includeSnapshot?: boolean }): Promise<SubscribeResult> {
+  subscribe(
+    params: { sessionId: string; afterSeq?: number; includeSnapshot?: boolean },
+    hooks: { onSubscribed?: (result: SubscribeResult) => void } = {},
+  ): Promise<SubscribeResult> {
     const { sessionId, afterSeq, includeSnapshot } = params;
-    const result = await this.call(
+    return this.call(
       'session/subscribe',
       { sessionId, deliveryKind: DELIVERY_KIND, includeSnapshot: includeSnapshot ?? false, ...(afterSeq === undefined ? {} : { afterSeq }) },
       SubscribeResult,
+      (result) => {
+        hooks.onSubscribed?.(result);
+        // Current builds return the events after `afterSeq` in the result; seed builds re-send them
+        // as notifications. Delivered here, at the answer's place: before the live events after it.
+        if (result.events?.length) this.deliverEvents(result.events);
+      },
     );
-    // Current builds return the events after `afterSeq` in the result; seed builds re-send them as notifications.
-    if (result.events?.length) this.deliverEvents(result.events);
-    return result;
   }
 
   fork(params: { sessionId: string; target: CheckpointTarget }): Promise<ForkResult> {
@@ -179,6 +190,21 @@ export abstract class ZcodeMethods implements Methods {
   }
 
   /** `automation/list`, asked only to learn whether the build has automation methods (automation.ts). */
+  /** `skills/referenceCatalog {workspace, sessionId?}`: the skills zcode offers (a session's own with its id). */
+  listSkills(params: { workspacePath: string; sessionId?: string }): Promise<SkillCatalogResult> {
+    return this.call('skills/referenceCatalog', { workspace: workspaceParam(params.workspacePath), ...(params.sessionId ? { sessionId: params.sessionId } : {}) }, SkillCatalogResult);
+  }
+
+  /** `plugins/list {workspace}`: the installed plugins and their roots. */
+  listPlugins(params: { workspacePath: string }): Promise<PluginListResult> {
+    return this.call('plugins/list', { workspace: workspaceParam(params.workspacePath) }, PluginListResult);
+  }
+
+  /** `session/usage {sessionId}`: zcode's token counts for the session (deprecated upstream, still served). */
+  sessionUsage(params: { sessionId: string }): Promise<Record<string, unknown>> {
+    return this.call('session/usage', { sessionId: params.sessionId }, SessionUsageResult);
+  }
+
   listAutomations(): Promise<unknown> {
     return this.call('automation/list', {}, AnyResult);
   }

@@ -66,3 +66,6 @@ export type McpServerStatus = z.infer<typeof McpServerStatus>;
 
 export const McpListResult = z.object({ statuses: z.record(z.string(), McpServerStatus).optional() }).passthrough();
 export type McpListResult = z.infer<typeof McpListResult>;
+
+/** `session/usage`: zcode's token counts for one session (zcode-current.md §11); passed on as it is. */
+export const SessionUsageResult = z.record(z.string(), z.unknown());

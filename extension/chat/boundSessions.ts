@@ -105,10 +105,11 @@ export class BoundSessions implements ChatSessions, vscode.Disposable {
     return this.sessions.setConfigOption(sessionId, configId, value);
   }
 
-  async fork(): Promise<string> {
-    if (!this.sessionId) throw new Error(vscode.l10n.t('There is no active ZCode session. Start one with "ZCode: New Session".'));
+  async fork(checkpointId?: string): Promise<string> {
+    const sessionId = this.sessionId;
+    if (!sessionId) throw new Error(vscode.l10n.t('There is no active ZCode session. Start one with "ZCode: New Session".'));
     // The answer is checked against the contract (a fork without its session id is refused there).
-    const result = await this.host.call(ForkRequest, { sessionId: this.sessionId });
+    const result = await this.host.call(ForkRequest, checkpointId ? { sessionId, checkpointId } : { sessionId });
     await this.loadSession(result.sessionId);
     return result.sessionId;
   }

@@ -268,7 +268,7 @@ export class ChatController {
     }
     if (ListSessionsRequest.is(msg)) {
       return this.respond(msg, ListSessionsRequest, async () => ({
-        sessions: (await this.sessions.listSessions()).map((s) => ({ sessionId: s.sessionId, ...(s.title ? { title: s.title } : {}), ...(s.updatedAt ? { updatedAt: s.updatedAt } : {}) })),
+        sessions: (await (this.env.listSessions?.() ?? this.sessions.listSessions())).map((s) => ({ sessionId: s.sessionId, ...(s.title ? { title: s.title } : {}), ...(s.updatedAt ? { updatedAt: s.updatedAt } : {}) })),
       }));
     }
     if (AttachContextRequest.is(msg)) {

@@ -51,6 +51,8 @@ export interface ChatEnvironment {
   openLocation(path: string, line?: number): Promise<void>;
   copy(text: string): Promise<void>;
   attachContext(source: 'selection' | 'activeFile' | 'pickFiles'): Promise<Attachment[]>;
+  /** What the chat's session menu lists (default: `ChatSessions.listSessions`). */
+  listSessions?(): Promise<SessionInfo[]>;
   /** The composer's `@` picker: files, open editors and symbols matching `query`. */
   searchMentions?(query: string): Promise<MentionCandidate[]>;
   /** A file attachment's text to embed in the prompt; undefined = send it as a link. */

@@ -10,6 +10,7 @@
  */
 import * as vscode from 'vscode';
 import type { ZcodeClientHost } from '../acpClient.ts';
+import { historyForMenu, type SessionHistoryStore } from '../commands/sessionHistory.ts';
 import type { ClientSessions } from '../sessions.ts';
 import { registerTurnChanges } from '../changes/changesUi.ts';
 import { defaultSessionFolder, pickSessionFolder } from '../sessionFolders.ts';
@@ -110,14 +111,20 @@ export function registerChatView(
   sessions: ClientSessions,
   log?: Logger,
   statusBar?: { setNeedsInput(count: number): void },
-  history?: { onDidRemove: vscode.Event<string> },
+  history?: SessionHistoryStore,
 ): vscode.Disposable {
   const diffs = new DiffDocuments();
   const turnChanges = registerTurnChanges(context, (message) => log?.warn(message));
   const mentions = new MentionSource();
   const router = new ChatUiRouter((ui) => host.setInteractiveUi(ui));
   // Every chat (sidebar and editor tabs) records its turns' changes in the one tracker.
-  const shared = { ...sharedChatEnvironment(diffs, mentions, log), changes: turnChanges.tracker, confirm: confirmRewind };
+  const shared = {
+    ...sharedChatEnvironment(diffs, mentions, log),
+    changes: turnChanges.tracker,
+    confirm: confirmRewind,
+    // The chat's session menu shows the history as the palette does: every folder, the user's titles.
+    ...(history ? { listSessions: () => historyForMenu(sessions, history) } : {}),
+  };
   // The environment reveals the view through the provider, created right after it.
   const view: { provider?: ChatViewProvider } = {};
   const attention = new ChatAttention({

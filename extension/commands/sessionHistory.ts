@@ -78,6 +78,20 @@ export async function listHistory(sessions: ClientSessions, store: SessionHistor
     .sort((a, b) => (b.info.updatedAt ?? '').localeCompare(a.info.updatedAt ?? ''));
 }
 
+/**
+ * The history for the chat's session menu: the user's titles, removed sessions left out, and in a
+ * multi-root workspace the folder before the title (its folder is remembered, so a load from the
+ * menu opens the session in its own folder).
+ */
+export async function historyForMenu(sessions: ClientSessions, store: SessionHistoryStore): Promise<SessionInfo[]> {
+  const multiRoot = sessionFolders().length > 1;
+  return (await listHistory(sessions, store)).map(({ info, folder }) => {
+    if (multiRoot) sessions.rememberFolder(info.sessionId, folder.path);
+    const title = store.title(info.sessionId) ?? info.title ?? undefined;
+    return { ...info, ...(title ? { title: multiRoot ? `${folder.name}: ${title}` : title } : {}) };
+  });
+}
+
 type Item = vscode.QuickPickItem & { entry: HistoryEntry };
 
 /**

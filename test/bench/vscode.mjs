@@ -80,7 +80,7 @@ async function quiet(pid, timeout = 30_000) {
 }
 
 /** A DevTools-protocol session on the extension host's inspector (opened by SIGUSR1). */
-async function inspect(pid) {
+export async function inspect(pid) {
   process.kill(pid, 'SIGUSR1');
   let targets;
   for (let i = 0; i < 50 && !targets; i++) {

@@ -68,3 +68,14 @@ test('the history covers both folders, labelled by folder', T, () =>
     await waitUntil(() => received('session/resume').length + received('session/read').length > loads, { what: 'zcode to be asked for the session' });
     await webviewFrame(page).locator('.message.agent', { hasText: 'You said: work in two' }).waitFor({ timeout: 60_000 });
   }));
+
+test('the chat\'s own session menu lists both folders too', T, () =>
+  step(wb, 'menu', async (page) => {
+    const chat = webviewFrame(page);
+    await chat.locator('button[aria-label="Sessions: new, fork, resume"]').click();
+    await chat.locator('.session-entry', { hasText: 'two: work in two' }).waitFor({ timeout: 30_000 });
+    await chat.locator('.session-entry', { hasText: 'one: work in one' }).waitFor();
+    await screenshot(page, 'multiroot-3-chat-menu');
+    await chat.locator('.session-entry', { hasText: 'one: work in one' }).click();
+    await chat.locator('.message.agent', { hasText: 'You said: work in one' }).waitFor({ timeout: 60_000 });
+  }));

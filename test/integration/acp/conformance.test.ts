@@ -14,7 +14,7 @@ import { before, describe, test } from 'node:test';
 import type { AnyMessage, SessionConfigOption } from '@agentclientprotocol/sdk';
 import { buildCli, MODES } from './harness.ts';
 import type { AcpHarness } from './harness.ts';
-import { agentText, errorOf, neverAnswer, newSession, prompt, sleep, withHarness } from './helpers.ts';
+import { agentText, caughtUp, errorOf, neverAnswer, newSession, prompt, withHarness } from './helpers.ts';
 
 const T = { timeout: 60_000 };
 
@@ -152,7 +152,7 @@ for (const mode of MODES) {
         await h.agent.notify('session/cancel', { sessionId });
         assert.equal((await running).stopReason, 'cancelled');
         const countAtResponse = h.updatesOf(sessionId).length;
-        await sleep(400);
+        await caughtUp(h);
         assert.equal(h.updatesOf(sessionId).length, countAtResponse, 'no update after the cancelled response');
         const cards = h.updatesOf(sessionId).filter((u) => u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update');
         const open = new Map<string, string>();

@@ -70,11 +70,16 @@ async function record(h: AcpHarness, c: Case): Promise<string[]> {
   await prompt(h, sessionId, `[scenario:${c.scenario}]`);
   if (c.waitFor) {
     await h.waitFor('the background turn', () => c.waitFor!.test(agentText(h.updatesOf(sessionId))));
-    // Let the background turn finish (its last events follow the text).
     await h.waitFor('the background task list to settle', () =>
       h.notifications.some((n) => n.method === '_zcode/session/backgroundTasks' && /"status":"(completed|failed)"/.test(JSON.stringify(n.params))),
     );
-    await new Promise((r) => setTimeout(r, 200));
+    // The background turn's last update is its usage, after its text: wait for that event, not a clock.
+    await h.waitFor('the background turn\'s end (its usage)', () => {
+      const updates = h.updatesOf(sessionId);
+      // The text may come in several chunks: the usage must follow the last of them.
+      const lastText = updates.findLastIndex((u) => u.sessionUpdate === 'agent_message_chunk');
+      return c.waitFor!.test(agentText(updates)) && updates.slice(lastText + 1).some((u) => u.sessionUpdate === 'usage_update');
+    });
   }
   return transcript(h.traffic.entries.slice(start));
 }

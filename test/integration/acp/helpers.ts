@@ -57,6 +57,31 @@ export function neverAnswer(): (params: unknown, signal: AbortSignal) => Promise
     });
 }
 
+/**
+ * The explicit "the bridge has caught up" signal, instead of a sleep: a request the bridge answers
+ * only after a round trip to zcode (`session/list`). zcode reads and answers in order (the
+ * simulator records every message as it reads it), the bridge handles zcode's messages in stream
+ * order and writes to this client in order; so once this resolves, every message sent before it
+ * has reached zcode, and every update caused by what zcode sent before its answer has reached this
+ * client. What happened by then is all that happened in response to those messages.
+ */
+export async function caughtUp(h: TestClient, cwd = '/tmp/zcode-acp-ws'): Promise<void> {
+  await h.agent.request('session/list', { cwd });
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Send a prompt that must end the turn; the agent text it produced. */
+export async function say(h: AcpHarness, sessionId: string, text: string): Promise<string> {
+  const before = agentText(h.updatesOf(sessionId)).length;
+  const response = await prompt(h, sessionId, text);
+  if (response.stopReason !== 'end_turn') throw new Error(`${text}: stopped with ${response.stopReason}`);
+  return agentText(h.updatesOf(sessionId)).slice(before);
+}
+
+/** What zcode (the simulator) was sent as prompts, in order. */
+export function sentPrompts(h: AcpHarness): string[] {
+  return h.simRecord().received.filter((m) => m.method === 'session/send').map((m) => (m.params as { content: string }).content);
 }

@@ -15,6 +15,7 @@ import {
   notificationsOf,
   prompt,
   sessionText,
+  caughtUp,
   sleep,
   startPrompt,
   TERMINAL_CAPS,
@@ -66,10 +67,16 @@ function terminalData(h: AcpHarness, sessionId: string, toolCallId: string): str
     .join('');
 }
 
-/** Wait until the backend's own background-task turn has finished (its closing text arrived, then a pause for strays). */
+/** Wait until the backend's own background-task turn has finished: its closing text arrived, then its end (usage), then the bridge caught up. */
 async function backgroundTurnDone(h: AcpHarness, sessionId: string, closing: string): Promise<void> {
   await h.waitFor(`the background turn text "${closing}"`, () => sessionText(h, sessionId).includes(closing));
-  await sleep(300);
+  await h.waitFor('the background turn\'s end (its usage)', () => {
+    const updates = h.updatesOf(sessionId);
+    // The text may come in several chunks: the usage must follow the last of them.
+    const lastText = updates.findLastIndex((u) => u.sessionUpdate === 'agent_message_chunk');
+    return sessionText(h, sessionId).includes(closing) && updates.slice(lastText + 1).some((u) => u.sessionUpdate === 'usage_update');
+  });
+  await caughtUp(h);
 }
 
 describe('synchronous sub-agent', () => {

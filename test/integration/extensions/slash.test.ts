@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { PromptResponse } from '@agentclientprotocol/sdk';
 import type { AcpHarness } from './support.ts';
-import { errorOf, newSession, prompt, sessionText, sleep, startPrompt, withBridge, zcodeCalls, zcodeIdOfLastSend } from './support.ts';
+import { caughtUp, errorOf, newSession, prompt, sessionText, startPrompt, withBridge, zcodeCalls, zcodeIdOfLastSend } from './support.ts';
 
 const CWD = '/tmp/zcode-ext-slash';
 
@@ -84,12 +84,13 @@ describe('slash commands', () => {
       const long = startPrompt(h, sessionId, '[scenario:long] go');
       await h.waitFor('the long turn to stream', () => sessionText(h, sessionId).length > 200);
       const rewind = startPrompt(h, sessionId, '/rewind');
-      await sleep(50);
+      await caughtUp(h, CWD);
       assert.equal(rewind.done, false, '/rewind waits for the running prompt');
+      assert.deepEqual(zcodeCalls(h, 'session/rewind'), [], 'not sent while the prompt runs');
       await h.agent.notify('session/cancel', { sessionId });
       assert.equal((await long.response).stopReason, 'cancelled');
       assert.equal((await rewind.response).stopReason, 'cancelled');
-      await sleep(100);
+      await caughtUp(h, CWD);
       assert.deepEqual(zcodeCalls(h, 'session/rewind'), [], 'the cancelled rewind never reached zcode');
     }));
 

@@ -8,7 +8,7 @@ import type { PromptResponse, SessionNotification } from '@agentclientprotocol/s
 import type { AcpHarness, HarnessOptions } from '../acp/harness.ts';
 import { withHarness } from '../acp/helpers.ts';
 
-export { agentText, errorOf, newSession, prompt, sleep } from '../acp/helpers.ts';
+export { agentText, caughtUp, errorOf, newSession, prompt, sleep } from '../acp/helpers.ts';
 export type { AcpHarness } from '../acp/harness.ts';
 
 /** Client capabilities of an editor that renders zcode's own shell output as terminals. */

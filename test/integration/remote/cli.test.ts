@@ -55,10 +55,12 @@ test('zcode-acp with ZCODE_ACP_REMOTE=1: shared sessions, and the process ends w
     const { sessionId } = await phone.agent.request('session/new', { cwd: tmp.dir, mcpServers: [] });
     const response = await phone.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '[scenario:text]' }] });
     assert.equal(response.stopReason, 'end_turn');
-    // The editor on stdio saw the phone's turn.
+    // The editor on stdio saw the phone's turn (over its own stream: the phone's response says
+    // nothing about when the editor's copy lands, so wait for the text itself).
+    const sawText = (): boolean => stdioUpdates.some((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'agent_message_chunk');
     const deadline = Date.now() + 5000;
-    while (!stdioUpdates.some((n) => n.sessionId === sessionId) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    assert.ok(stdioUpdates.some((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'agent_message_chunk'));
+    while (!sawText() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(sawText(), 'the editor got the turn\'s text');
 
     // The editor goes away: the process exits although the phone is still connected.
     child.stdin.end();

@@ -1,4 +1,4 @@
-/** updateSink.ts: streaming text is merged while deltas keep coming, never across messages or past other updates. */
+/** updateSink.ts: streaming text is merged within a burst (until the owner flushes), never across messages, past other updates or beyond 64 KiB. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
@@ -41,24 +41,26 @@ describe('UpdateSink', () => {
     assert.equal(sent.length, 2);
   });
 
-  test('a lone delta goes out by itself two event-loop turns later; a steady stream is cut within a few ms', async () => {
+  test('no timer sends held text: it waits for the flush that ends the burst, however many turns pass', async () => {
     const sent: SessionUpdate[] = [];
     const sink = new UpdateSink((u) => sent.push(u));
-    sink.push(chunk('solo'));
-    await turns(3);
-    assert.deepEqual(sent, [chunk('solo')]);
-    // One delta per event-loop turn for ~20 ms: flushed periodically, not only at the end.
-    const started = performance.now();
-    let n = 0;
-    while (performance.now() - started < 20) {
-      sink.push(chunk('x'));
-      n++;
-      await turns(1);
-    }
-    await turns(3);
-    const text = sent.slice(1).map((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? u.content.text : '')).join('');
-    assert.equal(text.length, n);
-    assert.ok(sent.length - 1 >= 2, `cut into ${sent.length - 1} updates`);
-    assert.ok(sent.length - 1 < n, 'merged');
+    sink.push(chunk('a'));
+    sink.push(chunk('b'));
+    await turns(10);
+    assert.deepEqual(sent, [], 'held: the burst has not ended');
+    assert.equal(sink.holding, true);
+    sink.flush();
+    assert.deepEqual(sent, [chunk('ab')]);
+    assert.equal(sink.holding, false);
+  });
+
+  test('a chunk never grows past 64 KiB: a long burst is cut', () => {
+    const sent: SessionUpdate[] = [];
+    const sink = new UpdateSink((u) => sent.push(u));
+    const piece = 'x'.repeat(1024);
+    for (let i = 0; i < 100; i++) sink.push(chunk(piece));
+    sink.flush();
+    assert.equal(sent.length, 2);
+    assert.equal(sent.map((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? u.content.text : '')).join('').length, 100 * 1024);
   });
 });

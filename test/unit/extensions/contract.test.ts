@@ -20,9 +20,9 @@ import { backgroundTaskKindOf } from '../../../shared/backgroundTasks.ts';
 import { combineAnswer, formKindMeta, otherEffect, readFormKind, SKIP_CHOICE } from '../../../shared/forms.ts';
 
 describe('the _zcode/* descriptors', () => {
-  test('every method and notification is _zcode/session/<name>, each declared once', () => {
+  test('every method and notification is _zcode/<session|account>/<name>, each declared once', () => {
     const methods = [...EXTENSION_REQUESTS, ...EXTENSION_NOTIFICATIONS].map((d) => d.method);
-    for (const method of methods) assert.match(method, /^_zcode\/session\/[a-zA-Z]+$/);
+    for (const method of methods) assert.match(method, /^_zcode\/(session|account)\/[a-zA-Z]+$/);
     assert.equal(new Set(methods).size, methods.length);
   });
 

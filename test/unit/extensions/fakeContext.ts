@@ -4,6 +4,8 @@
  * operations send recorded for assertions. The integration tests use the real bridge + simulator;
  * this fake covers what the simulator cannot produce (timeouts, exits, odd result shapes).
  */
+import { CommandCatalog } from '../../../bridge/acp/commandCatalog.ts';
+import { QuotaService } from '../../../bridge/acp/quota.ts';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { BridgeContext, SessionHandle } from '../../../bridge/acp/context.ts';
@@ -82,6 +84,9 @@ export function fakeContext(options: { terminalOutput?: boolean } = {}): FakeCon
       if (!parsed.success) throw new ZcodeError('zcode answered session/checkpoints with an unexpected result', BackendErrorCode.InvalidResponse, 'session/checkpoints');
       return parsed.data;
     },
+    listSkills: (p: unknown) => answer('skills/referenceCatalog', p),
+    listPlugins: (p: unknown) => answer('plugins/list', p),
+    sessionUsage: (p: unknown) => answer('session/usage', p),
     stop: (p: unknown) => void calls.push(['stop', p]),
   } as unknown as ZcodeBackend;
 
@@ -114,6 +119,9 @@ export function fakeContext(options: { terminalOutput?: boolean } = {}): FakeCon
       backend,
       logger: testLogger('ext'),
       clients: {} as ClientRegistry,
+      // No zcode commands: the fake backend has no listings, and a home without zcode folders.
+      commands: new CommandCatalog(backend, testLogger('commands'), '/nonexistent-home'),
+      quota: new QuotaService(testLogger('quota'), { config: { file: '/nonexistent-home/.zcode/v2/config.json', readText: () => undefined } }),
       materialize: async (id) => {
         if (id !== ACP_ID) throw RequestError.sessionNotFound(id);
         return handle;

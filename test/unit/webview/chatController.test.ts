@@ -474,6 +474,17 @@ describe('chat controller', () => {
     assert.deepEqual(reply.params, { ok: true, value: { sessions: [{ sessionId: 'old', title: 'Earlier work', updatedAt: '2026-01-01T00:00:00Z' }] } });
   });
 
+  test('the session menu lists what the environment gives (every folder, the user\'s titles) when it gives one', async () => {
+    const t = setup(undefined, { listSessions: async () => [{ sessionId: 'old', cwd: '/w2', title: 'two: Renamed', updatedAt: '2026-01-02T00:00:00Z' }] });
+    disposers.push(() => t.controller.dispose());
+    t.send(ReadyCommand, {});
+    t.send(ListSessionsRequest, {});
+    await tick();
+    t.sync();
+    const reply = t.replies.find((m) => m.completionId !== undefined)!;
+    assert.deepEqual(reply.params, { ok: true, value: { sessions: [{ sessionId: 'old', title: 'two: Renamed', updatedAt: '2026-01-02T00:00:00Z' }] } });
+  });
+
   test('switching sessions sends a fresh snapshot (then the replay); pending forms stay answerable', async () => {
     const t = setup();
     disposers.push(() => t.controller.dispose());
@@ -567,8 +578,8 @@ describe('chat controller: changed files and checkpoints', () => {
   test('messages get their checkpoints after a turn; Rewind to here rewinds and reloads; Fork from here forks at it', async () => {
     const t = setup();
     disposers.push(() => t.controller.dispose());
-    const user = await turnWithCheckpoint(t);
     t.host.answers.set('_zcode/session/rewind', () => ({ rewound: true, checkpointId: 'c1' }));
+    const user = await turnWithCheckpoint(t);
     t.send(RewindToCommand, { itemId: user.id });
     await until(() => t.host.requests.some((r) => r.method === '_zcode/session/rewind'), 'the rewind request');
     assert.deepEqual(t.host.requests.find((r) => r.method === '_zcode/session/rewind')?.params, { sessionId: 's1', checkpointId: 'c1' });

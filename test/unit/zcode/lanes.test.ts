@@ -1,5 +1,5 @@
 /**
- * `session/event` on its lane (lineCodec.ts `routeDirect`, connection.ts): events skip
+ * `session/event` on its lane (lineReader.ts `routeDirect`, connection.ts): events skip
  * vscode-jsonrpc's one-message-per-turn queue, and still keep every ordering the bridge can
  * observe. Real reader, writer, connection and lane over in-memory streams; the "zcode" side is
  * the test writing lines.
@@ -78,9 +78,12 @@ function rig(options: { onEvent?: (seq: number, log: string[]) => void } = {}) {
     reader,
     conn,
     write: (text: string) => void stdout.write(text),
-    /** Send a request from the bridge; resolves with the id zcode saw. */
+    /**
+     * Send a request from the bridge; resolves with the id zcode saw. Its answer is logged twice:
+     * where it stands in the stream (`onAnswer`) and when the awaiting code goes on ("resolved").
+     */
     request: async (method: string, after: (log: string[]) => Promise<void> | void = () => {}) => {
-      const done = conn.request(method, {}).then(async () => {
+      const done = conn.request(method, {}, { onAnswer: () => log.push(`${method} answered`) }).then(async () => {
         log.push(`${method} resolved`);
         await after(log);
       });
@@ -99,17 +102,29 @@ test('deltas are delivered as their line is read, in stream order, in the same t
   r.conn.close(new ZcodeError('done', BackendErrorCode.Disposed));
 });
 
-test('a response followed by events in one chunk: its awaiters (through several awaits) run before the events are seen', async () => {
+test('a response followed by events in one chunk: its answer is applied at its place in the stream, before the events after it', async () => {
   const r = rig();
-  const { id, done } = await r.request('session/subscribe', async (log) => {
-    await null;
-    await Promise.resolve();
-    log.push('subscribe continuation');
-  });
+  const { id, done } = await r.request('session/subscribe');
   r.write(response(id) + delta(1) + delta(2) + started(3) + delta(4));
   await done;
   await until('all events', () => r.events().length === 4);
-  assert.deepEqual(r.log, ['session/subscribe resolved', 'subscribe continuation', 'event 1', 'event 2', 'event 3', 'event 4']);
+  const log = r.log.filter((l) => l !== 'session/subscribe resolved');
+  assert.deepEqual(log, ['session/subscribe answered', 'event 1', 'event 2', 'event 3', 'event 4']);
+  r.conn.close(new ZcodeError('done', BackendErrorCode.Disposed));
+});
+
+test('the order does not rest on promise continuations: an awaiter delayed by many turns changes nothing the stream decides', async () => {
+  const r = rig();
+  const { id, done } = await r.request('session/send', async () => {
+    // A continuation that takes its time (I/O, a slow listener): the events are not held for it.
+    for (let i = 0; i < 20; i++) await turn();
+    r.log.push('send continuation done');
+  });
+  r.write(delta(1) + response(id) + delta(2) + completed(3) + started(4) + delta(5));
+  await until('all events', () => r.events().length === 5);
+  assert.deepEqual(r.log.slice(0, 6), ['event 1', 'session/send answered', 'event 2', 'event 3', 'event 4', 'event 5'], 'stream order, the answer in its place');
+  await done;
+  assert.equal(r.log.at(-1), 'send continuation done');
   r.conn.close(new ZcodeError('done', BackendErrorCode.Disposed));
 });
 
@@ -119,21 +134,30 @@ test('events before the send response are not held back or lost: stream order ex
   r.write(delta(1) + started(2) + delta(3) + response(id) + delta(4) + completed(5));
   await done;
   await until('all events', () => r.events().length === 5);
-  assert.deepEqual(r.log, ['event 1', 'event 2', 'event 3', 'session/send resolved', 'event 4', 'event 5']);
+  assert.deepEqual(
+    r.log.filter((l) => l !== 'session/send resolved'),
+    ['event 1', 'event 2', 'event 3', 'session/send answered', 'event 4', 'event 5'],
+  );
   r.conn.close(new ZcodeError('done', BackendErrorCode.Disposed));
 });
 
-test('a non-delta event gets a turn of its own: continuations of what came before run first, its own run before what follows', async () => {
-  const r = rig({
-    onEvent: (seq, log) => {
-      // What a listener's async follow-up (a settled prompt, a flushed update) looks like.
-      void Promise.resolve().then(() => log.push(`after ${seq}`));
-    },
-  });
-  r.write(delta(1) + delta(2) + completed(3) + delta(4) + started(5) + completed(6));
-  await until('all events', () => r.events().length === 6);
-  await turn();
-  assert.deepEqual(r.log, ['event 1', 'event 2', 'after 1', 'after 2', 'event 3', 'after 3', 'event 4', 'after 4', 'event 5', 'after 5', 'event 6', 'after 6']);
+test('the reader reports the end of each burst (onIdle) after its deliveries, never between them', async () => {
+  const logger = testLogger('idle');
+  const stdout = new PassThrough();
+  const log: string[] = [];
+  const reader = new LineMessageReader(stdout, logger, { onIdle: () => log.push('idle') });
+  reader.routeDirect(SESSION_EVENT_METHOD, sessionEventLane(logger, (event) => void log.push(`event ${event.seq}`)));
+  reader.listen(() => assert.fail('only lane messages here'));
+  reader.onChunk(Buffer.from(delta(1) + delta(2) + completed(3)));
+  reader.onChunk(Buffer.from(delta(4)));
+  assert.deepEqual(log, ['event 1', 'event 2', 'event 3', 'idle', 'event 4', 'idle']);
+  reader.dispose();
+});
+
+test('events of every kind are delivered back to back as their lines are read (no turn of their own)', () => {
+  const r = rig();
+  r.reader.onChunk(Buffer.from(delta(1) + delta(2) + completed(3) + delta(4) + started(5) + completed(6)));
+  assert.deepEqual(r.events(), ['event 1', 'event 2', 'event 3', 'event 4', 'event 5', 'event 6']);
   r.conn.close(new ZcodeError('done', BackendErrorCode.Disposed));
 });
 
@@ -269,10 +293,7 @@ test('the reader’s hand-checked lane routing agrees with the full classificati
   const logger = testLogger('routing');
   const reader = new LineMessageReader(new PassThrough(), logger);
   const seen: unknown[] = [];
-  reader.routeDirect(SESSION_EVENT_METHOD, {
-    deliverInline: (params) => (seen.push(['lane', params]), true),
-    deliver: () => assert.fail('every lane message is inline here'),
-  });
+  reader.routeDirect(SESSION_EVENT_METHOD, { deliver: (params) => void seen.push(['lane', params]) });
   reader.listen((message) => {
     seen.push(['rpc', message]);
     reader.messageDispatched();
@@ -289,8 +310,7 @@ test('the reader’s hand-checked lane routing agrees with the full classificati
             const expected = !message ? [] : Message.isNotification(message) && message.method === SESSION_EVENT_METHOD ? [['lane', message.params]] : [['rpc', message]];
             seen.length = 0;
             reader.onChunk(Buffer.from(`${text}\n`));
-            // A turn each: the reader yields every TURN_BYTES, and the next variant must start clean.
-            await turn();
+            // Synchronous: every message is delivered as its line is read (the listener dispatches at once).
             assert.deepStrictEqual(seen, expected, text);
             variants++;
           }
