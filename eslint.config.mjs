@@ -16,7 +16,8 @@ const ZOD_NAMED_Z = {
   message: "use `import * as z from 'zod'`: the `z` object pulls all of zod's locales (~360 KB) into the bundles (npm run bench -- startup).",
 };
 const ZCODE_METHOD_LITERAL = {
-  selector: 'Literal[value=/^_zcode\\//], TemplateElement[value.raw=/^_zcode\\//]',
+  // Also the bare names of `EXTENSION_METHOD` (for tests and logs): code calls through the descriptor, whose result is checked.
+  selector: "Literal[value=/^_zcode\\//], TemplateElement[value.raw=/^_zcode\\//], MemberExpression[object.name='EXTENSION_METHOD']",
   message: 'a `_zcode/*` method is declared once, in bridge/acp/extensionSchemas.ts: use its descriptor (e.g. `SteerRequest`, `BackgroundTasksNotification`).',
 };
 

@@ -19,14 +19,14 @@ import { registerSessionCommands } from './commands/sessionCommands.ts';
 import { QuickPickInteractiveUi } from './fallbackUi.ts';
 import { LocateUi } from './locate.ts';
 import { RemoteAccess } from './remote.ts';
-import { SessionManager } from './sessions.ts';
+import { ClientSessions } from './sessions.ts';
 import { QuotaStatus } from './quotaStatus.ts';
 import { StatusBar } from './statusBar.ts';
 
 /** What `activate()` returns (the extension's API, used by tests and by other extensions). */
 export interface ZcodeExtensionApi {
   readonly host: ZcodeClientHost;
-  readonly sessions: SessionManager;
+  readonly sessions: ClientSessions;
   readonly backgroundTasks: BackgroundTasksTree;
   readonly remote: RemoteAccess;
   readonly statusBar: StatusBar;
@@ -52,7 +52,7 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
     revealUi: () => vscode.commands.executeCommand('zcode.chat.focus', { preserveFocus: true }),
     clientInfo: { name: 'zcode-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
   });
-  const sessions = new SessionManager(host, context.workspaceState, workspaceCwd);
+  const sessions = new ClientSessions(host, context.workspaceState, workspaceCwd);
   const remote = new RemoteAccess(host, context.secrets, log);
   const tree = new BackgroundTasksTree(host, sessions);
   const statusBar = new StatusBar(host, remote);
@@ -67,14 +67,10 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
   registerSessionCommands(runner, host, sessions, history);
   registerAppCommands(runner, { host, remote, tree, locate, log, locateOptions: readLocateOptions });
 
-  // Context keys for `when` clauses.
+  // Context keys for `when` clauses: only those package.json reads (zcode.notFound: locate.ts,
+  // zcode.chatFocused: chatViewProvider.ts).
   const setContext = (key: string, value: unknown): void => void vscode.commands.executeCommand('setContext', key, value);
-  const onState = (state: HostState): void => {
-    setContext('zcode.started', state !== 'notStarted');
-    setContext('zcode.ready', state === 'ready' || state === 'turnRunning');
-    setContext('zcode.turnRunning', state === 'turnRunning');
-    setContext('zcode.crashed', state === 'crashed');
-  };
+  const onState = (state: HostState): void => setContext('zcode.turnRunning', state === 'turnRunning');
   onState(host.state);
   setContext('zcode.hasSession', sessions.activeSessionId !== undefined);
   setContext('zcode.remoteEnabled', remote.state.enabled);

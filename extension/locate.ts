@@ -15,7 +15,7 @@ export interface NotFoundView {
   setNotFound(message: string | undefined): void;
 }
 
-export const WALKTHROUGH_ID = 'zcode-community.zcode-vscode#zcode.gettingStarted';
+const WALKTHROUGH_ID = 'zcode-community.zcode-vscode#zcode.gettingStarted';
 
 export class LocateUi extends Disposable {
   private _message: string | undefined;

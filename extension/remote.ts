@@ -35,7 +35,7 @@ export interface RemoteSettings {
   allowNonLoopback: boolean;
 }
 
-export function readRemoteSettings(config: vscode.WorkspaceConfiguration = vscode.workspace.getConfiguration('zcode')): RemoteSettings {
+function readRemoteSettings(config: vscode.WorkspaceConfiguration = vscode.workspace.getConfiguration('zcode')): RemoteSettings {
   return {
     enabled: config.get<boolean>('remote.enabled', false),
     host: config.get<string>('remote.host', '127.0.0.1') || '127.0.0.1',

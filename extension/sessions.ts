@@ -30,7 +30,8 @@ export interface ConfigOptionsChange {
   configOptions: readonly SessionConfigOption[];
 }
 
-export class SessionManager extends Disposable {
+/** The ACP client's sessions (the bridge's own session table is bridge/acp/sessions.ts `SessionManager`). */
+export class ClientSessions extends Disposable {
   private readonly _onDidChangeActiveSession = this.register(new vscode.EventEmitter<string | undefined>());
   /** Fires with the new active session id (undefined when none). */
   readonly onDidChangeActiveSession = this._onDidChangeActiveSession.event;

@@ -95,7 +95,7 @@ export function hostActions(channel: HostChannel): ChatActions {
 }
 
 /** Does nothing: the default when no provider is mounted. */
-export const noopActions: ChatActions = {
+const noopActions: ChatActions = {
   sendPrompt() {},
   steer() {},
   removeQueued() {},

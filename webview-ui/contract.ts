@@ -394,7 +394,7 @@ export function applyTranscriptOps(list: ItemList, ops: readonly TranscriptOp[])
 }
 
 /** Appends shell output, keeping only the last `TERMINAL_TAIL_LIMIT` characters. */
-export function appendTerminal(terminal: TerminalView, data: string): TerminalView {
+function appendTerminal(terminal: TerminalView, data: string): TerminalView {
   const output = terminal.output + data;
   if (output.length <= TERMINAL_TAIL_LIMIT) return { ...terminal, output };
   return { ...terminal, output: output.slice(output.length - TERMINAL_TAIL_LIMIT), truncated: true };

@@ -17,7 +17,7 @@ export interface ChatState {
 /** Runs `callback` later (requestAnimationFrame in the webview; synchronous in tests). */
 export type Scheduler = (callback: () => void) => void;
 
-export const frameScheduler: Scheduler = (callback) => {
+const frameScheduler: Scheduler = (callback) => {
   if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => callback());
   else setTimeout(callback, 16);
 };

@@ -87,7 +87,7 @@ export type { ClientInfo } from './clients.ts';
 export type { BridgeContext, SessionHandle } from './context.ts';
 export type { MessageTap } from './streams.ts';
 
-export const DEFAULT_MODE = 'build';
+const DEFAULT_MODE = 'build';
 
 export interface BridgeOptions {
   /** Where zcode is (passed to createZcodeBackend). */

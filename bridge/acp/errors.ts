@@ -38,7 +38,7 @@ export async function answerOrRequestError<R>(logger: Pick<Logger, 'error'>, lab
  * message; `data.zcode` says which zcode method failed. Bridge-side backend codes (-33xxx) are
  * kept as well: they are outside the JSON-RPC reserved range and self-explanatory.
  */
-export function fromZcodeError(error: ZcodeError): RequestError {
+function fromZcodeError(error: ZcodeError): RequestError {
   const data: Record<string, unknown> = { zcode: { code: error.code, ...(error.method ? { method: error.method } : {}) } };
   if (error.data !== undefined) data.details = error.data;
   return new RequestError(Number.isInteger(error.code) ? error.code : BackendErrorCode.ProcessExited, error.message, data);
@@ -71,11 +71,6 @@ export function isBusy(error: unknown): boolean {
 /** The session was evicted after idling: resume it and retry once. */
 export function isNotActive(error: unknown): boolean {
   return error instanceof ZcodeError && error.code === ZcodeErrorCode.SessionNotActive;
-}
-
-/** The backend process went away (crash, restart, dispose). */
-export function isBackendGone(error: unknown): boolean {
-  return error instanceof ZcodeError && (error.code === BackendErrorCode.ProcessExited || error.code === BackendErrorCode.Disposed);
 }
 
 /** Exhaustiveness guard for switches over the bridge's own unions (design.md rule 5). */

@@ -376,7 +376,6 @@ export const EXTENSION_METHOD = {
   accountUsage: AccountUsageRequest.method,
   loadEarlier: LoadEarlierRequest.method,
 } as const;
-export type ExtensionMethod = (typeof EXTENSION_METHOD)[keyof typeof EXTENSION_METHOD];
 
 // ---------------------------------------------------------------------------------------------
 // Using the descriptors

@@ -34,10 +34,10 @@ import type { SessionManager } from './sessions.ts';
 import type { TurnEngine } from './turns.ts';
 
 /** The one auth method: zcode holds its own credentials, the bridge never asks for a key. */
-export const AUTH_METHOD_ID = 'zcode-login';
+const AUTH_METHOD_ID = 'zcode-login';
 
 /** What `initialize` advertises about concurrent prompts (conformance 6). */
-export const PROMPT_QUEUE_META = {
+const PROMPT_QUEUE_META = {
   policy: 'fifo',
   scope: 'session',
   description:
@@ -57,7 +57,7 @@ export interface HandlerDeps {
   slashCommands: SlashCommandRunner;
 }
 
-export function initializeResponse(): InitializeResponse {
+function initializeResponse(): InitializeResponse {
   return {
     protocolVersion: 1,
     agentInfo: { name: BRIDGE_NAME, title: 'ZCode', version: BRIDGE_VERSION },
@@ -202,8 +202,8 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
   app.onRequest(
     'session/set_config_option',
     safe(async (params) => {
-      const value = 'type' in params && params.type === 'boolean' ? params.value : params.value;
-      return { configOptions: await config.setOption(params.sessionId, params.configId, value) };
+      // A boolean option carries `type: "boolean"` and a boolean value; either way the value is what is set.
+      return { configOptions: await config.setOption(params.sessionId, params.configId, params.value) };
     }),
   );
 

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
 import type { Logger } from '../zcode/backend.ts';
 
-export const MODEL_CACHE_FILE = 'acp-model-options.json';
+const MODEL_CACHE_FILE = 'acp-model-options.json';
 
 export class ModelOptionCache {
   private option: SessionConfigOption | undefined;

@@ -17,7 +17,7 @@ export interface SettleTuning {
   maxReads: number;
 }
 
-export const DEFAULT_SETTLE_TUNING: SettleTuning = { pauseMs: 60, maxReads: 12 };
+const DEFAULT_SETTLE_TUNING: SettleTuning = { pauseMs: 60, maxReads: 12 };
 
 /** The session's messages once two consecutive `session/messages` answers have the same length. */
 export async function settledMessages(backend: ZcodeBackend, sessionId: string, logger: Logger, tuning: SettleTuning = DEFAULT_SETTLE_TUNING): Promise<MessagesResult['messages']> {

@@ -14,7 +14,7 @@ import type { SessionSummary } from '../zcode/protocol.ts';
 import type { LazyEntry } from './store.ts';
 
 /** The ACP id a zcode session is listed under: the earliest placeholder mapped to it, else its own id. */
-export function placeholderIndex(stored: ReadonlyArray<[string, LazyEntry]>): Map<string, string> {
+function placeholderIndex(stored: ReadonlyArray<[string, LazyEntry]>): Map<string, string> {
   const byZcode = new Map<string, { id: string; createdAt: number }>();
   for (const [id, entry] of stored) {
     if (!entry.zcodeSessionId) continue;

@@ -15,7 +15,7 @@ import { sessionTitleOf } from '../zcode/protocol.ts';
 import type { SessionManager, SessionRuntime } from './sessions.ts';
 
 /** The title zcode gives a session before it has named it. */
-export const PLACEHOLDER_TITLE = 'New session';
+const PLACEHOLDER_TITLE = 'New session';
 
 /** A `session/read` started while the turn runs; `settled` once its answer is in. */
 export interface TitleRead {

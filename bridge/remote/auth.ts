@@ -21,7 +21,7 @@ export const ACP_SUBPROTOCOL = 'acp';
  * `new WebSocket(url, ['acp', 'acp.token.' + token])`. base64url characters are all legal in a
  * subprotocol name. The server answers with `acp`, never with the token-bearing entry.
  */
-export const TOKEN_SUBPROTOCOL_PREFIX = 'acp.token.';
+const TOKEN_SUBPROTOCOL_PREFIX = 'acp.token.';
 
 /** A fresh bearer token: 256 random bits, base64url without padding (43 chars). */
 export function generateToken(): string {

@@ -39,13 +39,13 @@ import { webSocketStream } from './wsStream.ts';
 export const DEFAULT_REMOTE_HOST = '127.0.0.1';
 export const DEFAULT_REMOTE_PORT = 8378;
 /** Same default as the SDK's ndjson framing (`DEFAULT_MAX_MESSAGE_BYTES`, 32 MiB): room for image prompts. */
-export const DEFAULT_MAX_PAYLOAD_BYTES = 32 * 1024 * 1024;
+const DEFAULT_MAX_PAYLOAD_BYTES = 32 * 1024 * 1024;
 /** The WebSocket path. `/` is accepted too, for clients that only take host:port. */
-export const ACP_PATH = '/acp';
+const ACP_PATH = '/acp';
 /** Close code sent to connected clients when the token is rotated (private-use range). */
-export const CLOSE_TOKEN_ROTATED = 4001;
+const CLOSE_TOKEN_ROTATED = 4001;
 /** Close code sent to connected clients when the endpoint shuts down (RFC 6455 "going away"). */
-export const CLOSE_GOING_AWAY = 1001;
+const CLOSE_GOING_AWAY = 1001;
 
 /** The part of the bridge the endpoint needs. `Bridge` from bridge/acp satisfies it. */
 export interface RemoteHost {

@@ -8,10 +8,9 @@ import type { ModelInfo, SessionSettings } from '../zcode/protocol.ts';
 
 /** ACP config option ids (also their categories). */
 export const CONFIG_ID = { mode: 'mode', model: 'model', thoughtLevel: 'thought_level' } as const;
-export type ConfigId = (typeof CONFIG_ID)[keyof typeof CONFIG_ID];
 
 /** Modes offered when zcode does not list its own (zcode-protocol.md: plan, build, edit, yolo). */
-export const DEFAULT_MODES: readonly SessionConfigSelectOption[] = [
+const DEFAULT_MODES: readonly SessionConfigSelectOption[] = [
   { value: 'plan', name: 'Plan', description: 'Explore read-only and propose a plan for your approval before changing anything' },
   { value: 'build', name: 'Build', description: 'Edit files and run commands, asking before risky actions' },
   { value: 'edit', name: 'Edit', description: 'Apply file edits without asking; still asks before running commands' },
@@ -25,7 +24,7 @@ const EXTRA_MODES: Record<string, SessionConfigSelectOption> = {
 };
 
 /** Thought levels offered when zcode does not list its own. */
-export const DEFAULT_THOUGHT_LEVELS: readonly SessionConfigSelectOption[] = [
+const DEFAULT_THOUGHT_LEVELS: readonly SessionConfigSelectOption[] = [
   { value: 'low', name: 'Low', description: 'Fast answers with little reasoning' },
   { value: 'medium', name: 'Medium', description: 'Balanced reasoning' },
   { value: 'high', name: 'High', description: 'Deeper reasoning for harder tasks' },
@@ -33,7 +32,7 @@ export const DEFAULT_THOUGHT_LEVELS: readonly SessionConfigSelectOption[] = [
 ];
 
 /** Used when neither zcode nor the caller names a current thought level (zcode's own default). */
-export const DEFAULT_THOUGHT_LEVEL = 'high';
+const DEFAULT_THOUGHT_LEVEL = 'high';
 
 /** Values to use where zcode's settings are silent (e.g. the mode the session was created with). */
 export interface ConfigFallbacks {
@@ -64,7 +63,7 @@ function selectValues(ids: readonly string[] | undefined, defaults: readonly Ses
  * The ACP value of a model: its id, or `providerId/modelId` when another provider offers the same id
  * (current builds list models per provider; zcode-current.md §3).
  */
-export function modelValue(model: ModelInfo, all: readonly ModelInfo[] = []): string {
+function modelValue(model: ModelInfo, all: readonly ModelInfo[] = []): string {
   const shared = model.providerId !== undefined && all.some((m) => m.modelId === model.modelId && m.providerId !== model.providerId);
   return shared ? `${model.providerId}/${model.modelId}` : model.modelId;
 }

@@ -109,7 +109,7 @@ export function suffixPrefixOverlap(a: string, b: string): number {
  * not as a sliding window: a one-character "overlap" between a newline at the end of the old tail
  * and one at the start of an unrelated new tail must not eat that newline.
  */
-export const MIN_TAIL_OVERLAP = 8;
+const MIN_TAIL_OVERLAP = 8;
 
 /**
  * The new data in a cumulative tail. zcode's `stdoutTail`/`stderrTail`/`outputTail` are the whole

@@ -21,7 +21,7 @@ export interface HistoryOptions {
 }
 
 /** A stored tool status → ACP status. Unknown with an error → failed; unknown otherwise → completed. */
-export function replayToolStatus(state: Record<string, unknown>): ToolCallStatus {
+function replayToolStatus(state: Record<string, unknown>): ToolCallStatus {
   const status = typeof state.status === 'string' ? state.status.toLowerCase() : undefined;
   switch (status) {
     case 'completed':
@@ -54,7 +54,7 @@ export function replayToolStatus(state: Record<string, unknown>): ToolCallStatus
  * clients get the terminal card, then its output (`terminal_output`) and exit (`terminal_exit`)
  * as updates, as they would have live.
  */
-export function replayToolCall(
+function replayToolCall(
   part: { callId: string; tool: string; state: Record<string, unknown> },
   opts: CardOptions,
 ): SessionUpdate[] {

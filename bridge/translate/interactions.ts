@@ -92,7 +92,7 @@ function zcodeOptions(params: PermissionRequestParams): ZcodePermissionOption[] 
  * allow_always, `deny`/`reject`→reject_once, anything unknown→reject_once (its name kept). The
  * option ids are zcode's, so the answer maps straight back. No options → Allow / Deny.
  */
-export function permissionOptionsToAcp(params: PermissionRequestParams): PermissionOption[] {
+function permissionOptionsToAcp(params: PermissionRequestParams): PermissionOption[] {
   return zcodeOptions(params).map((option) => ({
     optionId: option.optionId,
     name: option.name ?? DEFAULT_OPTION_NAMES[(option.kind ?? option.optionId).toLowerCase()] ?? option.optionId,
@@ -177,10 +177,10 @@ export function permissionOutcomeToReply(answer: PermissionAnswer, params: Permi
 export const OTHER_TITLE = '↳ or type a custom value (overrides the selection)';
 
 /** The form field of question `i` (`q_<i>`) and of its free-text companion (`q_<i>_other`). */
-export function questionFieldId(index: number): string {
+function questionFieldId(index: number): string {
   return `q_${index}`;
 }
-export function otherFieldId(index: number): string {
+function otherFieldId(index: number): string {
   return otherFieldOf(questionFieldId(index));
 }
 
@@ -266,7 +266,7 @@ export function elicitationToAnswers(questions: readonly Question[], response: C
 }
 
 /** Permission option id of question `index`'s option `option` (clients without forms). */
-export function questionOptionId(index: number, option: number): string {
+function questionOptionId(index: number, option: number): string {
   return `q_${index}_opt_${option}`;
 }
 
@@ -360,8 +360,8 @@ export function planElicitationToReply(response: CreateElicitationResponse): Use
 }
 
 /** Permission option ids of the plan dialog (clients without forms). */
-export const PLAN_APPROVE_OPTION = 'approve';
-export const PLAN_REJECT_OPTION = 'reject';
+const PLAN_APPROVE_OPTION = 'approve';
+const PLAN_REJECT_OPTION = 'reject';
 
 /**
  * For clients without forms: plan approval as `session/request_permission` with the plan as the

@@ -24,13 +24,13 @@ const STATUS: Record<string, PlanEntryStatus> = {
 };
 
 /** zcode todo status → ACP entry status (`in-progress`, `done`, `cancelled` … tolerated; unknown → pending). */
-export function planEntryStatus(status: unknown): PlanEntryStatus {
+function planEntryStatus(status: unknown): PlanEntryStatus {
   if (typeof status !== 'string') return 'pending';
   return STATUS[status.toLowerCase().replace(/[\s-]/g, '_')] ?? 'pending';
 }
 
 /** zcode todo priority → ACP priority (`high`/`medium`/`low`; unknown or missing → medium). */
-export function planEntryPriority(priority: unknown): PlanEntryPriority {
+function planEntryPriority(priority: unknown): PlanEntryPriority {
   if (typeof priority !== 'string') return 'medium';
   const p = priority.toLowerCase();
   return p === 'high' || p === 'medium' || p === 'low' ? p : 'medium';

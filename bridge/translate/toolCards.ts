@@ -38,7 +38,7 @@ export interface CardOptions {
 }
 
 /** Info-string of the fence around shell output sent as text. */
-export const OUTPUT_FENCE_INFO = 'console';
+const OUTPUT_FENCE_INFO = 'console';
 
 /** `_meta.zcode` for a card: the zcode tool name (the seed's `_meta.claudeCode.toolName`) plus extras. */
 export function zcodeMeta(toolName: string | undefined, extra?: Record<string, unknown>): Meta {
@@ -79,7 +79,7 @@ export function shellTextContent(output: string): ToolCallContent {
  * The content a card starts with: the diff for file edits, the plan for ExitPlanMode, the terminal
  * block for shell commands on terminal clients; nothing otherwise.
  */
-export function initialContent(toolCallId: string, toolName: string | undefined, input: ToolInput, opts: CardOptions): ToolCallContent[] {
+function initialContent(toolCallId: string, toolName: string | undefined, input: ToolInput, opts: CardOptions): ToolCallContent[] {
   if (isEditTool(toolName)) return toolDiffContent(toolName, input, opts.cwd);
   if (canonicalToolName(toolName) === 'ExitPlanMode') {
     const plan = stringField(input, 'plan');

@@ -14,7 +14,7 @@ import type { ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientpr
 export type ToolInput = Record<string, unknown>;
 
 /** The tool names the bridge knows, in zcode's spelling. */
-export const KNOWN_TOOLS = [
+const KNOWN_TOOLS = [
   'Read',
   'NotebookRead',
   'Write',
@@ -131,12 +131,12 @@ function numberField(input: ToolInput, ...keys: string[]): number | undefined {
 }
 
 /** The file a tool works on, as given by the model (may be relative). */
-export function toolFilePath(input: ToolInput): string | undefined {
+function toolFilePath(input: ToolInput): string | undefined {
   return stringField(input, 'file_path', 'filePath', 'notebook_path', 'notebookPath', 'path');
 }
 
 /** `p` made absolute against `cwd` (ACP locations and diffs need absolute paths). */
-export function absolutePath(p: string, cwd: string): string {
+function absolutePath(p: string, cwd: string): string {
   return isAbsolute(p) ? normalize(p) : resolve(cwd, p);
 }
 
@@ -336,7 +336,7 @@ function unifiedDiffHunks(text: string): string[][] {
  * `filediff: {file?, before, after}` (whole file), `structuredPatch`/`structured_patch`/`patch`:
  * an array of hunks `{lines: string[]}`, or `diff`: a unified diff string (one diff per hunk).
  */
-export function diffsFromMetadata(metadata: unknown, path: string, cwd: string): DiffContent[] | undefined {
+function diffsFromMetadata(metadata: unknown, path: string, cwd: string): DiffContent[] | undefined {
   const meta = asRecord(metadata);
   const filediff = asRecord(meta.filediff ?? meta.fileDiff);
   if (typeof filediff.after === 'string') {

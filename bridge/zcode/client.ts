@@ -34,7 +34,7 @@ import { LineMessageReader } from './lineReader.ts';
 import { buildLaunchEnv, cliFileOf, defaultLaunchHost, describeLaunch, explainStartupExit, isKnownStartupFailure } from './launchEnv.ts';
 import type { LaunchHost, LaunchPlan } from './launchEnv.ts';
 import { locateZcode } from './locate.ts';
-import { defaultConfigSource, HOST_REQUEST, HostRequests } from './hostRequests.ts';
+import { defaultConfigSource, HostRequests } from './hostRequests.ts';
 import type { ZcodeConfigSource } from './hostRequests.ts';
 import type { LocatedCli } from './locate.ts';
 import { ZcodeMethods } from './methods.ts';
@@ -42,8 +42,6 @@ import { DEFAULT_KILL_GRACE_MS, ZcodeProcess } from './process.ts';
 import type { StartZcodeProcess, ZcodeChild } from './process.ts';
 import { UnknownFields } from './unknownFields.ts';
 import type { ZcodeEvent } from './protocol.ts';
-
-export const RUNTIME_PREFERENCES_METHOD = HOST_REQUEST.runtimePreferences;
 
 /** Seams for tests: where the CLI comes from and how it is started. Defaults are the real ones. */
 export interface BackendDeps {
@@ -427,7 +425,7 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
  * no `session/subscribe` → zcode is too old; anything else → this build does not have it (0.16
  * removed steer and rewind). zcode's code is kept so callers can still branch on -32601.
  */
-export function explainError(method: string, error: unknown): ZcodeError {
+function explainError(method: string, error: unknown): ZcodeError {
   if (!(error instanceof ZcodeError)) return new ZcodeError(`${method} failed: ${String(error)}`, BackendErrorCode.ProcessExited, method);
   if (error.code !== -32601) return error;
   if (method === 'session/subscribe') {

@@ -23,7 +23,7 @@ import * as z from 'zod';
 import { ZcodeError } from './backend.ts';
 import type { Logger } from './backend.ts';
 
-export const HOST_REQUEST = {
+const HOST_REQUEST = {
   runtimePreferences: 'session/requestRuntimePreferences',
   providerHeaders: 'interaction/requestProviderRuntimeHeaders',
   officialMcpAuth: 'interaction/requestOfficialMcpAuthHeaders',

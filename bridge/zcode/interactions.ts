@@ -45,7 +45,7 @@ const QuestionsReplySchema = z.union([
 const REPLY_SCHEMAS = { permission: PermissionReplySchema, plan: PlanReplySchema, questions: QuestionsReplySchema } as const;
 
 /** The safe answer when nobody can ask the user (no handler, handler failed, backend going away). */
-export function declineReply(interaction: Interaction, why: string): InteractionReply {
+function declineReply(interaction: Interaction, why: string): InteractionReply {
   switch (interaction.kind) {
     case 'permission':
       return { decision: 'deny', reason: why };
@@ -147,7 +147,7 @@ export class InteractionBroker {
 }
 
 /** Parse + classify one interaction request (design.md rule 2: once, at the boundary). */
-export function parseInteraction(method: string, rawParams: unknown): Interaction {
+function parseInteraction(method: string, rawParams: unknown): Interaction {
   if (method === PERMISSION_METHOD) {
     const parsed = PermissionRequestParams.safeParse(rawParams);
     if (!parsed.success) throw invalidParams(method, parsed.error);

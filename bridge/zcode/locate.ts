@@ -50,7 +50,7 @@ export interface LocatedCli {
 }
 
 /** The real host: this process. */
-export function defaultLocateHost(): LocateHost {
+function defaultLocateHost(): LocateHost {
   return {
     env: process.env,
     platform: process.platform,
@@ -100,7 +100,7 @@ export function locateZcode(options: LocateOptions = {}, host: LocateHost = defa
 }
 
 /** Desktop-app CLI locations (zcode-protocol.md "Locating the CLI"). */
-export function desktopAppCandidates(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, homedir: string): string[] {
+function desktopAppCandidates(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, homedir: string): string[] {
   const p = platform === 'win32' ? path.win32 : path.posix;
   switch (platform) {
     case 'darwin':

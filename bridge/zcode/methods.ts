@@ -25,7 +25,7 @@ import { CheckpointsResult, CompactResult, McpListResult, RewindResult, SessionU
 import { PluginListResult, SkillCatalogResult } from './catalogShapes.ts';
 
 /** The one `deliveryKind` the bridge subscribes with: a continuous push, like the desktop app. */
-export const DELIVERY_KIND = 'desktop-continuous';
+const DELIVERY_KIND = 'desktop-continuous';
 
 /**
  * The `workspaceKey` zcode groups sessions by: the normalized workspace path itself (resolved,
@@ -40,7 +40,7 @@ export function workspaceKeyFor(workspacePath: string): string {
 }
 
 /** The `workspace` object zcode takes in create/list/resume. */
-export function workspaceParam(workspacePath: string): { workspacePath: string; workspaceKey: string } {
+function workspaceParam(workspacePath: string): { workspacePath: string; workspaceKey: string } {
   return { workspacePath, workspaceKey: workspaceKeyFor(workspacePath) };
 }
 

@@ -54,7 +54,7 @@ export const CheckpointsResult = z.object({ checkpoints: z.array(CheckpointItem)
 export type CheckpointsResult = z.infer<typeof CheckpointsResult>;
 
 /** One MCP server as `mcp/list {mode:"status"}` reports it (zcode-current.md §12). */
-export const McpServerStatus = z
+const McpServerStatus = z
   .object({
     status: z.string().optional().catch(undefined),
     transport: z.string().optional().catch(undefined),

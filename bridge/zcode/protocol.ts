@@ -13,7 +13,7 @@ import * as z from 'zod';
 // ---------------------------------------------------------------------------------------------
 
 /** zcode ids may be numbers or strings (its own request ids look like "server-1"). */
-export const WireId = z.union([z.number(), z.string()]);
+const WireId = z.union([z.number(), z.string()]);
 export type WireId = z.infer<typeof WireId>;
 
 export const WireError = z
@@ -146,7 +146,7 @@ export const PermissionRequestParams = z
   .passthrough();
 export type PermissionRequestParams = z.infer<typeof PermissionRequestParams>;
 
-export const QuestionOption = z
+const QuestionOption = z
   .object({ label: z.string(), value: z.string().optional(), description: z.string().optional() })
   .passthrough();
 export type QuestionOption = z.infer<typeof QuestionOption>;

@@ -9,11 +9,11 @@ import * as vscode from 'vscode';
 import { BackgroundTasksNotification, CancelBackgroundTaskRequest, readNotification } from '../../bridge/acp/extensionSchemas.ts';
 import type { ExtNotification, ZcodeClientHost } from '../acpClient.ts';
 import { Disposable, errorMessage } from '../disposable.ts';
-import type { SessionManager } from '../sessions.ts';
+import type { ClientSessions } from '../sessions.ts';
 import { BackgroundTasksModel, formatElapsed, isRunning } from './model.ts';
 import type { BackgroundTask, ModelChange } from './model.ts';
 
-export const BACKGROUND_TASKS_VIEW = 'zcode.backgroundTasks';
+const BACKGROUND_TASKS_VIEW = 'zcode.backgroundTasks';
 const TICK_MS = 1000;
 
 /** The actions the tree offers while zcode cannot be found (ids cannot clash with zcode task ids). */
@@ -37,7 +37,7 @@ export class BackgroundTasksTree extends Disposable implements vscode.TreeDataPr
 
   constructor(
     private readonly host: ZcodeClientHost,
-    private readonly sessions: SessionManager,
+    private readonly sessions: ClientSessions,
     now: () => number = Date.now,
   ) {
     super();
@@ -48,7 +48,7 @@ export class BackgroundTasksTree extends Disposable implements vscode.TreeDataPr
     this.register(sessions.onDidChangeActiveSession((id) => this.refresh(this.model.setActiveSession(id))));
     this.register(this.view.onDidChangeVisibility(() => this.updateTicker()));
     this.register({ dispose: () => this.stopTicker() });
-    void this.updateContext();
+    this.updateBadge();
   }
 
   /**
@@ -151,7 +151,7 @@ export class BackgroundTasksTree extends Disposable implements vscode.TreeDataPr
         this._onDidChangeTreeData.fire(change.ids);
         break;
     }
-    void this.updateContext();
+    this.updateBadge();
     this.updateTicker();
   }
 
@@ -173,11 +173,10 @@ export class BackgroundTasksTree extends Disposable implements vscode.TreeDataPr
     this.ticker = undefined;
   }
 
-  private async updateContext(): Promise<void> {
-    const tasks = this.model.tasks();
-    const running = tasks.filter((t) => isRunning(t.status)).length;
+  /** The view's badge: how many tasks run. */
+  private updateBadge(): void {
+    const running = this.model.tasks().filter((t) => isRunning(t.status)).length;
     this.view.badge = running ? { value: running, tooltip: vscode.l10n.t('{0} background task(s) running', running) } : undefined;
-    await vscode.commands.executeCommand('setContext', 'zcode.hasBackgroundTasks', tasks.length > 0);
   }
 
   private tooltip(task: BackgroundTask): vscode.MarkdownString {

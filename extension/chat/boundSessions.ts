@@ -1,8 +1,8 @@
 /**
  * The sessions of one editor-tab chat: a `ChatSessions` bound to its own session, independent of
- * the sidebar's active session (SessionManager). New, load and fork go straight to the bridge
+ * the sidebar's active session (ClientSessions). New, load and fork go straight to the bridge
  * without touching the active session; listing, titles and config options are shared with the
- * SessionManager (they are per session anyway).
+ * ClientSessions (they are per session anyway).
  *
  * A session shows in one chat at a time: loading a session another chat shows would replay its
  * history into both, so `loadSession` refuses it (the caller reveals that chat instead). When the
@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { LoadSessionResponse, NewSessionResponse, SessionConfigOption, SessionInfo } from '@agentclientprotocol/sdk';
 import { ForkRequest } from '../../bridge/acp/extensionSchemas.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
-import type { SessionManager } from '../sessions.ts';
+import type { ClientSessions } from '../sessions.ts';
 import type { ChatSessions } from './chatPorts.ts';
 
 export class SessionShownElsewhereError extends Error {
@@ -40,7 +40,7 @@ export class BoundSessions implements ChatSessions, vscode.Disposable {
    */
   constructor(
     private readonly host: ZcodeClientHost,
-    private readonly sessions: SessionManager,
+    private readonly sessions: ClientSessions,
     private sessionId: string | undefined,
     readonly cwd: string,
     private readonly shownElsewhere: (sessionId: string) => boolean,
@@ -57,7 +57,7 @@ export class BoundSessions implements ChatSessions, vscode.Disposable {
       sessions.onWillLoadSession((id) => {
         if (id === this.sessionId) this._onWillLoadSession.fire(id);
       }),
-      // A fresh zcode process: open this session on it again (no replay), as SessionManager does for its own.
+      // A fresh zcode process: open this session on it again (no replay), as ClientSessions does for its own.
       host.onDidRestart(() => void this.resume()),
       host.onDidResetBridge(() => void this.resume()),
     ];

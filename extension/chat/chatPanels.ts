@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { ZcodeClientHost } from '../acpClient.ts';
-import type { SessionManager } from '../sessions.ts';
+import type { ClientSessions } from '../sessions.ts';
 import { BoundSessions } from './boundSessions.ts';
 import { ChatController } from './chatController.ts';
 import type { ChatEnvironment } from './chatPorts.ts';
@@ -26,7 +26,7 @@ interface ChatPanel {
 export interface ChatPanelsOptions {
   extensionUri: vscode.Uri;
   host: ZcodeClientHost;
-  sessions: SessionManager;
+  sessions: ClientSessions;
   router: ChatUiRouter;
   environment: Omit<ChatEnvironment, 'reveal'>;
   /** The folder of a new chat's sessions (asks in a multi-root workspace); undefined = cancelled. */

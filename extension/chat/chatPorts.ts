@@ -1,6 +1,6 @@
 /**
  * What the chat needs of the rest of the extension, as small structural interfaces: the real
- * `ZcodeClientHost` and `SessionManager` satisfy them, and so do the in-memory fakes of the tests.
+ * `ZcodeClientHost` and `ClientSessions` satisfy them, and so do the in-memory fakes of the tests.
  * Everything vscode-specific the chat does goes through `ChatEnvironment`.
  */
 import type { SessionConfigOption, SessionInfo, SessionNotification, ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
@@ -25,7 +25,7 @@ export interface ChatHost {
   readonly onDidChangeState: Event<string>;
 }
 
-/** What the chat needs of `SessionManager` (extension/sessions.ts). */
+/** What the chat needs of `ClientSessions` (extension/sessions.ts). */
 export interface ChatSessions {
   readonly activeSessionId: string | undefined;
   readonly onDidChangeActiveSession: Event<string | undefined>;

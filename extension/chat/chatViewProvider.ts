@@ -11,7 +11,7 @@
 import * as vscode from 'vscode';
 import type { ZcodeClientHost } from '../acpClient.ts';
 import { historyForMenu, type SessionHistoryStore } from '../commands/sessionHistory.ts';
-import type { SessionManager } from '../sessions.ts';
+import type { ClientSessions } from '../sessions.ts';
 import { registerTurnChanges } from '../changes/changesUi.ts';
 import { defaultSessionFolder, pickSessionFolder } from '../sessionFolders.ts';
 import { ChatAttention } from './chatAttention.ts';
@@ -24,14 +24,14 @@ import { selectionAttachment } from './contextAttachments.ts';
 import { DiffDocuments } from './diffDocuments.ts';
 import { MentionSource } from './mentions.ts';
 
-export const CHAT_VIEW_ID = 'zcode.chat';
+const CHAT_VIEW_ID = 'zcode.chat';
 /** Editor command: put the selection into the chat composer. */
-export const ATTACH_SELECTION_COMMAND = 'zcode.chat.attachSelection';
-export const FOCUS_INPUT_COMMAND = 'zcode.chat.focusInput';
-export const EXPORT_TRANSCRIPT_COMMAND = 'zcode.chat.exportTranscript';
-export const COPY_ALL_COMMAND = 'zcode.chat.copyAll';
+const ATTACH_SELECTION_COMMAND = 'zcode.chat.attachSelection';
+const FOCUS_INPUT_COMMAND = 'zcode.chat.focusInput';
+const EXPORT_TRANSCRIPT_COMMAND = 'zcode.chat.exportTranscript';
+const COPY_ALL_COMMAND = 'zcode.chat.copyAll';
 /** Webview context menu: `args` is the `data-vscode-context` of the message (`{ itemId }`). */
-export const COPY_MESSAGE_COMMAND = 'zcode.chat.copyMessage';
+const COPY_MESSAGE_COMMAND = 'zcode.chat.copyMessage';
 
 type Logger = Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
 
@@ -108,7 +108,7 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
 export function registerChatView(
   context: vscode.ExtensionContext,
   host: ZcodeClientHost,
-  sessions: SessionManager,
+  sessions: ClientSessions,
   log?: Logger,
   statusBar?: { setNeedsInput(count: number): void },
   history?: SessionHistoryStore,

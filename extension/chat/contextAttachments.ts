@@ -33,7 +33,7 @@ export function selectionAttachment(editor: vscode.TextEditor | undefined): Atta
   ];
 }
 
-export function fileAttachment(uri: vscode.Uri): Attachment {
+function fileAttachment(uri: vscode.Uri): Attachment {
   return { kind: 'file', id: nextId(), name: baseName(uri), uri: uri.toString() };
 }
 

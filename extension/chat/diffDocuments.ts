@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { DiffSource } from './toolView.ts';
 
-export const DIFF_SCHEME = 'zcode-diff';
+const DIFF_SCHEME = 'zcode-diff';
 
 /** Diffs kept for re-opening; older ones are dropped (their documents then show empty). */
 const MAX_ENTRIES = 100;

@@ -62,7 +62,7 @@ export function permissionItem(id: string, params: RequestPermissionRequest, too
 }
 
 /** The form's kind as the bridge tagged it; `unsupported` for anything but a form. */
-export function formKindOf(params: CreateElicitationRequest): ElicitationFormKind {
+function formKindOf(params: CreateElicitationRequest): ElicitationFormKind {
   if (params.mode !== 'form' || !('requestedSchema' in params)) return 'unsupported';
   return readFormKind(params._meta);
 }

@@ -10,7 +10,7 @@ import type { SubagentView, TerminalView, ToolContentView, ToolItem } from '../.
 import { compactDiff } from './lineDiff.ts';
 
 /** Raw input/output shown in a card is cut here (the card is a preview, not a log). */
-export const RAW_PREVIEW_LIMIT = 8 * 1024;
+const RAW_PREVIEW_LIMIT = 8 * 1024;
 
 /** Full old/new texts of a diff content block, kept host-side for "Open Diff". */
 export interface DiffSource {
@@ -154,7 +154,7 @@ export function foldToolCall(prev: ToolItem | undefined, update: ToolUpdate): { 
   return diffs && diffs.length ? { item, diffs } : { item };
 }
 
-export function newTerminal(terminalId: string): TerminalView {
+function newTerminal(terminalId: string): TerminalView {
   return { terminalId, output: '', truncated: false, exited: false };
 }
 

@@ -89,7 +89,7 @@ function itemById(state: TranscriptState, id: string): TranscriptItem | undefine
 }
 
 /** Markdown-ish text for a content block in a message (text as is; others as a short reference). */
-export function blockText(block: ContentBlock): string {
+function blockText(block: ContentBlock): string {
   switch (block.type) {
     case 'text':
       return block.text;
@@ -309,12 +309,6 @@ export function withdrawInteraction(state: TranscriptState, id: string): Change 
   return b.change;
 }
 
-/** The interaction is still waiting for an answer. */
-export function isPending(state: TranscriptState, id: string): boolean {
-  const item = itemById(state, id);
-  return (item?.type === 'permission' || item?.type === 'elicitation') && item.state === 'pending';
-}
-
 /** Adds an item the host built itself (a changes card), or replaces it (same id). */
 export function putItem(state: TranscriptState, item: TranscriptItem): Change {
   const b = new ChangeBuilder(state);
@@ -333,9 +327,4 @@ export function patchSession(state: TranscriptState, patch: Partial<SessionView>
   const b = new ChangeBuilder(state);
   b.session(patch);
   return b.change;
-}
-
-/** Appends `b` to `a` (for batching several changes into one patch). */
-export function mergeChanges(a: Change, b: Change): Change {
-  return { ops: [...a.ops, ...b.ops], ...(a.session || b.session ? { session: { ...a.session, ...b.session } } : {}) };
 }

@@ -18,7 +18,7 @@ export interface ChatHtmlOptions {
   l10n?: Record<string, string>;
 }
 
-export function createNonce(): string {
+function createNonce(): string {
   return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
 }
 

@@ -11,7 +11,7 @@ import { CheckpointsRequest, CompactRequest, GoalRequest, RewindRequest, SteerRe
 import type { GoalResponse, ParamsOf } from '../../bridge/acp/extensionSchemas.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
 import { pickSessionFolder } from '../sessionFolders.ts';
-import type { SessionManager } from '../sessions.ts';
+import type { ClientSessions } from '../sessions.ts';
 import type { CommandRunner } from './runner.ts';
 import { formatTime, pickFromHistory, type SessionHistoryStore } from './sessionHistory.ts';
 
@@ -20,7 +20,7 @@ export type CheckpointArg = string | { checkpointId?: string; latest?: boolean; 
 
 type GoalAction = ParamsOf<typeof GoalRequest>['action'];
 
-export function registerSessionCommands(runner: CommandRunner, host: ZcodeClientHost, sessions: SessionManager, history: SessionHistoryStore): void {
+export function registerSessionCommands(runner: CommandRunner, host: ZcodeClientHost, sessions: ClientSessions, history: SessionHistoryStore): void {
   const t = vscode.l10n.t;
 
   runner.register('zcode.newSession', () => t('New Session'), async () => {

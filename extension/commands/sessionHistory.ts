@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import type { SessionInfo } from '@agentclientprotocol/sdk';
 import type { ZcodeClientHost } from '../acpClient.ts';
 import { sessionFolders } from '../sessionFolders.ts';
-import type { SessionManager } from '../sessions.ts';
+import type { ClientSessions } from '../sessions.ts';
 
 const TITLES_KEY = 'zcode.sessionTitles';
 const HIDDEN_KEY = 'zcode.hiddenSessions';
@@ -61,7 +61,7 @@ export interface HistoryEntry {
 }
 
 /** Every session of every folder (hidden ones left out), most recent first; a folder that fails to list is skipped. */
-export async function listHistory(sessions: SessionManager, store: SessionHistoryStore): Promise<HistoryEntry[]> {
+export async function listHistory(sessions: ClientSessions, store: SessionHistoryStore): Promise<HistoryEntry[]> {
   const lists = await Promise.all(
     sessionFolders().map(async (folder) => {
       try {
@@ -83,7 +83,7 @@ export async function listHistory(sessions: SessionManager, store: SessionHistor
  * multi-root workspace the folder before the title (its folder is remembered, so a load from the
  * menu opens the session in its own folder).
  */
-export async function historyForMenu(sessions: SessionManager, store: SessionHistoryStore): Promise<SessionInfo[]> {
+export async function historyForMenu(sessions: ClientSessions, store: SessionHistoryStore): Promise<SessionInfo[]> {
   const multiRoot = sessionFolders().length > 1;
   return (await listHistory(sessions, store)).map(({ info, folder }) => {
     if (multiRoot) sessions.rememberFolder(info.sessionId, folder.path);
@@ -98,7 +98,7 @@ type Item = vscode.QuickPickItem & { entry: HistoryEntry };
  * Shows the history; resolves with the session to resume (and its folder), or undefined when
  * dismissed. Rename, open-in-editor and remove happen from the item buttons, the list stays open.
  */
-export async function pickFromHistory(host: ZcodeClientHost, sessions: SessionManager, store: SessionHistoryStore): Promise<HistoryEntry | undefined> {
+export async function pickFromHistory(host: ZcodeClientHost, sessions: ClientSessions, store: SessionHistoryStore): Promise<HistoryEntry | undefined> {
   const t = vscode.l10n.t;
   const multiRoot = sessionFolders().length > 1;
   const rename: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: t('Rename') };
@@ -195,7 +195,7 @@ export async function pickFromHistory(host: ZcodeClientHost, sessions: SessionMa
 }
 
 /** `session/close` on the bridge (a session it no longer knows is closed already); the active session is let go. */
-async function closeSession(host: ZcodeClientHost, sessions: SessionManager, sessionId: string): Promise<void> {
+async function closeSession(host: ZcodeClientHost, sessions: ClientSessions, sessionId: string): Promise<void> {
   try {
     await host.request('session/close', { sessionId });
   } catch {

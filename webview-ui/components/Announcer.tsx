@@ -15,7 +15,7 @@ const shorten = (text: string): string => {
 };
 
 /** The sentence for a new pending card, or undefined when `item` is not one. */
-export function cardAnnouncement(item: TranscriptItem): string | undefined {
+function cardAnnouncement(item: TranscriptItem): string | undefined {
   if (item.type === 'permission' && item.state === 'pending') return t('Permission needed: {0}', item.title);
   if (item.type === 'elicitation' && item.state === 'pending') {
     return item.formKind === 'planFeedback' ? t('zcode asks you to review a plan') : t('zcode asks: {0}', shorten(item.message));
@@ -24,7 +24,7 @@ export function cardAnnouncement(item: TranscriptItem): string | undefined {
 }
 
 /** The sentence for a turn that just ended: its last answer. */
-export function finishedAnnouncement(items: readonly TranscriptItem[]): string {
+function finishedAnnouncement(items: readonly TranscriptItem[]): string {
   for (let i = items.length - 1; i >= 0; i--) {
     const item = items[i];
     if (item.type === 'agent') return t('zcode finished: {0}', shorten(item.text));

@@ -23,7 +23,7 @@ export interface AttachBus {
 }
 
 /** What a key press in the composer means, given the send-key setting. */
-export function composerKey(e: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'metaKey' | 'altKey'>, sendKey: ChatSettings['sendKey'], running: boolean): 'send' | 'queue' | 'steer' | undefined {
+function composerKey(e: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'metaKey' | 'altKey'>, sendKey: ChatSettings['sendKey'], running: boolean): 'send' | 'queue' | 'steer' | undefined {
   if (e.key !== 'Enter' || e.shiftKey) return undefined;
   const mod = e.ctrlKey || e.metaKey;
   if (sendKey === 'enter' ? mod : !mod) return undefined;
@@ -40,7 +40,7 @@ let attachmentCounter = 0;
 const newId = (): string => `img-${Date.now()}-${++attachmentCounter}`;
 
 /** Commands matching the `/prefix` being typed (whole text must be a single slash word). */
-export function matchCommands(text: string, commands: AvailableCommand[]): AvailableCommand[] {
+function matchCommands(text: string, commands: AvailableCommand[]): AvailableCommand[] {
   const m = /^\/(\S*)$/.exec(text);
   if (!m) return [];
   const q = m[1].toLowerCase();

@@ -8,7 +8,7 @@ import type { SessionSummary, SessionView } from '../contract.ts';
 import { useActions } from '../actions.ts';
 import { Icon } from './Icon.tsx';
 
-export function relativeTime(iso: string | undefined, now = Date.now()): string {
+function relativeTime(iso: string | undefined, now = Date.now()): string {
   if (!iso) return '';
   const at = Date.parse(iso);
   if (Number.isNaN(at)) return '';

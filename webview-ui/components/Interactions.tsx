@@ -86,7 +86,7 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
 // ------------------------------------------------------------------------------------------------
 // Plan feedback
 
-export function PlanFeedbackForm({ item }: { item: ElicitationItem }) {
+function PlanFeedbackForm({ item }: { item: ElicitationItem }) {
   const actions = useActions();
   const [feedback, setFeedback] = useState('');
   const heading = useRef<HTMLElement>(null);

@@ -13,7 +13,7 @@ const ATTACHMENT_ICON = { file: 'file', selection: 'selection', image: 'file-med
  * What VS Code's webview context menu gets for a message (`webviewSection == 'message'` enables
  * "Copy Message"; the command receives `itemId`).
  */
-export const messageContext = (itemId: string): string => JSON.stringify({ webviewSection: 'message', itemId, preventDefaultContextMenuItems: true });
+const messageContext = (itemId: string): string => JSON.stringify({ webviewSection: 'message', itemId, preventDefaultContextMenuItems: true });
 
 /** The hover (and keyboard) button that copies a message as markdown. */
 function CopyMessage({ text }: { text: string }) {

@@ -7,7 +7,7 @@ import { useToggle } from '../viewState.ts';
 import { Icon } from './Icon.tsx';
 
 /** Lines shown before "Show all". */
-export const TAIL_LINES = 12;
+const TAIL_LINES = 12;
 
 function segmentProps(seg: AnsiSegment): { class?: string; style?: Record<string, string> } {
   const s = seg.style;

@@ -25,7 +25,7 @@ export const KIND_ICON: Record<ToolKind, string> = {
 };
 
 /** A status's icon and its words (read when rendered, so they follow the UI language). */
-export function statusView(status: ToolCallStatus): { icon: string; label: string; spin?: boolean } {
+function statusView(status: ToolCallStatus): { icon: string; label: string; spin?: boolean } {
   switch (status) {
     case 'in_progress':
       return { icon: 'loading', label: t('Running'), spin: true };
@@ -42,7 +42,7 @@ function formatTokens(n: number): string {
   return n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
 }
 
-export function subagentSummary(s: SubagentView): string {
+function subagentSummary(s: SubagentView): string {
   const parts: string[] = [];
   if (s.tokens !== undefined) parts.push(t('{0} tokens', formatTokens(s.tokens)));
   if (s.toolUses !== undefined) parts.push(s.toolUses === 1 ? t('1 tool use') : t('{0} tool uses', s.toolUses));

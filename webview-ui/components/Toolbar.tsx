@@ -10,7 +10,7 @@ function isGrouped(options: SessionConfigSelectOption[] | SessionConfigSelectGro
   return options.length > 0 && 'group' in options[0];
 }
 
-export function compactNumber(n: number): string {
+function compactNumber(n: number): string {
   if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
   if (n >= 1000) return `${(n / 1000).toFixed(1).replace(/\.0$/, '')}k`;
   return String(n);
@@ -56,7 +56,7 @@ function Picker({ option }: { option: SessionConfigOption }) {
   );
 }
 
-export function UsageMeter({ usage }: { usage: NonNullable<SessionView['usage']> }) {
+function UsageMeter({ usage }: { usage: NonNullable<SessionView['usage']> }) {
   const ratio = usage.size > 0 ? Math.min(1, usage.used / usage.size) : 0;
   const level = ratio > 0.9 ? 'high' : ratio > 0.7 ? 'medium' : 'low';
   const label = t('Context: {0} of {1} tokens used', compactNumber(usage.used), compactNumber(usage.size));

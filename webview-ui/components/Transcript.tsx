@@ -20,9 +20,9 @@ import { PlanView } from './PlanView.tsx';
 import { ToolCard } from './ToolCard.tsx';
 
 /** Items per page (the unit of off-screen skipping and of "load earlier"). */
-export const PAGE = 20;
+const PAGE = 20;
 /** Items rendered at first (at least; rounded to whole pages). */
-export const WINDOW = 60;
+const WINDOW = 60;
 /** Items added per "load earlier" (one page, so scrolling back never blocks a frame for long). */
 export const STEP = PAGE;
 /**
@@ -32,7 +32,7 @@ export const STEP = PAGE;
  */
 export const FIRST_FRAME = PAGE;
 
-export function renderItem(item: TranscriptItem, live: boolean) {
+function renderItem(item: TranscriptItem, live: boolean) {
   switch (item.type) {
     case 'user':
       return <UserMessage item={item} />;
@@ -90,7 +90,7 @@ class ItemView extends Component<{ item: TranscriptItem; live: boolean }> {
 }
 
 /** Copy buttons in code blocks and links in markdown (delegated: no inline handlers under CSP). */
-export function handleTranscriptClick(e: MouseEvent, actions: ChatActions): void {
+function handleTranscriptClick(e: MouseEvent, actions: ChatActions): void {
   const target = e.target as Element | null;
   const copy = target?.closest?.('[data-action="copy-code"]');
   if (copy) {

@@ -178,8 +178,9 @@ test('a permission prompt is answered from its card', T, () =>
 test('Stop cancels the running turn', T, () =>
   step(wb, 'stop', async (page) => {
     const stopsBefore = received('session/stop').length;
-    await send('[scenario:long]');
-    // The scenario holds each of its 6 rounds ≥ 250 ms even at speed 0: Stop lands mid-turn.
+    // 40 rounds of ≥ 250 ms each even at speed 0 (≥ 10 s): Stop lands mid-turn even on a loaded
+    // machine, where the 6 rounds of plain `long` (≥ 1.5 s) can end before the click.
+    await send('[scenario:long:40]');
     const stop = chat.locator('button.stop');
     await stop.waitFor();
     await chat.locator('.message.agent, section.tool').last().waitFor();

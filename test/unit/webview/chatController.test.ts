@@ -133,7 +133,7 @@ class FakeSessions implements ChatSessions {
     return id;
   }
   /**
-   * Like SessionManager.loadSession: announce the load, activate (no event when already active),
+   * Like ClientSessions.loadSession: announce the load, activate (no event when already active),
    * replay the history (sessions of `list` have one; new ones have none yet).
    */
   async loadSession(id: string): Promise<void> {
@@ -156,7 +156,7 @@ class FakeSessions implements ChatSessions {
     return this.newSession();
   }
   private restored: Promise<string | undefined> | undefined;
-  /** Like SessionManager.restore: loads the remembered active session, once. */
+  /** Like ClientSessions.restore: loads the remembered active session, once. */
   restore(): Promise<string | undefined> {
     this.restored ??= (async () => {
       const id = this.activeSessionId;
