@@ -11,6 +11,8 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
+/** `--outdir=DIR`: build somewhere else than dist/ (`npm run bench -- vscode` measures the production bundles). */
+const outdir = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length) || 'dist';
 
 /** Options every bundle shares. */
 const base = {
@@ -29,12 +31,12 @@ const base = {
 const node = { ...base, platform: 'node', target: 'node20', format: 'cjs', mainFields: ['module', 'main'] };
 
 const builds = [
-  { ...node, entryPoints: { extension: 'extension/extension.ts' }, outdir: 'dist', external: ['vscode'] },
-  { ...node, entryPoints: { cli: 'bridge/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  { ...node, entryPoints: { extension: 'extension/extension.ts' }, outdir, external: ['vscode'] },
+  { ...node, entryPoints: { cli: 'bridge/cli.ts' }, outdir, banner: { js: '#!/usr/bin/env node' } },
   {
     ...base,
     entryPoints: { webview: 'webview-ui/main.tsx' },
-    outdir: 'dist',
+    outdir,
     platform: 'browser',
     format: 'esm',
     target: 'es2022',
@@ -45,8 +47,8 @@ const builds = [
   },
 ];
 
-mkdirSync('dist', { recursive: true });
-writeFileSync('dist/package.json', JSON.stringify({ type: 'commonjs' }) + '\n');
+mkdirSync(outdir, { recursive: true });
+writeFileSync(`${outdir}/package.json`, JSON.stringify({ type: 'commonjs' }) + '\n');
 
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));

@@ -2,10 +2,23 @@
 //   bridge/     Node only: no vscode, no extension/, no webview-ui/
 //   webview-ui/ browser only: no vscode, no extension/, no bridge/
 //   extension/  may import bridge/ and the webview contract (webview-ui/contract.ts) only
+//   shared/     the few dependency-free pieces all three layers share (the background-task type,
+//               the form rules): importable by bridge/, extension/ and webview-ui/; imports nothing
+// The `_zcode/*` extension contract is declared once, in bridge/acp/extensionSchemas.ts: a
+// `'_zcode/…'` string literal anywhere else in the shipped code is an error (tests may use them).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { paths: [], patterns }] });
+
+const ZOD_NAMED_Z = {
+  selector: "ImportDeclaration[source.value=/^zod/] > ImportSpecifier[imported.name='z']",
+  message: "use `import * as z from 'zod'`: the `z` object pulls all of zod's locales (~360 KB) into the bundles (npm run bench -- startup).",
+};
+const ZCODE_METHOD_LITERAL = {
+  selector: 'Literal[value=/^_zcode\\//], TemplateElement[value.raw=/^_zcode\\//]',
+  message: 'a `_zcode/*` method is declared once, in bridge/acp/extensionSchemas.ts: use its descriptor (e.g. `SteerRequest`, `BackgroundTasksNotification`).',
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-vsix/**', 'node_modules/**', '.vscode-test/**', 'ci-artifacts/**', 'test/zcode-sim/**', '**/*.cjs', '**/*.js', '**/*.mjs'] },
@@ -44,17 +57,18 @@ export default tseslint.config(
     ]),
   },
   {
+    files: ['shared/**/*.ts'],
+    rules: restrict([{ regex: '^(?!\\./)', message: 'shared/ is imported by every layer: it may import only other files of shared/.' }]),
+  },
+  {
     // Bundled code only (dist/): the named `z` export is a namespace object esbuild cannot tree-shake.
-    files: ['bridge/**/*.ts', 'extension/**/*.ts', 'webview-ui/**/*.ts', 'webview-ui/**/*.tsx'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "ImportDeclaration[source.value=/^zod/] > ImportSpecifier[imported.name='z']",
-          message: "use `import * as z from 'zod'`: the `z` object pulls all of zod's locales (~360 KB) into the bundles (npm run bench -- startup).",
-        },
-      ],
-    },
+    files: ['shared/**/*.ts', 'bridge/**/*.ts', 'extension/**/*.ts', 'webview-ui/**/*.ts', 'webview-ui/**/*.tsx'],
+    rules: { 'no-restricted-syntax': ['error', ZOD_NAMED_Z, ZCODE_METHOD_LITERAL] },
+  },
+  {
+    // The one module that declares the `_zcode/*` names.
+    files: ['bridge/acp/extensionSchemas.ts'],
+    rules: { 'no-restricted-syntax': ['error', ZOD_NAMED_Z] },
   },
   {
     files: ['bridge/cli.ts', 'test/**/*.ts', 'scripts/**/*.ts'],

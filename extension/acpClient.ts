@@ -4,15 +4,17 @@
  * `ZcodeClientHost` owns the bridge's lifetime (created lazily on first use, never in
  * `activate()`), connects an SDK `client()` app to it in-process and initializes it, and exposes
  * what the rest of the extension (commands, tree, chat webview) needs: typed requests, the
- * `session/update` stream, the bridge's `_zcode/...` notifications, the zcode state for the
+ * `session/update` stream, the bridge's `_zcode/*` notifications, the zcode state for the
  * status bar, and one pluggable interactive UI for permission prompts and elicitation forms.
  *
  * Everything goes through ACP, exactly as a remote client's calls would.
  */
 import * as vscode from 'vscode';
-import { client, RequestError } from '@agentclientprotocol/sdk';
+import type * as AcpSdk from '@agentclientprotocol/sdk';
 import type { ClientApp, ClientConnection, InitializeResponse, SessionNotification } from '@agentclientprotocol/sdk';
 import type { Bridge, BridgeOptions } from '../bridge/acp/bridge.ts';
+import { callExtension, CompactRequest } from '../bridge/acp/extensionSchemas.ts';
+import type { ExtensionRequest, ParamsOf, ResultOf } from '../bridge/acp/extensionSchemas.ts';
 import type { ExitInfo, LocateOptions, Logger } from '../bridge/zcode/backend.ts';
 import { Disposable } from './disposable.ts';
 import { InteractiveUiSlot } from './interactiveUi.ts';
@@ -23,7 +25,7 @@ export type { InteractiveUi } from './interactiveUi.ts';
 /** zcode's state as the user sees it (status bar, context keys). */
 export type HostState = 'notStarted' | 'starting' | 'ready' | 'turnRunning' | 'crashed';
 
-/** A notification from the bridge outside the stable ACP set, e.g. `_zcode/session/backgroundTasks`. */
+/** A notification from the bridge outside the stable ACP set (read it with `readNotification` and its descriptor, extensionSchemas.ts). */
 export interface ExtNotification {
   method: string;
   params: unknown;
@@ -33,8 +35,12 @@ export interface ExtNotification {
 export type HostedBridge = Bridge;
 
 export interface ZcodeClientHostOptions {
-  /** `createBridge` from bridge/acp/bridge.ts (injected: design.md rule 6). */
-  createBridge: (options: BridgeOptions) => Bridge;
+  /**
+   * `createBridge` from bridge/acp/bridge.ts (injected: design.md rule 6). May load the bridge
+   * first: it is not part of activation (issue 18: the bridge and the ACP SDK build their schemas
+   * when loaded).
+   */
+  createBridge: (options: BridgeOptions) => Bridge | Promise<Bridge>;
   /** VS Code's LogOutputChannel (it satisfies the bridge's Logger port). */
   logger: Logger;
   /** Session store directory: the extension's global storage. */
@@ -64,7 +70,7 @@ export interface HostRequestOptions {
 }
 
 /** Methods that legitimately run long: no default timeout (they are still rejected on dispose). */
-const UNTIMED_METHODS = new Set(['session/prompt', 'session/load', '_zcode/session/compact']);
+const UNTIMED_METHODS = new Set<string>(['session/prompt', 'session/load', CompactRequest.method]);
 
 /**
  * Hosts the bridge and the extension's ACP client of it.
@@ -84,7 +90,7 @@ export class ZcodeClientHost extends Disposable {
   readonly onSessionUpdate = this._onSessionUpdate.event;
 
   private readonly _onExtNotification = this.register(new vscode.EventEmitter<ExtNotification>());
-  /** Every other notification from the bridge (`_zcode/session/backgroundTasks`, `_zcode/session/steerState`, …). */
+  /** Every other notification from the bridge (the `_zcode/*` ones of extensionSchemas.ts: background tasks, steer state, …). */
   readonly onExtNotification = this._onExtNotification.event;
 
   private readonly _onDidCrash = this.register(new vscode.EventEmitter<ExitInfo>());
@@ -173,7 +179,15 @@ export class ZcodeClientHost extends Disposable {
   }
 
   /**
-   * Sends an ACP request to the bridge (stable method or `_zcode/...` extension method).
+   * Calls one of the bridge's `_zcode/*` methods through its descriptor (extensionSchemas.ts):
+   * params typed, the answer checked against the descriptor's result schema. Rejects like `request`.
+   */
+  call<D extends ExtensionRequest>(descriptor: D, params: ParamsOf<D>, options: HostRequestOptions = {}): Promise<ResultOf<D>> {
+    return callExtension((method, p) => this.request(method, p, options), descriptor, params);
+  }
+
+  /**
+   * Sends an ACP request to the bridge (a stable ACP method; `_zcode/*` methods go through `call`).
    * Rejects with the bridge's `RequestError` (use `errorMessage()` for plain words), on timeout,
    * on `signal` abort, and on dispose.
    */
@@ -191,7 +205,8 @@ export class ZcodeClientHost extends Disposable {
     try {
       return await connection.agent.request<T>(method, params, { cancellationSignal, stopWaitingOnCancel: true });
     } catch (error) {
-      if (error instanceof RequestError && error.code === -32800 && cancellationSignal.reason instanceof DOMException && cancellationSignal.reason.name === 'TimeoutError') {
+      // (the SDK is loaded: `ready()` above loaded it)
+      if (error instanceof (await loadSdk()).RequestError && error.code === -32800 && cancellationSignal.reason instanceof DOMException && cancellationSignal.reason.name === 'TimeoutError') {
         throw new Error(vscode.l10n.t('zcode did not answer {0} within {1} seconds.', method, Math.round(timeoutMs / 1000)), { cause: error });
       }
       throw error;
@@ -287,9 +302,11 @@ export class ZcodeClientHost extends Disposable {
 
   private async connect(): Promise<void> {
     let bridge = this._bridge;
+    // The SDK is loaded with the bridge, on first use (see `createBridge`).
+    const sdk = await loadSdk();
     if (!bridge) {
       const logger = this.options.logger;
-      bridge = this.options.createBridge({
+      bridge = await this.options.createBridge({
         locate: this.options.locate(),
         logger,
         storageDir: this.options.storageDir,
@@ -311,7 +328,7 @@ export class ZcodeClientHost extends Disposable {
       this.bridgeSubscriptions = { dispose: () => subscriptions.forEach((d) => d.dispose()) };
       this._onDidCreateBridge.fire(bridge);
     }
-    const connection = bridge.connectClient(this.createClientApp(), { kind: 'local' });
+    const connection = bridge.connectClient(this.createClientApp(sdk.client), { kind: 'local' });
     this.connection = connection;
     void connection.closed.then(() => {
       if (this.connection === connection) {
@@ -336,7 +353,7 @@ export class ZcodeClientHost extends Disposable {
     this.updateState();
   }
 
-  private createClientApp(): ClientApp {
+  private createClientApp(client: Sdk['client']): ClientApp {
     return client({ name: 'zcode-vscode' })
       .onNotification('session/update', ({ params }) => {
         this._onSessionUpdate.fire(params);
@@ -396,4 +413,12 @@ export class ZcodeClientHost extends Disposable {
 function promptSessionId(params: unknown): string | undefined {
   if (typeof params === 'object' && params !== null && 'sessionId' in params && typeof params.sessionId === 'string') return params.sessionId;
   return undefined;
+}
+
+type Sdk = typeof AcpSdk;
+let sdkModule: Promise<Sdk> | undefined;
+
+/** The ACP SDK, loaded on first use rather than with the extension (its import builds ~470 zod schemas). */
+export function loadSdk(): Promise<Sdk> {
+  return (sdkModule ??= import('@agentclientprotocol/sdk'));
 }

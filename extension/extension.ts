@@ -6,19 +6,21 @@
  */
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import { createBridge } from '../bridge/acp/bridge.ts';
+import type * as BridgeModule from '../bridge/acp/bridge.ts';
 import type { LocateOptions } from '../bridge/zcode/backend.ts';
-import { ZcodeClientHost } from './acpClient.ts';
+import { loadSdk, ZcodeClientHost } from './acpClient.ts';
 import type { HostState } from './acpClient.ts';
 import { BackgroundTasksTree } from './backgroundTasks/treeProvider.ts';
 import { registerChatView } from './chat/chatViewProvider.ts';
 import { registerAppCommands } from './commands/appCommands.ts';
 import { CommandRunner } from './commands/runner.ts';
+import { SessionHistoryStore } from './commands/sessionHistory.ts';
 import { registerSessionCommands } from './commands/sessionCommands.ts';
 import { QuickPickInteractiveUi } from './fallbackUi.ts';
 import { LocateUi } from './locate.ts';
 import { RemoteAccess } from './remote.ts';
 import { SessionManager } from './sessions.ts';
+import { QuotaStatus } from './quotaStatus.ts';
 import { StatusBar } from './statusBar.ts';
 
 /** What `activate()` returns (the extension's API, used by tests and by other extensions). */
@@ -28,6 +30,7 @@ export interface ZcodeExtensionApi {
   readonly backgroundTasks: BackgroundTasksTree;
   readonly remote: RemoteAccess;
   readonly statusBar: StatusBar;
+  readonly quota: QuotaStatus;
   readonly locate: LocateUi;
   readonly commands: CommandRunner;
 }
@@ -39,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
   context.subscriptions.push(log);
 
   const host = new ZcodeClientHost({
-    createBridge,
+    createBridge: async (options) => (await loadBridge()).createBridge(options),
     logger: log,
     storageDir: context.globalStorageUri.fsPath,
     locate: readLocateOptions,
@@ -53,13 +56,15 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
   const remote = new RemoteAccess(host, context.secrets, log);
   const tree = new BackgroundTasksTree(host, sessions);
   const statusBar = new StatusBar(host, remote);
+  const quota = new QuotaStatus(host, statusBar);
   const locate = new LocateUi(host, [tree, statusBar]);
-  context.subscriptions.push(host, sessions, remote, tree, statusBar, locate);
+  context.subscriptions.push(host, sessions, remote, tree, statusBar, quota, locate);
 
-  context.subscriptions.push(registerChatView(context, host, sessions, log, statusBar));
+  const history = new SessionHistoryStore(context.workspaceState);
+  context.subscriptions.push(history, registerChatView(context, host, sessions, log, statusBar, history));
 
   const runner = new CommandRunner(log, locate, context.subscriptions);
-  registerSessionCommands(runner, host, sessions);
+  registerSessionCommands(runner, host, sessions, history);
   registerAppCommands(runner, { host, remote, tree, locate, log, locateOptions: readLocateOptions });
 
   // Context keys for `when` clauses.
@@ -109,7 +114,11 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
     await host.shutdown();
   };
 
-  return { host, sessions, backgroundTasks: tree, remote, statusBar, locate, commands: runner };
+  // Load the bridge and the SDK once activation is over, while the chat webview boots in the
+  // renderer: activation stays cheap (issue 18) and the first request does not wait for them.
+  setTimeout(() => void loadBridge().then(loadSdk, (error: unknown) => log.error(`loading the bridge failed: ${String(error)}`)), 0);
+
+  return { host, sessions, backgroundTasks: tree, remote, statusBar, quota, locate, commands: runner };
 }
 
 /** Closes the remote endpoint and disposes the bridge (killing zcode). VS Code awaits it. */
@@ -134,4 +143,11 @@ function readLocateOptions(): LocateOptions {
 /** The folder sessions live in: the first workspace folder, else the home directory. */
 function workspaceCwd(): string {
   return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir();
+}
+
+let bridgeModule: Promise<typeof BridgeModule> | undefined;
+
+/** bridge/acp/bridge.ts, loaded after activation (its zcode schemas and the ACP SDK's cost ~50 ms to build). */
+function loadBridge(): Promise<typeof BridgeModule> {
+  return (bridgeModule ??= import('../bridge/acp/bridge.ts'));
 }

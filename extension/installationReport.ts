@@ -5,10 +5,11 @@
  */
 import * as vscode from 'vscode';
 import type { LocateOptions } from '../bridge/zcode/backend.ts';
-import { formatDoctorReport, runDoctor, withStartOutcome } from '../bridge/zcode/doctor.ts';
 import type { LocateUi } from './locate.ts';
 
 export async function showInstallationReport(locate: LocateUi, options: LocateOptions, log: vscode.LogOutputChannel): Promise<void> {
+  // Loaded when asked for: the doctor pulls in the zcode client and its schemas (issue 18, activation).
+  const { formatDoctorReport, runDoctor, withStartOutcome } = await import('../bridge/zcode/doctor.ts');
   let report = await runDoctor({ ...options, env: options.env ?? process.env }, { start: false });
   if (locate.lastCheck && report.zcode.found) report = withStartOutcome(report, locate.lastCheck);
   const text = formatDoctorReport(report);

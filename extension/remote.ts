@@ -8,7 +8,6 @@
  */
 import * as vscode from 'vscode';
 import { generateToken } from '../bridge/remote/auth.ts';
-import { startRemoteServer } from '../bridge/remote/server.ts';
 import type { RemoteServer } from '../bridge/remote/server.ts';
 import type { Logger } from '../bridge/zcode/backend.ts';
 import type { ZcodeClientHost } from './acpClient.ts';
@@ -167,6 +166,8 @@ export class RemoteAccess extends Disposable {
       await this.host.ready();
       const bridge = this.host.bridge;
       if (!bridge) throw new Error(vscode.l10n.t('ZCode is shutting down.'));
+      // Loaded when remote access is turned on: the server and `ws` are not part of activation (issue 18).
+      const { startRemoteServer } = await import('../bridge/remote/server.ts');
       const server = await startRemoteServer({
         bridge,
         token: await this.token(),

@@ -15,15 +15,14 @@ import type {
   SessionInfo,
   SetSessionConfigOptionResponse,
 } from '@agentclientprotocol/sdk';
+import { ForkRequest } from '../bridge/acp/extensionSchemas.ts';
 import type { ZcodeClientHost } from './acpClient.ts';
 import { Disposable } from './disposable.ts';
 
 const ACTIVE_SESSION_KEY = 'zcode.activeSessionId';
-
-/** Result of `_zcode/session/fork`. */
-export interface ForkResult {
-  sessionId: string;
-}
+/** Session id → its workspace folder (multi-root: a session is loaded in its own folder). */
+const SESSION_FOLDERS_KEY = 'zcode.sessionFolders';
+const MAX_REMEMBERED_FOLDERS = 200;
 
 /** A change of a session's config options. */
 export interface ConfigOptionsChange {
@@ -49,6 +48,10 @@ export class SessionManager extends Disposable {
    */
   readonly onWillLoadSession = this._onWillLoadSession.event;
 
+  private readonly _onDidLoadSession = this.register(new vscode.EventEmitter<string>());
+  /** A `session/load` succeeded: its replay is complete (the chat then adds what zcode does not replay). */
+  readonly onDidLoadSession = this._onDidLoadSession.event;
+
   private readonly _onDidChangeTitle = this.register(new vscode.EventEmitter<{ sessionId: string; title: string | undefined }>());
   /** Fires on `session_info_update` titles. */
   readonly onDidChangeTitle = this._onDidChangeTitle.event;
@@ -59,6 +62,7 @@ export class SessionManager extends Disposable {
   /** Sessions this window opened on the bridge (resumed after a zcode restart). */
   private readonly open = new Set<string>();
   private restorePromise: Promise<string | undefined> | undefined;
+  private readonly folders: Map<string, string>;
 
   /**
    * @param host the ACP client host
@@ -72,6 +76,7 @@ export class SessionManager extends Disposable {
   ) {
     super();
     this._activeSessionId = workspaceState.get<string>(ACTIVE_SESSION_KEY);
+    this.folders = new Map(Object.entries(workspaceState.get<Record<string, string>>(SESSION_FOLDERS_KEY) ?? {}));
     this.register(host.onSessionUpdate((notification) => {
       const update = notification.update;
       if (update.sessionUpdate === 'config_option_update') {
@@ -115,7 +120,7 @@ export class SessionManager extends Disposable {
   async fetchConfigOptions(sessionId: string, refresh = false): Promise<readonly SessionConfigOption[]> {
     const known = this.options.get(sessionId);
     if (known && !refresh) return known;
-    const result = await this.host.request<LoadSessionResponse | null>('session/resume', { sessionId, cwd: this.cwd(), mcpServers: [] });
+    const result = await this.host.request<LoadSessionResponse | null>('session/resume', { sessionId, cwd: this.cwdOf(sessionId), mcpServers: [] });
     this.open.add(sessionId);
     if (result?.configOptions) this.setOptions(sessionId, result.configOptions);
     return result?.configOptions ?? [];
@@ -126,9 +131,24 @@ export class SessionManager extends Disposable {
     return this.titles.get(sessionId);
   }
 
-  /** `session/new` in the workspace folder; becomes the active session. */
-  async newSession(): Promise<string> {
-    const result = await this.host.request<NewSessionResponse>('session/new', { cwd: this.cwd(), mcpServers: [] });
+  /** The folder a session lives in (remembered from new/load/list; else the default folder). */
+  cwdOf(sessionId: string): string {
+    return this.folders.get(sessionId) ?? this.cwd();
+  }
+
+  /** Remembers a session's folder (bounded: the oldest entries go). */
+  rememberFolder(sessionId: string, cwd: string): void {
+    if (this.folders.get(sessionId) === cwd) return;
+    this.folders.delete(sessionId);
+    this.folders.set(sessionId, cwd);
+    for (const old of [...this.folders.keys()].slice(0, Math.max(0, this.folders.size - MAX_REMEMBERED_FOLDERS))) this.folders.delete(old);
+    void this.workspaceState.update(SESSION_FOLDERS_KEY, Object.fromEntries(this.folders));
+  }
+
+  /** `session/new` in `cwd` (default: the workspace folder); becomes the active session. */
+  async newSession(cwd = this.cwd()): Promise<string> {
+    const result = await this.host.request<NewSessionResponse>('session/new', { cwd, mcpServers: [] });
+    this.rememberFolder(result.sessionId, cwd);
     this.open.add(result.sessionId);
     if (result.configOptions) this.setOptions(result.sessionId, result.configOptions);
     await this.setActive(result.sessionId);
@@ -140,7 +160,7 @@ export class SessionManager extends Disposable {
    * session becomes active. Listen to `onWillLoadSession` (start from an empty transcript),
    * `onDidChangeActiveSession` and `host.onSessionUpdate` before calling if you render the replay.
    */
-  async loadSession(sessionId: string): Promise<void> {
+  async loadSession(sessionId: string, cwd = this.cwdOf(sessionId)): Promise<void> {
     // Announce the load whether or not the session changes (re-loading the active session replays
     // it all again), then switch first so that a UI filtering updates by the active session shows
     // the replay; switch back if the bridge cannot load it.
@@ -149,21 +169,25 @@ export class SessionManager extends Disposable {
     await this.setActive(sessionId);
     let result: LoadSessionResponse | null;
     try {
-      result = await this.host.request<LoadSessionResponse | null>('session/load', { sessionId, cwd: this.cwd(), mcpServers: [] });
+      // The chat cannot page back yet (`_zcode/session/loadEarlier`), so it asks for the whole history
+      // instead of the bridge's default tail.
+      result = await this.host.request<LoadSessionResponse | null>('session/load', { sessionId, cwd, mcpServers: [], _meta: { zcode: { replay: { limit: 'all' } } } });
     } catch (error) {
       if (this._activeSessionId === sessionId && previous !== sessionId) await this.setActive(previous);
       throw error;
     }
     this.open.add(sessionId);
+    this.rememberFolder(sessionId, cwd);
     if (result?.configOptions) this.setOptions(sessionId, result.configOptions);
+    this._onDidLoadSession.fire(sessionId);
   }
 
-  /** Every session of the workspace folder (`session/list`, all pages), most recent first. */
-  async listSessions(): Promise<SessionInfo[]> {
+  /** Every session of a folder (default: the workspace folder; `session/list`, all pages), most recent first. */
+  async listSessions(cwd = this.cwd()): Promise<SessionInfo[]> {
     const sessions: SessionInfo[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 100; page++) {
-      const result: ListSessionsResponse = await this.host.request<ListSessionsResponse>('session/list', { cwd: this.cwd(), ...(cursor ? { cursor } : {}) });
+      const result: ListSessionsResponse = await this.host.request<ListSessionsResponse>('session/list', { cwd, ...(cursor ? { cursor } : {}) });
       sessions.push(...result.sessions);
       cursor = result.nextCursor ?? undefined;
       if (!cursor) break;
@@ -180,13 +204,13 @@ export class SessionManager extends Disposable {
   }
 
   /**
-   * `_zcode/session/fork` of the active session (from `checkpointId`, else the latest checkpoint),
+   * `ForkRequest` of the active session (from `checkpointId`, else the latest checkpoint),
    * then loads the fork, which becomes active. Returns the new session id.
    */
   async fork(checkpointId?: string): Promise<string> {
     const sessionId = this.requireActive();
-    const result = await this.host.request<ForkResult>('_zcode/session/fork', checkpointId ? { sessionId, checkpointId } : { sessionId });
-    if (!result || typeof result.sessionId !== 'string') throw new Error(vscode.l10n.t('zcode did not return the forked session.'));
+    // The answer is checked against the contract (a fork without its session id is refused there).
+    const result = await this.host.call(ForkRequest, checkpointId ? { sessionId, checkpointId } : { sessionId });
     await this.loadSession(result.sessionId);
     return result.sessionId;
   }
@@ -229,7 +253,7 @@ export class SessionManager extends Disposable {
   private async resumeOpenSessions(): Promise<void> {
     for (const sessionId of this.open) {
       try {
-        await this.host.request('session/resume', { sessionId, cwd: this.cwd(), mcpServers: [] });
+        await this.host.request('session/resume', { sessionId, cwd: this.cwdOf(sessionId), mcpServers: [] });
       } catch {
         // A session zcode lost is reported when it is used next.
       }

@@ -5,6 +5,7 @@
  * the user it says "needs input" and clicking it shows the chat.
  */
 import * as vscode from 'vscode';
+import type { AccountUsageResponse } from '../bridge/acp/extensionSchemas.ts';
 import type { HostState, ZcodeClientHost } from './acpClient.ts';
 import { Disposable } from './disposable.ts';
 import type { RemoteAccess, RemoteState } from './remote.ts';
@@ -13,6 +14,7 @@ export class StatusBar extends Disposable {
   private readonly item = this.register(vscode.window.createStatusBarItem('zcode.status', vscode.StatusBarAlignment.Left, 50));
   private notFound = false;
   private needsInput = 0;
+  private quota: AccountUsageResponse | undefined;
 
   constructor(
     private readonly host: ZcodeClientHost,
@@ -39,6 +41,18 @@ export class StatusBar extends Disposable {
     this.update();
   }
 
+  /** The plan quota for the tooltip (quotaStatus.ts); undefined hides it. */
+  setQuota(usage: AccountUsageResponse | undefined): void {
+    this.quota = usage;
+    this.update();
+  }
+
+  /** The tooltip's markdown currently shown (for tests). */
+  get tooltipText(): string {
+    const tip = this.item.tooltip;
+    return typeof tip === 'string' ? tip : (tip?.value ?? '');
+  }
+
   /** The text currently shown (for tests). */
   get text(): string {
     return this.item.text;
@@ -62,7 +76,7 @@ export class StatusBar extends Disposable {
     if (state !== 'ready' || this.notFound) text += `: ${label}`;
     if (remote.enabled) text += remote.error ? '  $(broadcast) $(warning)' : `  $(broadcast) ${remote.clientCount}`;
     this.item.text = text;
-    this.item.tooltip = tooltip(label, remote);
+    this.item.tooltip = tooltip(label, remote, this.quota);
     this.item.backgroundColor = state === 'crashed' || this.notFound ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     this.item.accessibilityInformation = { label: vscode.l10n.t('ZCode: {0}', label) };
   }
@@ -83,9 +97,20 @@ function describeState(state: HostState): { icon: string; label: string } {
   }
 }
 
-function tooltip(label: string, remote: RemoteState): vscode.MarkdownString {
+function tooltip(label: string, remote: RemoteState, usage: AccountUsageResponse | undefined): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown('**ZCode** — ').appendText(label);
+  const quota = usage?.quota;
+  if (quota) {
+    md.appendMarkdown('\n\n$(dashboard) ').appendText(quota.plan ? vscode.l10n.t('GLM Coding Plan ({0}):', quota.plan) : vscode.l10n.t('GLM Coding Plan:'));
+    for (const w of quota.windows) {
+      const reset = w.resetsAt ? new Date(w.resetsAt).toLocaleString() : undefined;
+      md.appendMarkdown('\n- ').appendText(reset ? vscode.l10n.t('{0}% left of the {1}, resets {2}', w.remainingPercent, w.label, reset) : vscode.l10n.t('{0}% left of the {1}', w.remainingPercent, w.label));
+    }
+    if (quota.stale) md.appendMarkdown('\n\n$(warning) ').appendText(vscode.l10n.t('Stale: figures from {0}; the last refresh failed ({1})', new Date(quota.fetchedAt).toLocaleString(), quota.staleReason ?? ''));
+  } else if (usage?.unavailable && usage.unavailable.reason !== 'no_key') {
+    md.appendMarkdown('\n\n$(dashboard) ').appendText(vscode.l10n.t('Plan quota unavailable: {0}', usage.unavailable.message));
+  }
   if (remote.enabled) {
     md.appendMarkdown('\n\n$(broadcast) ');
     if (remote.error) md.appendText(vscode.l10n.t('Remote access is on but not listening: {0}', remote.error));

@@ -21,16 +21,22 @@ import {
   OpenLocationCommand,
   RemoveQueuedCommand,
   RetryCommand,
+  ReviewChangesCommand,
+  RewindToCommand,
+  ForkFromCommand,
+  UndoChangesCommand,
+  SearchMentionsRequest,
   SendPromptCommand,
   SetConfigOptionCommand,
   SteerCommand,
   type Attachment,
+  type MentionCandidate,
   type SessionSummary,
 } from './contract.ts';
 import type { HostChannel } from './ipc.ts';
 
 export interface ChatActions {
-  sendPrompt(text: string, attachments: Attachment[], whenBusy?: 'queue'): void;
+  sendPrompt(text: string, attachments: Attachment[]): void;
   steer(text: string): void;
   removeQueued(id: string): void;
   cancelTurn(): void;
@@ -48,12 +54,21 @@ export interface ChatActions {
   forkSession(): void;
   cancelBackgroundTask(taskId: string): void;
   listSessions(): Promise<SessionSummary[]>;
+  /** The multi-file diff of a turn's changes (or one file of it). */
+  reviewChanges(changeSetId: string, path?: string): void;
+  /** Undo a turn's changes to one file, or all of them. */
+  undoChanges(changeSetId: string, path?: string): void;
+  /** Rewind to a user message's checkpoint / fork from it. */
+  rewindTo(itemId: string): void;
+  forkFrom(itemId: string): void;
   attachContext(source: 'selection' | 'activeFile' | 'pickFiles'): Promise<Attachment[]>;
+  /** The `@` picker's candidates for `query`. */
+  searchMentions(query: string): Promise<MentionCandidate[]>;
 }
 
 export function hostActions(channel: HostChannel): ChatActions {
   return {
-    sendPrompt: (text, attachments, whenBusy) => channel.send(SendPromptCommand, { text, attachments, ...(whenBusy ? { whenBusy } : {}) }),
+    sendPrompt: (text, attachments) => channel.send(SendPromptCommand, { text, attachments }),
     steer: (text) => channel.send(SteerCommand, { text }),
     removeQueued: (id) => channel.send(RemoveQueuedCommand, { id }),
     cancelTurn: () => channel.send(CancelTurnCommand, {}),
@@ -70,7 +85,12 @@ export function hostActions(channel: HostChannel): ChatActions {
     forkSession: () => channel.send(ForkSessionCommand, {}),
     cancelBackgroundTask: (taskId) => channel.send(CancelBackgroundTaskCommand, { taskId }),
     listSessions: async () => (await channel.request(ListSessionsRequest, {})).sessions,
+    reviewChanges: (changeSetId, path) => channel.send(ReviewChangesCommand, path ? { changeSetId, path } : { changeSetId }),
+    undoChanges: (changeSetId, path) => channel.send(UndoChangesCommand, path ? { changeSetId, path } : { changeSetId }),
+    rewindTo: (itemId) => channel.send(RewindToCommand, { itemId }),
+    forkFrom: (itemId) => channel.send(ForkFromCommand, { itemId }),
     attachContext: async (source) => (await channel.request(AttachContextRequest, { source }, 120_000)).attachments,
+    searchMentions: async (query) => (await channel.request(SearchMentionsRequest, { query })).candidates,
   };
 }
 
@@ -93,7 +113,12 @@ export const noopActions: ChatActions = {
   forkSession() {},
   cancelBackgroundTask() {},
   listSessions: async () => [],
+  reviewChanges() {},
+  undoChanges() {},
+  rewindTo() {},
+  forkFrom() {},
   attachContext: async () => [],
+  searchMentions: async () => [],
 };
 
 export const ActionsContext = createContext<ChatActions>(noopActions);

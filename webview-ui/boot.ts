@@ -45,6 +45,7 @@ export function startChat(api: VsCodeApi, source: MessageSource, root: Element, 
   const offSnapshot = channel.on(DidChangeSnapshotNotification, (snapshot) => {
     resyncing = false;
     store.applySnapshot(snapshot);
+    view.setSession(snapshot.session.sessionId);
   });
   const offPatch = channel.on(DidPatchNotification, (patch) => {
     if (store.applyPatch(patch) || resyncing) return;

@@ -13,7 +13,8 @@
  *
  * The host owns all state (transcript, session, pending forms); the webview keeps only view state
  * (draft text, expanded cards, scroll). This file must stay free of DOM and Node APIs: types and
- * tiny pure helpers only. ACP types come from the SDK, type-only (no SDK runtime in the bundle).
+ * tiny pure helpers only. ACP types come from the SDK, type-only (no SDK runtime in the bundle);
+ * the types the bridge shares with both sides come from shared/.
  */
 import type {
   AvailableCommand,
@@ -25,6 +26,8 @@ import type {
   ToolCallStatus,
   ToolKind,
 } from '@agentclientprotocol/sdk';
+import type { BackgroundTask } from '../shared/backgroundTasks.ts';
+import type { FormKind } from '../shared/forms.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Wire envelope and descriptors
@@ -110,6 +113,8 @@ export interface UserItem {
   id: string;
   text: string;
   attachments: AttachmentSummary[];
+  /** zcode's checkpoint right after this message's turn ("Rewind to here", "Fork from here"). */
+  checkpointId?: string;
 }
 
 export interface AgentItem {
@@ -194,14 +199,17 @@ export interface PermissionItem {
   input?: string;
   /** Text content of the tool call (e.g. a plan for the no-forms fallback). */
   detail?: string;
+  /** An edit's proposed change (shown instead of the raw input); Open Diff uses `toolCallId`. */
+  diffs?: Extract<ToolContentView, { type: 'diff' }>[];
+  toolCallId?: string;
   options: PermissionOption[];
   state: InteractionState;
   /** Name of the chosen option once answered. */
   answer?: string;
 }
 
-/** Which native form an elicitation gets. */
-export type ElicitationFormKind = 'questions' | 'planFeedback' | 'form' | 'unsupported';
+/** Which native form an elicitation gets: the bridge's tag (shared/forms.ts), or `unsupported` (not a form). */
+export type ElicitationFormKind = FormKind | 'unsupported';
 
 /** `elicitation/create` in form mode. */
 export interface ElicitationItem {
@@ -231,20 +239,35 @@ export interface NoticeItem {
   description?: string;
 }
 
-export type TranscriptItem = UserItem | AgentItem | ThoughtItem | ToolItem | PlanItem | PermissionItem | ElicitationItem | ErrorItem | NoticeItem;
+/** One file a turn changed, as its changes card lists it. */
+export interface ChangedFileView {
+  path: string;
+  status: 'modified' | 'created' | 'deleted';
+  added: number;
+  removed: number;
+  /** Undo restored the content from before the turn. */
+  undone: boolean;
+  /** Undo is not offered: zcode's tool calls did not tell what the file held before the turn. */
+  beforeUnknown?: true;
+}
+
+/** "Changed files" after a turn that edited files (extension/changes/). */
+export interface ChangesItem {
+  type: 'changes';
+  id: string;
+  changeSetId: string;
+  /** The prompt of the turn (shown when the card is restored after a reload). */
+  prompt: string;
+  files: ChangedFileView[];
+}
+
+export type TranscriptItem = UserItem | AgentItem | ThoughtItem | ToolItem | PlanItem | PermissionItem | ElicitationItem | ErrorItem | NoticeItem | ChangesItem;
 
 /** Terminal output kept per card (the tail; the webview shows fewer lines until expanded). */
 export const TERMINAL_TAIL_LIMIT = 64 * 1024;
 
-/** A background task as `_zcode/session/backgroundTasks` reports it. */
-export interface BackgroundTaskView {
-  id: string;
-  kind: 'agent' | 'bash' | string;
-  description: string;
-  status: string;
-  startedAt?: string;
-  outputPath?: string;
-}
+/** A background task as the bridge announces it: the one type of all layers (shared/backgroundTasks.ts). */
+export type BackgroundTaskView = BackgroundTask;
 
 /** A prompt waiting for the running turn to end. */
 export interface QueuedPrompt {
@@ -274,6 +297,8 @@ export interface SessionView {
   promptCapabilities: { image: boolean; embeddedContext: boolean };
   backgroundTasks: BackgroundTaskView[];
   queue: QueuedPrompt[];
+  /** Why "Rewind to here" / "Fork from here" cannot work on this session (absent: they can); `noList`: the build lists no checkpoints. */
+  checkpointUnavailable?: { rewind?: string; fork?: string };
 }
 
 export interface ChatSnapshot {
@@ -382,24 +407,32 @@ export function appendTerminal(terminal: TerminalView, data: string): TerminalVi
 /** The webview (re)started or lost a patch: send a full snapshot. */
 export const ReadyCommand = new IpcCommand<{ reason?: 'start' | 'resync' }>('ready');
 
-/** Send a prompt now (or queue it, if a turn is running and `whenBusy` is `queue`). */
-export const SendPromptCommand = new IpcCommand<{ text: string; attachments: Attachment[]; whenBusy?: 'queue' }>('prompt/send');
-/** Append instructions to the running turn (`_zcode/session/steer`). */
+/** Send a prompt now, or queue it while a turn runs (the host decides: it knows whether one runs). */
+export const SendPromptCommand = new IpcCommand<{ text: string; attachments: Attachment[] }>('prompt/send');
+/** Append instructions to the running turn (the bridge's `SteerRequest`). */
 export const SteerCommand = new IpcCommand<{ text: string }>('prompt/steer');
 /** Drop a queued prompt. */
 export const RemoveQueuedCommand = new IpcCommand<{ id: string }>('prompt/removeQueued');
 /** Stop the running turn (`session/cancel`). */
 export const CancelTurnCommand = new IpcCommand('turn/cancel');
-/** Re-send the prompt that failed. */
+/** Re-send the prompt that failed with error card `itemId` (only the last prompt's error retries). */
 export const RetryCommand = new IpcCommand<{ itemId: string }>('turn/retry');
 
-/** Answer a permission card (`optionId`), or dismiss it (`cancelled`). */
+/** Answer a permission card (`optionId`), or dismiss it (`cancelled: true`); one of the two. */
 export const AnswerPermissionCommand = new IpcCommand<{ id: string; optionId?: string; cancelled?: boolean }>('permission/answer');
 /** Answer an elicitation form with the raw ACP response (content keyed by field name). */
 export const AnswerElicitationCommand = new IpcCommand<{ id: string; response: CreateElicitationResponse }>('elicitation/answer');
 
 /** Open VS Code's diff editor for a tool call's diff content. */
 export const OpenDiffCommand = new IpcCommand<{ toolCallId: string; index: number }>('diff/open');
+/** Open VS Code's multi-file diff editor (before the turn ⇄ now) for a changes card, or one file's diff. */
+export const ReviewChangesCommand = new IpcCommand<{ changeSetId: string; path?: string }>('changes/review');
+/** Restore the content from before the turn: one file (`path`) or every file of the card. */
+export const UndoChangesCommand = new IpcCommand<{ changeSetId: string; path?: string }>('changes/undo');
+/** Rewind the session to a user message's checkpoint (keeps it and its answer), then reload the transcript. */
+export const RewindToCommand = new IpcCommand<{ itemId: string }>('checkpoint/rewind');
+/** Fork a new session from a user message's checkpoint and show it. */
+export const ForkFromCommand = new IpcCommand<{ itemId: string }>('checkpoint/fork');
 /** Open a file (absolute path or URI) at an optional 1-based line. */
 export const OpenLocationCommand = new IpcCommand<{ path: string; line?: number }>('location/open');
 /** Put text on the clipboard. */
@@ -412,7 +445,7 @@ export const LoadSessionCommand = new IpcCommand<{ sessionId: string }>('session
 export const ForkSessionCommand = new IpcCommand('session/fork');
 /** Something the host should log (e.g. a CSP violation or an uncaught error in the webview). */
 export const WebviewLogCommand = new IpcCommand<{ level: 'info' | 'warn' | 'error'; message: string }>('log');
-/** `_zcode/session/cancelBackgroundTask`. */
+/** Cancel a background task of the active session (the bridge's `CancelBackgroundTaskRequest`). */
 export const CancelBackgroundTaskCommand = new IpcCommand<{ taskId: string }>('background/cancel');
 
 /** A session as the switcher lists it. */
@@ -452,3 +485,16 @@ export const CopyTranscriptCommand = new IpcCommand('transcript/copy');
  * a webview view, so the host keeps its own context key (`zcode.chatFocused`) for keybindings.
  */
 export const ChatFocusCommand = new IpcCommand<{ focused: boolean }>('focus');
+
+/** One entry of the composer's `@` picker: a workspace file, an open editor or a workspace symbol. */
+export interface MentionCandidate {
+  kind: 'file' | 'editor' | 'symbol';
+  /** What the list shows first (file or symbol name). */
+  label: string;
+  /** The folder-relative path (and line of a symbol). */
+  description?: string;
+  /** What choosing it adds to the composer (a file; a symbol's uri carries its lines, `#L3-L9`). */
+  attachment: Attachment & { kind: 'file' };
+}
+/** The `@` picker's candidates for the text typed after `@` (fuzzy, best first). */
+export const SearchMentionsRequest = new IpcRequest<{ query: string }, { candidates: MentionCandidate[] }>('mentions/search');

@@ -7,6 +7,7 @@
  * bridge's question forms: `q_<i>` + `q_<i>_other`) is rendered directly under its choice field and
  * always sent, even empty (the bridge reads it to decide override / add / skip).
  */
+import { choiceFieldOf, otherEffect as sharedOtherEffect, otherFieldOf, SKIP_CHOICE } from '../shared/forms.ts';
 import { t } from './l10n.ts';
 import type { ElicitationContentValue, ElicitationPropertySchema, ElicitationSchema } from '@agentclientprotocol/sdk';
 
@@ -41,9 +42,6 @@ export interface OtherField {
 /** Form state while editing: strings for text/number/select, arrays for multi, booleans. */
 export type FormValues = Record<string, string | string[] | boolean>;
 
-/** The bridge's "Skip this question" choice value. */
-export const SKIP = '__skip__';
-
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const numOr = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
@@ -71,7 +69,7 @@ export function formFields(schema: ElicitationSchema): Field[] {
   const required = new Set(schema.required ?? []);
   const companions = new Set<string>();
   for (const key of Object.keys(properties)) {
-    const base = key.endsWith('_other') ? key.slice(0, -'_other'.length) : undefined;
+    const base = choiceFieldOf(key);
     if (base && isChoiceField(properties[base]) && properties[key].type === 'string' && choicesOf(properties[key] as Record<string, unknown>).length === 0) companions.add(key);
   }
   const fields: Field[] = [];
@@ -79,7 +77,7 @@ export function formFields(schema: ElicitationSchema): Field[] {
     if (companions.has(key)) continue;
     const p = property as Record<string, unknown>;
     const base: FieldBase = { key, title: str(p.title) ?? key, required: required.has(key), ...(str(p.description) ? { description: p.description as string } : {}) };
-    const otherKey = `${key}_other`;
+    const otherKey = otherFieldOf(key);
     const other: OtherField | undefined = companions.has(otherKey)
       ? {
           key: otherKey,
@@ -168,11 +166,10 @@ export function initialValues(fields: Field[]): FormValues {
 const asString = (v: FormValues[string] | undefined): string => (typeof v === 'string' ? v : '');
 const asArray = (v: FormValues[string] | undefined): string[] => (Array.isArray(v) ? v : []);
 
-/** How the "other" text combines with the pick, for the visible hint under the field. */
+/** How the "other" text combines with the pick, for the visible hint under the field (the bridge's rule, shared/forms.ts). */
 export function otherEffect(field: Field, values: FormValues): 'overrides' | 'adds' | undefined {
   if ((field.kind !== 'select' && field.kind !== 'multi') || !field.other) return undefined;
-  if (asString(values[field.other.key]).trim() === '') return undefined;
-  return field.kind === 'select' ? 'overrides' : 'adds';
+  return sharedOtherEffect(asString(values[field.other.key]), field.kind === 'multi');
 }
 
 /** Problems that block submitting, by field key (empty object = valid). */
@@ -187,8 +184,8 @@ export function validateForm(fields: Field[], values: FormValues): Record<string
         break;
       }
       case 'multi': {
-        const count = asArray(v).filter((x) => x !== SKIP).length + (f.other && asString(values[f.other.key]).trim() ? 1 : 0);
-        if (f.required && count === 0 && !asArray(v).includes(SKIP)) errors[f.key] = t('Choose at least one answer.');
+        const count = asArray(v).filter((x) => x !== SKIP_CHOICE).length + (f.other && asString(values[f.other.key]).trim() ? 1 : 0);
+        if (f.required && count === 0 && !asArray(v).includes(SKIP_CHOICE)) errors[f.key] = t('Choose at least one answer.');
         else if (f.minItems !== undefined && count > 0 && count < f.minItems) errors[f.key] = `Choose at least ${f.minItems}.`;
         else if (f.maxItems !== undefined && count > f.maxItems) errors[f.key] = `Choose at most ${f.maxItems}.`;
         break;
@@ -287,8 +284,8 @@ export function formContent(fields: Field[], values: FormValues): Record<string,
  */
 export function toggleChoice(current: string[], value: string, checked: boolean, order: string[] = []): string[] {
   if (!checked) return current.filter((v) => v !== value);
-  if (value === SKIP) return [SKIP];
-  const next = [...current.filter((v) => v !== SKIP && v !== value), value];
+  if (value === SKIP_CHOICE) return [SKIP_CHOICE];
+  const next = [...current.filter((v) => v !== SKIP_CHOICE && v !== value), value];
   const rank = (v: string): number => {
     const i = order.indexOf(v);
     return i < 0 ? order.length : i;

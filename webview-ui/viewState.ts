@@ -12,6 +12,8 @@ export interface PersistedViewState {
   attachments: Attachment[];
   /** Item-part keys the user toggled, with the state they chose. */
   toggled: Record<string, boolean>;
+  /** The session shown: a chat in an editor tab is restored to it after a window reload. */
+  sessionId?: string;
 }
 
 const MAX_TOGGLED = 500;
@@ -29,6 +31,7 @@ export class ViewState {
       draft: typeof s.draft === 'string' ? s.draft : '',
       attachments: Array.isArray(s.attachments) ? s.attachments.filter((a) => a && a.kind !== 'image') : [],
       toggled: typeof s.toggled === 'object' && s.toggled !== null ? s.toggled : {},
+      ...(typeof s.sessionId === 'string' ? { sessionId: s.sessionId } : {}),
     };
   }
 
@@ -52,6 +55,12 @@ export class ViewState {
     const keys = Object.keys(toggled);
     for (const old of keys.slice(0, Math.max(0, keys.length - MAX_TOGGLED))) delete toggled[old];
     this.state.toggled = toggled;
+    this.persist();
+  }
+
+  setSession(sessionId: string | undefined): void {
+    if (sessionId === this.state.sessionId) return;
+    this.state.sessionId = sessionId;
     this.persist();
   }
 

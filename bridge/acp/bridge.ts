@@ -18,21 +18,23 @@
  * `_zcode/*` extension methods live in extensionMethods.ts and slash commands in slashCommands.ts.
  * Both get a `BridgeContext` (context.ts) and nothing else:
  *   - `registerExtensionMethods(app, ctx)` is called once at creation, after the core handlers;
- *     register custom methods with `app.onRequest('_zcode/session/…', zodSchema, handler)` (the
- *     SDK answers -32602 when the schema rejects the params).
+ *     a new method is a descriptor in extensionSchemas.ts (name, params schema, result schema)
+ *     plus one `register(descriptor, handler)` line there (the SDK answers -32602 when the params
+ *     schema rejects the params; the extension calls it with `host.call(descriptor, params)`).
  *   - `runSlashCommand(ctx, {sessionId, prompt, signal})` is called for every `session/prompt`
  *     before it is queued; return undefined to pass the prompt to zcode.
  *   - `ctx.materialize(id)` resolves an ACP id to the live zcode session (creating a lazy one,
  *     resuming after a restart; -32002 when unknown), `ctx.peek(id)` without I/O; handles expose
  *     the translator state (`cancelledBackgroundTaskUpdates(handle.translator, taskId)`) and
- *     whether a turn runs; `ctx.sendUpdates`, `ctx.notify('_zcode/…')`, `ctx.notifySession` (once per alias), `ctx.applyConfig`,
+ *     whether a turn runs; `ctx.sendUpdates`, `ctx.notifySession` (a `_zcode/*` notification, once per alias), `ctx.applyConfig`,
  *     `ctx.onSignal` (e.g. wait for `compaction`), `ctx.whenIdle`. `ctx.sendUpdates` sends at once
  *     (nothing is held back), so a response returned right after it follows its text.
  *
  * ## Notifications the bridge sends to every client
- * `session/update`; `_zcode/session/backgroundTasks` `{sessionId, tasks}` on every change of a
- * session's background tasks; `_zcode/session/steerState` `{sessionId, state: 'queued'|'drained'}`;
- * `_zcode/session/checkpointsChanged` `{sessionId, checkpointId?}` when zcode made a checkpoint (current builds).
+ * `session/update`, and the `_zcode/*` notifications of extensionSchemas.ts: `BackgroundTasksNotification`
+ * `{sessionId, tasks}` on every change of a session's background tasks; `SteerStateNotification`
+ * `{sessionId, state: 'queued'|'drained'}`; `CheckpointsChangedNotification` `{sessionId, checkpointId?}`
+ * when zcode made a checkpoint (current builds).
  *
  * ## Behaviour worth knowing
  * - `session/new` is lazy (store.ts); the zcode session is created on first real use.
@@ -64,6 +66,8 @@ import { ConfigService } from './configOptions.ts';
 import type { BridgeContext, SessionHandle, SlashCommandRunner } from './context.ts';
 import { registerExtensionMethods } from './extensionMethods.ts';
 import { registerCoreHandlers } from './handlers.ts';
+import { CommandCatalog } from './commandCatalog.ts';
+import { QuotaService } from './quota.ts';
 import { DEFAULT_INTERACTION_TUNING, InteractionRouter } from './interactionRouter.ts';
 import type { InteractionTuning } from './interactionRouter.ts';
 import { RequestRaces } from './races.ts';
@@ -137,6 +141,8 @@ class BridgeImpl implements Bridge {
   private readonly router: InteractionRouter;
   private readonly turns: TurnEngine;
   private readonly config: ConfigService;
+  private readonly commands: CommandCatalog;
+  private readonly quota: QuotaService;
   private readonly disposables: Disposable[] = [];
   private readonly disposeEmitter: Emitter<void>;
   /** The ClientInfo for the connection being opened right now (onConnect runs synchronously inside connect). */
@@ -168,13 +174,15 @@ class BridgeImpl implements Bridge {
     });
     this.turns = new TurnEngine(this.sessions, this.backend, { withdrawInteractions: (runtime) => this.router.withdraw(runtime) }, logger, { ...DEFAULT_TURN_TUNING, ...options.tuning?.turns });
     this.config = new ConfigService(this.sessions, this.backend);
+    this.commands = new CommandCatalog(this.backend, logger);
+    this.quota = new QuotaService(logger);
     this.backend.setInteractionHandler(this.router.handle);
 
     const context = this.context();
     this.disposables.push(
       this.sessions,
       this.turns,
-      this.sessions.onSignal(({ runtime, signal }) => handleSignal({ runtime, signal, registry: this.registry, sessions: this.sessions, config: this.config })),
+      this.sessions.onSignal(({ runtime, signal }) => handleSignal({ runtime, signal, registry: this.registry, titles: this.turns.titles, config: this.config })),
     );
 
     this.app = agent({ name: BRIDGE_NAME });
@@ -302,6 +310,8 @@ class BridgeImpl implements Bridge {
       backend: this.backend,
       logger: this.options.logger,
       clients: this.registry,
+      commands: this.commands,
+      quota: this.quota,
       materialize: async (acpId) => handle(acpId, await this.sessions.materialize(acpId)),
       peek: (acpId) => {
         const runtime = this.sessions.peek(acpId);
@@ -315,14 +325,10 @@ class BridgeImpl implements Bridge {
           this.sessions.flush(runtime);
         } else for (const update of updates) this.registry.broadcast('session/update', { sessionId: acpId, update });
       },
-      notify: (method, params) => {
-        this.sessions.flush();
-        this.registry.broadcast(method, params);
-      },
-      notifySession: (sessionId, method, params) => {
+      notifySession: (sessionId, notification, params) => {
         const runtime = this.sessions.peek(sessionId) ?? this.sessions.byZcodeId(sessionId);
         this.sessions.flush(runtime);
-        notifyAliases(this.registry, runtime && runtime.aliases.size > 0 ? runtime.aliases : [sessionId], method, params);
+        notifyAliases(this.registry, runtime && runtime.aliases.size > 0 ? runtime.aliases : [sessionId], notification, params);
       },
       applyConfig: async (acpId, patch) => this.config.apply(await this.sessions.materialize(acpId), patch),
       onSignal: (listener) =>

@@ -15,6 +15,7 @@
 import type { AgentConnection, AgentContext, ClientCapabilities } from '@agentclientprotocol/sdk';
 import type { Disposable, Logger } from '../zcode/backend.ts';
 import { Emitter } from '../zcode/emitter.ts';
+import { markBroadcast } from './wireGuard.ts';
 import type { ResponseOrder } from './responseOrder.ts';
 
 /** Where a client comes from (for logs, GET /status and the lifetime rules). */
@@ -29,6 +30,8 @@ export interface ConnectedClient {
   readonly connection: AgentConnection;
   /** Set by a successful `initialize`; undefined before. */
   capabilities: ClientCapabilities | undefined;
+  /** `clientInfo.name` from its `initialize`, when it gave one. */
+  name?: string;
   /**
    * Run `fn` once the successful response to this client's request `requestId` has been written
    * (responseOrder.ts); dropped when that request fails or the client goes away.
@@ -98,8 +101,9 @@ export class ClientRegistry implements Disposable {
   }
 
   /** Record a client's `initialize` and recompute the merged capabilities. */
-  initialized(client: ConnectedClient, capabilities: ClientCapabilities | undefined): void {
+  initialized(client: ConnectedClient, capabilities: ClientCapabilities | undefined, name?: string): void {
     client.capabilities = capabilities ?? {};
+    if (name) client.name = name;
     this.recompute();
     this.changed.fire();
   }
@@ -120,8 +124,19 @@ export class ClientRegistry implements Disposable {
 
   /** Send a notification to every initialized client. Never throws (a closed client is skipped). */
   broadcast(method: string, params: unknown): void {
+    markBroadcast(method, params);
     for (const client of this.list) {
       if (client.capabilities === undefined) continue;
+      client.connection.client.notify(method, params).catch((error: unknown) => {
+        this.logger.debug(`client #${client.id}: ${method} not delivered: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }
+  }
+
+  /** `broadcast` to every initialized client but one (the one whose action it reports). */
+  broadcastExcept(except: ConnectedClient | undefined, method: string, params: unknown): void {
+    for (const client of this.list) {
+      if (client === except || client.capabilities === undefined) continue;
       client.connection.client.notify(method, params).catch((error: unknown) => {
         this.logger.debug(`client #${client.id}: ${method} not delivered: ${error instanceof Error ? error.message : String(error)}`);
       });

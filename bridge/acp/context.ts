@@ -8,7 +8,9 @@ import type { ContentBlock, PromptResponse, SessionUpdate } from '@agentclientpr
 import type { Disposable, Logger, ZcodeBackend, ZcodeMcpServer } from '../zcode/backend.ts';
 import type { SessionSettings } from '../zcode/protocol.ts';
 import type { ClientRegistry } from './clients.ts';
-import type { CheckpointInfo } from './extensionSchemas.ts';
+import type { CommandCatalog } from './commandCatalog.ts';
+import type { QuotaService } from './quota.ts';
+import type { CheckpointInfo, ExtensionNotification, SessionNotificationParams } from './extensionSchemas.ts';
 import type { TranslatorState, TurnSignal } from './translation.ts';
 
 /** A live zcode session as seen through one ACP session id. */
@@ -41,6 +43,10 @@ export interface BridgeContext {
   readonly backend: ZcodeBackend;
   readonly logger: Logger;
   readonly clients: ClientRegistry;
+  /** The slash menu per session, with zcode's own commands (commandCatalog.ts). */
+  readonly commands: CommandCatalog;
+  /** The GLM Coding Plan quota, read from the provider (quota.ts). */
+  readonly quota: QuotaService;
   /**
    * Resolve an ACP session id to its live zcode session, creating the zcode session of a lazy
    * placeholder and resuming/re-subscribing after a backend restart as needed.
@@ -51,16 +57,14 @@ export interface BridgeContext {
   peek(acpSessionId: string): SessionHandle | undefined;
   /** Send session updates for this session to every client (in order). */
   sendUpdates(acpSessionId: string, updates: readonly SessionUpdate[]): void;
-  /** Broadcast an extension notification (`_zcode/...`) to every client, params as given. */
-  notify(method: `_${string}`, params: unknown): void;
   /**
    * Broadcast an extension notification about one session the way the core sends its own
-   * (`_zcode/session/backgroundTasks`, `steerState`): once per ACP id naming the session — a
+   * (`BackgroundTasksNotification`, `SteerStateNotification`): once per ACP id naming the session — a
    * placeholder and its real zcode id may both be open — each with `sessionId` set to that id.
    * `sessionId` may be an ACP id or a zcode session id; one that no live session has goes out once
    * under that id. Held streaming text of the session is sent first.
    */
-  notifySession(sessionId: string, method: `_${string}`, params: Record<string, unknown>): void;
+  notifySession<D extends ExtensionNotification>(sessionId: string, notification: D, params: SessionNotificationParams<D>): void;
   /** Apply a config change through zcode, update the core's view and announce it to every client. */
   applyConfig(acpSessionId: string, patch: ConfigPatch): Promise<void>;
   /** Every turn/lifecycle signal the translator produces, for every session (compact waits on `compaction`). */
@@ -76,7 +80,8 @@ export interface BridgeContext {
  * prompt response (normally `{stopReason: 'end_turn'}`). Throw a `RequestError` for user errors.
  * `signal` is the prompt's: it aborts on `session/cancel` of the session and on `$/cancel_request`
  * (and when the requesting client disconnects); a command that waits must stop on it. A response
- * returned after a cancel goes out as `cancelled` (its `_meta` kept).
+ * returned after a cancel goes out as `cancelled` (its `_meta` kept). A `PromptRewrite` sends
+ * other text to zcode instead.
  */
 export type SlashCommandRunner = (
   ctx: BridgeContext,
@@ -91,4 +96,12 @@ export type SlashCommandRunner = (
      */
     holdEvents?: () => void;
   },
-) => Promise<PromptResponse | undefined>;
+) => Promise<PromptResponse | PromptRewrite | undefined>;
+
+/**
+ * A command that becomes another prompt for zcode (a skill invocation, `/init`): the turn runs as if
+ * the client had sent `sendInstead`, queued like any prompt.
+ */
+export interface PromptRewrite {
+  sendInstead: ContentBlock[];
+}

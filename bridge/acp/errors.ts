@@ -6,6 +6,7 @@
 import { RequestError } from '@agentclientprotocol/sdk';
 import * as z from 'zod';
 import { BackendErrorCode, ZcodeError } from '../zcode/backend.ts';
+import type { Logger } from '../zcode/backend.ts';
 import { ZcodeErrorCode } from '../zcode/protocol.ts';
 
 /** Convert anything thrown inside a handler into the `RequestError` the client receives. */
@@ -15,6 +16,21 @@ export function toRequestError(error: unknown): RequestError {
   if (error instanceof z.ZodError) return RequestError.invalidParams(z.treeifyError(error), z.prettifyError(error));
   const message = error instanceof Error ? error.message : String(error);
   return RequestError.internalError({ message }, message);
+}
+
+/**
+ * Runs a request handler so that nothing but a `RequestError` leaves it (the core's handlers and
+ * the `_zcode/*` methods alike). An internal error (-32603) is logged with its stack under `label`:
+ * the client sees only its message.
+ */
+export async function answerOrRequestError<R>(logger: Pick<Logger, 'error'>, label: string, run: () => Promise<R>): Promise<R> {
+  try {
+    return await run();
+  } catch (error) {
+    const converted = toRequestError(error);
+    if (converted.code === -32603) logger.error(`${label} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    throw converted;
+  }
 }
 
 /**

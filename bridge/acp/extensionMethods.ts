@@ -22,7 +22,6 @@
  */
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { AgentApp } from '@agentclientprotocol/sdk';
-import type * as z from 'zod';
 import { buildConfigOptions, CONFIG_ID, validateConfigValue } from '../translate/config.ts';
 import { parseCheckpointArg } from '../translate/prompt.ts';
 import { cancelledBackgroundTaskUpdates, listBackgroundTasks } from '../translate/sessionTranslator.ts';
@@ -31,35 +30,45 @@ import type { Disposable } from '../zcode/backend.ts';
 import { compactionOutcomeOf } from '../zcode/protocol.ts';
 import type { CheckpointTarget, ZcodeEvent } from '../zcode/protocol.ts';
 import type { BridgeContext, SessionHandle } from './context.ts';
-import { isBusy, toRequestError } from './errors.ts';
-// The same notification the core sends on every task-list change: `{sessionId, tasks}`.
-import { BACKGROUND_TASKS_NOTIFICATION } from './signals.ts';
+import { answerOrRequestError, toRequestError } from './errors.ts';
 import {
-  CancelBackgroundTaskParams,
-  CheckpointsParams,
-  CheckpointsResult,
-  compactionOf,
-  CompactParams,
-  EXTENSION_METHOD,
-  ForkParams,
-  GoalParams,
-  paramsParser,
-  RewindParams,
-  RewindResult,
-  SetModeParams,
-  SetThoughtLevelParams,
-  SteerParams,
-  toCheckpointInfo,
+  AccountUsageRequest,
+  CancelBackgroundTaskRequest,
+  CheckpointsRequest,
+  CompactRequest,
+  ForkRequest,
+  GoalRequest,
+  RewindRequest,
+  SetModeRequest,
+  SetThoughtLevelRequest,
+  SteerRequest,
+  BackgroundTasksNotification,
 } from './extensionSchemas.ts';
+import { paramsParser } from './paramsParser.ts';
+import { compactionOf, rewindResponseOf, toCheckpointInfo } from './operationResults.ts';
+import { retryWhileBusy } from './busyRetry.ts';
+import type { CheckpointsResult } from '../zcode/operationShapes.ts';
 import type {
+  AccountUsageParams,
+  AccountUsageResponse,
+  CancelBackgroundTaskParams,
   CancelBackgroundTaskResponse,
   CheckpointsResponse,
   CompactResponse,
+  ExtensionRequest,
+  ForkParams,
   ForkResponse,
+  GoalParams,
   GoalResponse,
+  ParsedParamsOf,
+  ResultOf,
+  RewindParams,
   RewindResponse,
+  SetModeParams,
   SetModeResponse,
+  SetThoughtLevelParams,
   SetThoughtLevelResponse,
+  SteerParams,
   SteerResponse,
 } from './extensionSchemas.ts';
 
@@ -83,29 +92,53 @@ export const DEFAULT_EXTENSION_TUNING: ExtensionTuning = {
   maxBackoffMs: 2_000,
 };
 
-/** Register every `_zcode/session/*` method on the agent app (called once by bridge.ts). */
-export function registerExtensionMethods(app: AgentApp, ctx: BridgeContext, tuning: Partial<ExtensionTuning> = {}): void {
+/** A handler for one request descriptor: parsed params in, the descriptor's result out. */
+type Handler<D extends ExtensionRequest> = (params: ParsedParamsOf<D>, signal: AbortSignal) => Promise<ResultOf<D>>;
+
+/**
+ * Register every `_zcode/session/*` method on the agent app (called once by bridge.ts), one handler
+ * per descriptor of `EXTENSION_REQUESTS`. Returns the methods registered (a test checks that every
+ * descriptor is).
+ */
+export function registerExtensionMethods(app: AgentApp, ctx: BridgeContext, tuning: Partial<ExtensionTuning> = {}): string[] {
   const ops = new SessionOperations(ctx, { ...DEFAULT_EXTENSION_TUNING, ...tuning });
-  const register = <S extends z.ZodType, R>(method: string, schema: S, run: (params: z.infer<S>, signal: AbortSignal) => Promise<R>): void => {
-    app.onRequest(method, paramsParser(method, schema), async ({ params, signal }) => {
-      try {
-        return await run(params, signal);
-      } catch (error) {
-        const converted = toRequestError(error);
-        if (converted.code === -32603) ctx.logger.error(`${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        throw converted;
-      }
-    });
+  const registered: string[] = [];
+  const register = <D extends ExtensionRequest>(descriptor: D, run: Handler<D>): void => {
+    const { method } = descriptor;
+    app.onRequest(method, paramsParser(method, descriptor.params), ({ params, signal }) => answerOrRequestError(ctx.logger, method, () => run(params as ParsedParamsOf<D>, signal)));
+    registered.push(method);
   };
-  register(EXTENSION_METHOD.fork, ForkParams, (p) => ops.fork(p));
-  register(EXTENSION_METHOD.rewind, RewindParams, (p, signal) => ops.rewind(p, signal));
-  register(EXTENSION_METHOD.goal, GoalParams, (p) => ops.goal(p));
-  register(EXTENSION_METHOD.compact, CompactParams, (p, signal) => ops.compact(p, signal));
-  register(EXTENSION_METHOD.steer, SteerParams, (p) => ops.steer(p));
-  register(EXTENSION_METHOD.setMode, SetModeParams, (p) => ops.setMode(p));
-  register(EXTENSION_METHOD.setThoughtLevel, SetThoughtLevelParams, (p) => ops.setThoughtLevel(p));
-  register(EXTENSION_METHOD.cancelBackgroundTask, CancelBackgroundTaskParams, (p) => ops.cancelBackgroundTask(p));
-  register(EXTENSION_METHOD.checkpoints, CheckpointsParams, (p) => ops.checkpoints(p));
+  register(ForkRequest, (p) => ops.fork(p));
+  register(RewindRequest, (p, signal) => ops.rewind(p, signal));
+  register(GoalRequest, (p) => ops.goal(p));
+  register(CompactRequest, (p, signal) => ops.compact(p, signal));
+  register(SteerRequest, (p) => ops.steer(p));
+  register(SetModeRequest, (p) => ops.setMode(p));
+  register(SetThoughtLevelRequest, (p) => ops.setThoughtLevel(p));
+  register(CancelBackgroundTaskRequest, (p) => ops.cancelBackgroundTask(p));
+  register(CheckpointsRequest, (p) => ops.checkpoints(p));
+  register(AccountUsageRequest, (p) => accountUsage(ctx, p));
+  return registered;
+}
+
+/**
+ * `_zcode/account/usage`: the plan quota (quota.ts) and, for a session, zcode's own token counts
+ * (`session/usage {sessionId}`, zcode-current.md §11; left out on a build without it).
+ */
+export async function accountUsage(ctx: BridgeContext, params: AccountUsageParams): Promise<AccountUsageResponse> {
+  const handle = params.sessionId ? await ctx.materialize(params.sessionId) : undefined;
+  const [plan, session] = await Promise.all([
+    ctx.quota.quota(params.refresh === true),
+    handle
+      ? ctx.backend.sessionUsage({ sessionId: handle.zcodeSessionId }).catch((error: unknown) => {
+          if (!(error instanceof ZcodeError && (error.code === -32601 || error.code === -32602))) ctx.logger.debug(`session/usage failed: ${String(error)}`);
+          return undefined;
+        })
+      : undefined,
+  ]);
+  const response: AccountUsageResponse = { ...plan };
+  if (session) response.session = session;
+  return response;
 }
 
 /** zcode methods that not every build has, and which builds do (zcode-protocol.md "Version support"). */
@@ -155,14 +188,7 @@ export class SessionOperations {
     const handle = await this.ctx.materialize(p.sessionId);
     await this.idle(p.sessionId, signal);
     const result = await this.busyRetry(() => this.ctx.backend.rewind({ sessionId: handle.zcodeSessionId, target: targetOf(p.checkpointId), cascade: p.cascade === true }), signal);
-    const parsed = RewindResult.safeParse(result);
-    const out: RewindResponse = { rewound: true };
-    if (parsed.success) {
-      if (parsed.data.checkpointId) out.checkpointId = parsed.data.checkpointId;
-      if (parsed.data.removedMessages !== undefined) out.removedMessages = parsed.data.removedMessages;
-      if (parsed.data.removedSessions) out.removedSessions = parsed.data.removedSessions;
-    }
-    return out;
+    return rewindResponseOf(result);
   }
 
   async goal(p: GoalParams): Promise<GoalResponse> {
@@ -183,7 +209,7 @@ export class SessionOperations {
     try {
       const result = await this.busyRetry(() => this.ctx.backend.compact({ sessionId: handle.zcodeSessionId, ...(p.instructions ? { instructions: p.instructions } : {}) }), signal);
       // A build that answers with the outcome itself needs no waiting.
-      const immediate = compactionOf(result) ?? compactionOf((result as { compaction?: unknown } | undefined)?.compaction);
+      const immediate = compactionOf(result) ?? compactionOf(result?.compaction);
       if (immediate) return immediate;
       return await waiter.wait(signal);
     } finally {
@@ -228,7 +254,7 @@ export class SessionOperations {
       if (updates.length > 0) {
         this.ctx.sendUpdates(p.sessionId, updates);
         // Under every alias, like the core's own task-list notifications (not just the id used here).
-        this.ctx.notifySession(p.sessionId, BACKGROUND_TASKS_NOTIFICATION, { tasks: listBackgroundTasks(handle.translator) });
+        this.ctx.notifySession(p.sessionId, BackgroundTasksNotification, { tasks: listBackgroundTasks(handle.translator) });
       }
     }
     return { cancelled };
@@ -236,9 +262,9 @@ export class SessionOperations {
 
   async checkpoints(p: { sessionId: string }): Promise<CheckpointsResponse> {
     const handle = await this.ctx.materialize(p.sessionId);
-    let raw: unknown;
+    let result: CheckpointsResult;
     try {
-      raw = await this.ctx.backend.request('session/checkpoints', { sessionId: handle.zcodeSessionId });
+      result = await this.ctx.backend.checkpoints({ sessionId: handle.zcodeSessionId });
     } catch (error) {
       if (error instanceof ZcodeError && error.code === -32601) {
         // Current builds: no listing method, but every checkpoint is announced (`checkpoint.created`).
@@ -247,9 +273,7 @@ export class SessionOperations {
       }
       throw operationError(error, 'session/checkpoints');
     }
-    const parsed = CheckpointsResult.safeParse(raw);
-    if (!parsed.success) throw RequestError.internalError({ result: raw }, 'zcode answered session/checkpoints with an unexpected result');
-    return { checkpoints: parsed.data.checkpoints.flatMap(toCheckpointInfo) };
+    return { checkpoints: result.checkpoints.flatMap(toCheckpointInfo) };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -268,19 +292,16 @@ export class SessionOperations {
     await abortable(this.ctx.whenIdle(acpSessionId), signal);
   }
 
-  /** Retry a busy answer (a backend-started turn, a compaction) with backoff, then a clear error. */
+  /** Retry a busy answer (a backend-started turn, a compaction) with backoff (busyRetry.ts), then a clear error. */
   private async busyRetry<T>(call: () => Promise<T>, signal: AbortSignal): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await call();
-      } catch (error) {
-        if (!isBusy(error)) throw operationError(error);
-        if (attempt >= this.tuning.busyRetries) {
-          const base = operationError(error);
-          throw new RequestError(base.code, `zcode is busy with this session (a turn or a compaction is running; tried ${attempt + 1} times); try again when it has finished`, base.data);
-        }
-        await abortable(delay(Math.min(this.tuning.maxBackoffMs, this.tuning.busyBackoffMs * 2 ** attempt)), signal);
-      }
+    try {
+      return await retryWhileBusy(call, {
+        policy: { retries: this.tuning.busyRetries, backoffMs: this.tuning.busyBackoffMs, maxBackoffMs: this.tuning.maxBackoffMs },
+        wait: (ms) => abortable(delay(ms), signal),
+        gaveUp: (attempts) => `zcode is busy with this session (a turn or a compaction is running; tried ${attempts} times); try again when it has finished`,
+      });
+    } catch (error) {
+      throw operationError(error);
     }
   }
 }

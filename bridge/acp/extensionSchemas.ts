@@ -1,29 +1,65 @@
 /**
- * Params (zod) and results of the bridge's `_zcode/session/*` extension methods (issue 4,
- * "Extension methods"), and how zcode's own results are read. The schemas are the single source of
- * the param shapes: the SDK runs them before a handler (see `paramsParser`), and the slash commands
- * build the same params.
+ * The `_zcode/*` contract between the bridge and its clients — every extension method and
+ * notification, each declared ONCE as a typed descriptor (name, params, result), the way
+ * vscode-languageserver-protocol declares `RequestType`s that client and server both import:
+ * - the bridge registers its handlers from the request descriptors (extensionMethods.ts) and sends
+ *   its notifications through the notification descriptors (signals.ts, `ctx.notifySession`);
+ * - the extension calls through them (`ZcodeClientHost.call`, `readNotification`): params typed,
+ *   results and notifications checked with the same schemas.
+ * No `'_zcode/'` string literal exists outside this module (eslint.config.mjs).
  *
- * Every method takes the ACP `sessionId` (a lazy placeholder or a real zcode id); `_meta` is
- * accepted and ignored, other unknown keys are dropped.
+ * Params: zod, run by the SDK before a handler (`paramsParser`: -32602 with a readable message);
+ * every method takes the ACP `sessionId` (a lazy placeholder or a real zcode id); `_meta` is
+ * accepted and ignored, other unknown keys are dropped. Results: zod too, so a client checks the
+ * answer it gets instead of trusting a generic.
  */
-import { RequestError } from '@agentclientprotocol/sdk';
-import type { ParamsParser } from '@agentclientprotocol/sdk';
 import * as z from 'zod';
+import { backgroundTaskKindOf } from '../../shared/backgroundTasks.ts';
+import type { BackgroundTask } from '../../shared/backgroundTasks.ts';
+import type { QuotaWindow as QuotaWindowShape } from '../translate/quota.ts';
 
-/** The extension method names (ACP reserves the `_` prefix for extensions: acp-notes.md). */
-export const EXTENSION_METHOD = {
-  fork: '_zcode/session/fork',
-  rewind: '_zcode/session/rewind',
-  goal: '_zcode/session/goal',
-  compact: '_zcode/session/compact',
-  steer: '_zcode/session/steer',
-  setMode: '_zcode/session/setMode',
-  setThoughtLevel: '_zcode/session/setThoughtLevel',
-  cancelBackgroundTask: '_zcode/session/cancelBackgroundTask',
-  checkpoints: '_zcode/session/checkpoints',
-} as const;
-export type ExtensionMethod = (typeof EXTENSION_METHOD)[keyof typeof EXTENSION_METHOD];
+// ---------------------------------------------------------------------------------------------
+// Descriptors
+// ---------------------------------------------------------------------------------------------
+
+/** ACP reserves the `_` prefix for extensions (acp-notes.md); the bridge's are `_zcode/…`. */
+export type ExtensionMethodName = `_zcode/${string}`;
+
+/** A `_zcode/*` request: what the client sends (`params`) and what the bridge answers (`result`). */
+export interface ExtensionRequest<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
+  readonly kind: 'request';
+  readonly method: ExtensionMethodName;
+  readonly params: P;
+  readonly result: R;
+}
+
+/** A `_zcode/*` notification, bridge → every client; `params` always carries the ACP `sessionId`. */
+export interface ExtensionNotification<P extends z.ZodType = z.ZodType> {
+  readonly kind: 'notification';
+  readonly method: ExtensionMethodName;
+  readonly params: P;
+}
+
+/** What a caller passes (before the schema's trimming and defaults). */
+export type ParamsOf<D extends ExtensionRequest | ExtensionNotification> = z.input<D['params']>;
+/** What a handler receives, after the schema ran. */
+export type ParsedParamsOf<D extends ExtensionRequest | ExtensionNotification> = z.output<D['params']>;
+/** A session notification's params as the sender gives them (what a client reads after parsing); `sessionId` is set per alias (signals.ts `notifyAliases`). */
+export type SessionNotificationParams<D extends ExtensionNotification> = Omit<z.output<D['params']>, 'sessionId'>;
+/** What the bridge answers (and a client gets back, checked). */
+export type ResultOf<D extends ExtensionRequest> = z.output<D['result']>;
+
+function request<P extends z.ZodType, R extends z.ZodType>(method: ExtensionMethodName, params: P, result: R): ExtensionRequest<P, R> {
+  return { kind: 'request', method, params, result };
+}
+
+function notification<P extends z.ZodType>(method: ExtensionMethodName, params: P): ExtensionNotification<P> {
+  return { kind: 'notification', method, params };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Params
+// ---------------------------------------------------------------------------------------------
 
 const nonEmpty = (what: string) =>
   z
@@ -82,189 +118,309 @@ export type CancelBackgroundTaskParams = z.infer<typeof CancelBackgroundTaskPara
 export const CheckpointsParams = SessionParams;
 export type CheckpointsParams = SessionParams;
 
+/**
+ * `_zcode/account/usage`: the plan quota for any client (acp/quota.ts); with `sessionId`, zcode's own
+ * token counts for that session too (`session/usage`). `refresh` skips the one-minute cache.
+ */
+export const AccountUsageParams = z.object({
+  sessionId: nonEmpty('sessionId').optional(),
+  refresh: z.boolean({ error: 'refresh must be true or false' }).optional(),
+  _meta: base._meta,
+});
+export type AccountUsageParams = z.infer<typeof AccountUsageParams>;
+
+/**
+ * `_zcode/session/loadEarlier`: the page of the session's history before `cursor` (the
+ * `_meta.zcode.replay.cursor` of `session/load`'s answer, or of the previous page), replayed as
+ * `session/update`s before the answer, like a load. `limit`: messages per page (default 200, at most 1000).
+ */
+export const LoadEarlierParams = z.object({
+  ...base,
+  cursor: nonEmpty('cursor'),
+  limit: z.number({ error: 'limit must be a number' }).int('limit must be an integer').min(1, 'limit must be at least 1').max(1000, 'limit must be at most 1000').optional(),
+});
+export type LoadEarlierParams = z.infer<typeof LoadEarlierParams>;
+
 // ---------------------------------------------------------------------------------------------
 // Results
 // ---------------------------------------------------------------------------------------------
 
 /** `_zcode/session/fork`: the new session, loadable at once with `session/load {sessionId, cwd}`. */
-export interface ForkResponse {
-  sessionId: string;
+export const ForkResponse = z.object({
+  sessionId: z.string().min(1),
   /** The source session's working directory (what `session/load` needs). */
-  cwd: string;
-}
+  cwd: z.string(),
+});
+export type ForkResponse = z.infer<typeof ForkResponse>;
 
-export interface RewindResponse {
-  rewound: true;
+export const RewindResponse = z.object({
+  rewound: z.literal(true),
   /** The checkpoint zcode rewound to, when it says. */
-  checkpointId?: string;
-  removedMessages?: number;
+  checkpointId: z.string().optional(),
+  removedMessages: z.number().int().nonnegative().optional(),
   /** With `cascade`: the forks zcode deleted with the removed checkpoints. */
-  removedSessions?: string[];
-}
+  removedSessions: z.array(z.string()).optional(),
+});
+export type RewindResponse = z.infer<typeof RewindResponse>;
 
-export interface GoalResponse {
+export const GoalResponse = z.object({
   /** null when no goal is set. */
-  goal: { objective?: string | null; status?: string; [key: string]: unknown } | null;
-}
+  goal: z.object({ objective: z.string().nullish(), status: z.string().optional() }).passthrough().nullable(),
+});
+export type GoalResponse = z.infer<typeof GoalResponse>;
 
-export type CompactOutcome = 'compacted' | 'cancelled' | 'failed';
+export const COMPACT_OUTCOMES = ['compacted', 'cancelled', 'failed'] as const;
+export type CompactOutcome = (typeof COMPACT_OUTCOMES)[number];
 
-export interface CompactResponse {
-  outcome: CompactOutcome;
-  message?: string;
-  tokensBefore?: number;
-  tokensAfter?: number;
-}
+export const CompactResponse = z.object({
+  outcome: z.enum(COMPACT_OUTCOMES),
+  message: z.string().optional(),
+  tokensBefore: z.number().optional(),
+  tokensAfter: z.number().optional(),
+});
+export type CompactResponse = z.infer<typeof CompactResponse>;
 
-export interface SteerResponse {
-  accepted: true;
-}
+export const SteerResponse = z.object({ accepted: z.literal(true) });
+export type SteerResponse = z.infer<typeof SteerResponse>;
 
-export interface SetModeResponse {
-  mode: string;
-}
+export const SetModeResponse = z.object({ mode: z.string() });
+export type SetModeResponse = z.infer<typeof SetModeResponse>;
 
-export interface SetThoughtLevelResponse {
-  thoughtLevel: string;
-}
+export const SetThoughtLevelResponse = z.object({ thoughtLevel: z.string() });
+export type SetThoughtLevelResponse = z.infer<typeof SetThoughtLevelResponse>;
 
-export interface CancelBackgroundTaskResponse {
-  cancelled: boolean;
-}
+export const CancelBackgroundTaskResponse = z.object({ cancelled: z.boolean() });
+export type CancelBackgroundTaskResponse = z.infer<typeof CancelBackgroundTaskResponse>;
 
-export interface CheckpointInfo {
-  checkpointId: string;
+export const CheckpointInfo = z.object({
+  checkpointId: z.string(),
   /** ISO 8601. */
-  createdAt?: string;
-  label?: string;
-  turnId?: string;
+  createdAt: z.string().optional(),
+  label: z.string().optional(),
+  turnId: z.string().optional(),
+});
+export type CheckpointInfo = z.infer<typeof CheckpointInfo>;
+
+export const CheckpointsResponse = z.object({
+  checkpoints: z.array(CheckpointInfo),
+  /** zcode cannot list checkpoints (no `session/checkpoints`): only "latest" works for fork/rewind. */
+  latestOnly: z.literal(true).optional(),
+});
+export type CheckpointsResponse = z.infer<typeof CheckpointsResponse>;
+
+/** One plan window (its type is translate/quota.ts's, which reads them off the provider's answer). */
+export const QuotaWindow: z.ZodType<QuotaWindowShape> = z.object({
+  /** Stable id: `tokens_5h`, `tokens_week`, `tokens_<n>`, `mcp`, or the raw type in lower case. */
+  key: z.string(),
+  label: z.string(),
+  usedPercent: z.number(),
+  remainingPercent: z.number(),
+  /** ISO 8601, when the provider says. */
+  resetsAt: z.string().optional(),
+  used: z.number().optional(),
+  total: z.number().optional(),
+});
+export type QuotaWindow = QuotaWindowShape;
+
+export const AccountQuota = z.object({
+  /** zcode's provider id whose key was used (`builtin:zai-coding-plan` …). */
+  provider: z.string(),
+  /** The plan level the provider names (`lite`, `pro` …), when it does. */
+  plan: z.string().optional(),
+  windows: z.array(QuotaWindow),
+  /** ISO 8601: when these figures were read. */
+  fetchedAt: z.string(),
+  /** True when the last refresh failed and these are the figures of `fetchedAt`. */
+  stale: z.boolean(),
+  staleReason: z.string().optional(),
+});
+export type AccountQuota = z.infer<typeof AccountQuota>;
+
+export const QuotaUnavailable = z.object({
+  reason: z.enum(['no_key', 'auth', 'rate_limited', 'network', 'unexpected']),
+  message: z.string(),
+});
+export type QuotaUnavailable = z.infer<typeof QuotaUnavailable>;
+
+export const AccountUsageResponse = z.object({
+  /** null when no figures were ever read (see `unavailable`). */
+  quota: AccountQuota.nullable(),
+  /** Why there are no fresh figures. */
+  unavailable: QuotaUnavailable.optional(),
+  /** zcode's token counts for the session (`session/usage`), when asked for one and the build has it. */
+  session: z.record(z.string(), z.unknown()).optional(),
+});
+export type AccountUsageResponse = z.infer<typeof AccountUsageResponse>;
+
+/** `_zcode/session/loadEarlier`: the page was replayed; `cursor` pages further back (absent at the start). */
+export const LoadEarlierResponse = z.object({
+  /** Messages replayed by this call. */
+  messages: z.number().int().nonnegative(),
+  cursor: z.string().optional(),
+});
+export type LoadEarlierResponse = z.infer<typeof LoadEarlierResponse>;
+
+// ---------------------------------------------------------------------------------------------
+// Notification params (bridge → client)
+// ---------------------------------------------------------------------------------------------
+
+const sessionIdParam = z.string().min(1);
+
+/** `turn.steerQueued` / `turn.steerDrained`: a "queued" chip in UIs. */
+export const SteerStateParams = z.object({ sessionId: sessionIdParam, state: z.enum(['queued', 'drained']) });
+export type SteerStateParams = z.infer<typeof SteerStateParams>;
+
+/**
+ * One background task off the wire: `id` (or zcode's `taskId`) is required; a missing `kind` is
+ * read from the id (`backgroundTaskKindOf`), a missing description is the id, a missing status
+ * `running`; a numeric `startedAt` (epoch ms) becomes ISO.
+ */
+const BackgroundTaskEntry = z
+  .object({
+    id: z.string().min(1).optional(),
+    taskId: z.string().min(1).optional(),
+    kind: z.enum(['agent', 'bash']).optional().catch(undefined),
+    description: z.string().optional().catch(undefined),
+    status: z.string().optional().catch(undefined),
+    startedAt: z.union([z.string(), z.number()]).optional().catch(undefined),
+    outputPath: z.string().optional().catch(undefined),
+    toolCallId: z.string().optional().catch(undefined),
+    cardId: z.string().optional().catch(undefined),
+  })
+  .transform((raw): BackgroundTask | undefined => {
+    const id = raw.id ?? raw.taskId;
+    if (!id) return undefined;
+    const task: BackgroundTask = { id, kind: raw.kind ?? backgroundTaskKindOf(id), description: raw.description || id, status: raw.status || 'running' };
+    const startedAt = isoTime(raw.startedAt);
+    if (startedAt) task.startedAt = startedAt;
+    if (raw.outputPath) task.outputPath = raw.outputPath;
+    if (raw.toolCallId) task.toolCallId = raw.toolCallId;
+    if (raw.cardId) task.cardId = raw.cardId;
+    return task;
+  });
+
+/** The task list, malformed entries dropped (one bad entry must not hide the others). */
+const BackgroundTaskList = z.array(z.unknown()).transform((entries) =>
+  entries.flatMap((entry) => {
+    const parsed = BackgroundTaskEntry.safeParse(entry);
+    return parsed.success && parsed.data ? [parsed.data] : [];
+  }),
+);
+
+/** The session's full background-task list, on every change (so no client need parse cards). */
+export const BackgroundTasksParams = z.object({ sessionId: sessionIdParam, tasks: BackgroundTaskList });
+export type BackgroundTasksParams = z.infer<typeof BackgroundTasksParams>;
+
+/** zcode made a checkpoint (`checkpoint.created`, current builds): refresh the fork / rewind pickers. */
+export const CheckpointsChangedParams = z.object({ sessionId: sessionIdParam, checkpointId: z.string().optional() });
+export type CheckpointsChangedParams = z.infer<typeof CheckpointsChangedParams>;
+
+function isoTime(value: string | number | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const date = new Date(typeof value === 'number' ? value : Number.isFinite(Number(value)) ? Number(value) : value);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-export interface CheckpointsResponse {
-  checkpoints: CheckpointInfo[];
-  /** zcode cannot list checkpoints (no `session/checkpoints`): only "latest" works for fork/rewind. */
-  latestOnly?: true;
+// ---------------------------------------------------------------------------------------------
+// The contract
+// ---------------------------------------------------------------------------------------------
+
+export const ForkRequest = request('_zcode/session/fork', ForkParams, ForkResponse);
+export const RewindRequest = request('_zcode/session/rewind', RewindParams, RewindResponse);
+export const GoalRequest = request('_zcode/session/goal', GoalParams, GoalResponse);
+/** Answers only when zcode reports the outcome (it may take minutes: no client-side timeout). */
+export const CompactRequest = request('_zcode/session/compact', CompactParams, CompactResponse);
+export const SteerRequest = request('_zcode/session/steer', SteerParams, SteerResponse);
+export const SetModeRequest = request('_zcode/session/setMode', SetModeParams, SetModeResponse);
+export const SetThoughtLevelRequest = request('_zcode/session/setThoughtLevel', SetThoughtLevelParams, SetThoughtLevelResponse);
+export const CancelBackgroundTaskRequest = request('_zcode/session/cancelBackgroundTask', CancelBackgroundTaskParams, CancelBackgroundTaskResponse);
+export const CheckpointsRequest = request('_zcode/session/checkpoints', CheckpointsParams, CheckpointsResponse);
+/** The GLM plan quota (read from the provider: zcode exposes none) and the session's token counts. */
+export const AccountUsageRequest = request('_zcode/account/usage', AccountUsageParams, AccountUsageResponse);
+/** Replays the page of history before `cursor` as `session/update`s, then answers. */
+export const LoadEarlierRequest = request('_zcode/session/loadEarlier', LoadEarlierParams, LoadEarlierResponse);
+
+/** Every request the bridge serves (extensionMethods.ts registers each; a test checks it). */
+export const EXTENSION_REQUESTS = [
+  ForkRequest,
+  RewindRequest,
+  GoalRequest,
+  CompactRequest,
+  SteerRequest,
+  SetModeRequest,
+  SetThoughtLevelRequest,
+  CancelBackgroundTaskRequest,
+  CheckpointsRequest,
+  AccountUsageRequest,
+  LoadEarlierRequest,
+] as const;
+
+export const SteerStateNotification = notification('_zcode/session/steerState', SteerStateParams);
+export const BackgroundTasksNotification = notification('_zcode/session/backgroundTasks', BackgroundTasksParams);
+export const CheckpointsChangedNotification = notification('_zcode/session/checkpointsChanged', CheckpointsChangedParams);
+
+/** Every notification the bridge sends. */
+export const EXTENSION_NOTIFICATIONS = [SteerStateNotification, BackgroundTasksNotification, CheckpointsChangedNotification] as const;
+
+/** The request method names by operation (tests and logs; code passes the descriptors). */
+export const EXTENSION_METHOD = {
+  fork: ForkRequest.method,
+  rewind: RewindRequest.method,
+  goal: GoalRequest.method,
+  compact: CompactRequest.method,
+  steer: SteerRequest.method,
+  setMode: SetModeRequest.method,
+  setThoughtLevel: SetThoughtLevelRequest.method,
+  cancelBackgroundTask: CancelBackgroundTaskRequest.method,
+  checkpoints: CheckpointsRequest.method,
+  accountUsage: AccountUsageRequest.method,
+  loadEarlier: LoadEarlierRequest.method,
+} as const;
+export type ExtensionMethod = (typeof EXTENSION_METHOD)[keyof typeof EXTENSION_METHOD];
+
+// ---------------------------------------------------------------------------------------------
+// Using the descriptors
+// ---------------------------------------------------------------------------------------------
+
+/** The bridge answered with something its own contract does not allow. */
+export class ContractViolation extends Error {
+  constructor(
+    readonly method: string,
+    readonly issues: string,
+  ) {
+    super(`the bridge answered ${method} with an unexpected shape: ${issues}`);
+    this.name = 'ContractViolation';
+  }
 }
 
 /**
- * The SDK params parser for a method: a rejection becomes -32602 with a readable message naming
- * the method and each problem (the SDK's own zod handling would say only "Invalid params").
+ * A client's call of a request: `send` is its ACP connection's request function; the answer is
+ * checked against the descriptor's result schema (a mismatch is a `ContractViolation`).
  */
-export function paramsParser<S extends z.ZodType>(method: string, schema: S): ParamsParser<z.infer<S>> {
-  return (params: unknown) => {
-    const parsed = schema.safeParse(params ?? {});
-    if (parsed.success) return parsed.data;
-    // The SDK prefixes the message with "Invalid params: ".
-    throw RequestError.invalidParams(z.treeifyError(parsed.error), `${method}: ${describeIssues(parsed.error)}`);
-  };
+export async function callExtension<D extends ExtensionRequest>(
+  send: (method: string, params: unknown) => Promise<unknown>,
+  descriptor: D,
+  params: ParamsOf<D>,
+): Promise<ResultOf<D>> {
+  const answer = await send(descriptor.method, params);
+  const parsed = descriptor.result.safeParse(answer);
+  if (!parsed.success) throw new ContractViolation(descriptor.method, describeIssues(parsed.error));
+  return parsed.data as ResultOf<D>;
+}
+
+/** A received notification's params if it is `descriptor`'s (checked), else undefined. */
+export function readNotification<D extends ExtensionNotification>(descriptor: D, message: { method: string; params: unknown }): ParsedParamsOf<D> | undefined {
+  if (message.method !== descriptor.method) return undefined;
+  const parsed = descriptor.params.safeParse(message.params);
+  return parsed.success ? (parsed.data as ParsedParamsOf<D>) : undefined;
 }
 
 /** "sessionId is required; objective: action …": one line, each problem prefixed with its path unless the message names it already (zod's `prettifyError` spans lines). */
-function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
       const where = issue.path.map(String).join('.');
       return where && !issue.message.startsWith(where) ? `${where}: ${issue.message}` : issue.message;
     })
     .join('; ');
-}
-
-// ---------------------------------------------------------------------------------------------
-// Reading zcode's results (builds differ: read defensively, keep unknown keys, ignore them)
-// ---------------------------------------------------------------------------------------------
-
-export const RewindResult = z
-  .object({
-    checkpointId: z.string().optional(),
-    removedMessages: z.number().int().nonnegative().optional(),
-    removedSessions: z.array(z.string()).optional(),
-  })
-  .passthrough();
-
-export const CompactionState = z
-  .object({
-    status: z.string(),
-    error: z.unknown().optional(),
-    tokensBefore: z.number().int().nonnegative().optional(),
-    tokensAfter: z.number().int().nonnegative().optional(),
-  })
-  .passthrough();
-
-const CheckpointItem = z
-  .object({
-    checkpointId: z.string().optional(),
-    id: z.string().optional(),
-    createdAt: z.union([z.string(), z.number()]).nullish(),
-    label: z.string().nullish(),
-    turnId: z.string().nullish(),
-  })
-  .passthrough();
-
-export const CheckpointsResult = z.object({ checkpoints: z.array(CheckpointItem) }).passthrough();
-
-/** A final compaction state (`{status, error?, tokensBefore?, tokensAfter?}`) as the response; undefined while in progress or unknown. */
-export function compactionOf(value: unknown): CompactResponse | undefined {
-  const parsed = CompactionState.safeParse(value);
-  if (!parsed.success) return undefined;
-  const outcome = compactOutcome(parsed.data.status);
-  if (!outcome) return undefined;
-  const { tokensBefore, tokensAfter } = parsed.data;
-  const response: CompactResponse = { outcome };
-  const error = errorMessage(parsed.data.error);
-  switch (outcome) {
-    case 'compacted':
-      response.message =
-        tokensBefore !== undefined && tokensAfter !== undefined
-          ? `The conversation was compacted (${tokensBefore} → ${tokensAfter} tokens of context).`
-          : 'The conversation was compacted.';
-      break;
-    case 'failed':
-      response.message = error ? `The compaction failed: ${error}` : 'The compaction failed.';
-      break;
-    case 'cancelled':
-      response.message = 'The compaction was cancelled.';
-      break;
-  }
-  if (tokensBefore !== undefined) response.tokensBefore = tokensBefore;
-  if (tokensAfter !== undefined) response.tokensAfter = tokensAfter;
-  return response;
-}
-
-function compactOutcome(status: string): CompactOutcome | undefined {
-  switch (status.toLowerCase()) {
-    case 'compacted':
-    case 'completed':
-    case 'success':
-    case 'succeeded':
-    case 'done':
-      return 'compacted';
-    case 'cancelled':
-    case 'canceled':
-    case 'aborted':
-    case 'stopped':
-      return 'cancelled';
-    case 'failed':
-    case 'error':
-      return 'failed';
-    default:
-      return undefined; // started / running / in_progress …
-  }
-}
-
-function errorMessage(error: unknown): string | undefined {
-  if (typeof error === 'string' && error.trim() !== '') return error.trim();
-  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
-  return undefined;
-}
-
-/** One checkpoint as the method returns it (ISO time); entries without an id are dropped. */
-export function toCheckpointInfo(c: z.infer<typeof CheckpointItem>): CheckpointInfo[] {
-  const checkpointId = c.checkpointId ?? c.id;
-  if (!checkpointId) return [];
-  const info: CheckpointInfo = { checkpointId };
-  const createdAt = typeof c.createdAt === 'number' ? new Date(c.createdAt) : typeof c.createdAt === 'string' ? new Date(c.createdAt) : undefined;
-  if (createdAt && !Number.isNaN(createdAt.getTime())) info.createdAt = createdAt.toISOString();
-  if (c.label) info.label = c.label;
-  if (c.turnId) info.turnId = c.turnId;
-  return [info];
 }

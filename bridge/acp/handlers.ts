@@ -6,12 +6,14 @@
  * is registered — refuses every other request before `initialize` with -32600. Everything thrown
  * here leaves as a `RequestError` (errors.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
-import type { AgentApp, AgentContext, InitializeResponse, SessionConfigOption, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { AgentApp, AgentContext, ContentBlock, InitializeResponse, SessionConfigOption, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
 import { buildModeState } from '../translate/config.ts';
 import { historyToUpdates } from '../translate/history.ts';
+import { DEFAULT_REPLAY_MESSAGES, pageBefore, pageEndingAt, replayLimitOf } from '../translate/replayPage.ts';
 import { mcpServersToZcode } from '../translate/mcpServers.ts';
 import { availableCommands } from '../translate/prompt.ts';
 import type { Logger, ZcodeBackend } from '../zcode/backend.ts';
@@ -19,8 +21,13 @@ import { BRIDGE_NAME, BRIDGE_VERSION } from '../version.ts';
 import type { ClientRegistry, ConnectedClient } from './clients.ts';
 import { supportsTerminalOutput } from './clients.ts';
 import type { ConfigService } from './configOptions.ts';
+import type { CommandScope } from './commandCatalog.ts';
 import type { SlashCommandRunner, BridgeContext } from './context.ts';
-import { toRequestError } from './errors.ts';
+import { answerOrRequestError } from './errors.ts';
+import type { SessionRuntime } from './sessions.ts';
+import { LoadEarlierRequest } from './extensionSchemas.ts';
+import { paramsParser } from './paramsParser.ts';
+import type { ParsedParamsOf, ResultOf } from './extensionSchemas.ts';
 import { settledMessages } from './replay.ts';
 import { listSessionInfos } from './sessionList.ts';
 import type { RequestRaces } from './races.ts';
@@ -79,19 +86,12 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
   /** Wraps a handler so nothing but a RequestError can leave it. */
   const safe =
     <P, R>(fn: (params: P, client: AgentContext, signal: AbortSignal) => Promise<R>) =>
-    async ({ params, client, signal }: { params: P; client: AgentContext; signal: AbortSignal }): Promise<R> => {
-      try {
-        return await fn(params, client, signal);
-      } catch (error) {
-        const converted = toRequestError(error);
-        if (converted.code === -32603) logger.error(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        throw converted;
-      }
-    };
+    ({ params, client, signal }: { params: P; client: AgentContext; signal: AbortSignal }): Promise<R> =>
+      answerOrRequestError(logger, 'request', () => fn(params, client, signal));
 
   app.onRequest('initialize', ({ params, client }) => {
     const me = clients.of(client);
-    if (me) clients.initialized(me, params.clientCapabilities);
+    if (me) clients.initialized(me, params.clientCapabilities, params.clientInfo?.name);
     logger.info(`initialize from ${params.clientInfo?.name ?? 'an unnamed client'} (asked for protocol ${params.protocolVersion}, answering 1)`);
     return initializeResponse();
   });
@@ -112,7 +112,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       // The client's MCP servers go to zcode with session/create (and again with every resume).
       const sessionId = sessions.createPlaceholder(params.cwd, mcpServersToZcode(params.mcpServers));
       const configOptions = sessions.placeholderConfig();
-      afterResponse(client, () => sendCommands(client, sessionId));
+      afterResponse(client, () => void sendCommands(client, sessionId, { cwd: params.cwd }));
       return { sessionId, configOptions, ...modes(configOptions) };
     }),
   );
@@ -121,19 +121,39 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     'session/load',
     safe(async (params, client) => {
       await requireUsableCwd(params.cwd);
+      const limit = replayLimit(params._meta);
       const runtime = await sessions.open(params.sessionId, params.cwd, mcpServersToZcode(params.mcpServers));
+      let replay: { total: number; replayed: number; cursor?: string } | undefined;
       if (runtime) {
         // The whole history goes to the loading client before the response (conformance 7), shaped
         // for that client's own capabilities (no terminal cards for a client that never declared them).
         // zcode may still be loading a resumed session's history: wait until it settles (replay.ts).
+        // A long history replays its tail (replayPage.ts); `_zcode/session/loadEarlier` pages back.
         const messages = await settledMessages(deps.backend, runtime.zcodeId, logger);
-        const updates = historyToUpdates(messages, { cwd: runtime.cwd, todos: runtime.todos, terminalOutput: supportsTerminalOutput(clients.of(client)?.capabilities) });
+        const page = pageEndingAt(messages, messages.length, limit ?? DEFAULT_REPLAY_MESSAGES);
+        const updates = historyToUpdates(page.messages, { cwd: runtime.cwd, todos: runtime.todos, terminalOutput: supportsTerminalOutput(clients.of(client)?.capabilities) });
         if (runtime.title) updates.push({ sessionUpdate: 'session_info_update', title: runtime.title });
         for (const update of updates) sendTo(client, params.sessionId, update);
+        replay = { total: page.total, replayed: page.messages.length, ...(page.cursor ? { cursor: page.cursor } : {}) };
       }
       const configOptions = runtime?.configOptions ?? sessions.placeholderConfig();
-      afterResponse(client, () => caughtUp(client, params.sessionId));
-      return { configOptions, ...modes(configOptions) };
+      afterResponse(client, () => caughtUp(client, params.sessionId, params.cwd));
+      return { configOptions, ...modes(configOptions), ...(replay ? { _meta: { zcode: { replay } } } : {}) };
+    }),
+  );
+
+  app.onRequest(
+    LoadEarlierRequest.method,
+    paramsParser(LoadEarlierRequest.method, LoadEarlierRequest.params),
+    safe(async (params: ParsedParamsOf<typeof LoadEarlierRequest>, client): Promise<ResultOf<typeof LoadEarlierRequest>> => {
+      const handle = await deps.context.materialize(params.sessionId);
+      const { messages } = await deps.backend.messages({ sessionId: handle.zcodeSessionId });
+      const page = pageBefore(messages, params.cursor, params.limit ?? DEFAULT_REPLAY_MESSAGES);
+      if (page instanceof Error) throw RequestError.invalidParams({ cursor: params.cursor }, `${LoadEarlierRequest.method}: ${page.message}`);
+      // Only the asking client gets the page, before the answer, each update marked with the cursor it answers.
+      const updates = historyToUpdates(page.messages, { cwd: handle.cwd, terminalOutput: supportsTerminalOutput(clients.of(client)?.capabilities) });
+      for (const update of updates) sendTo(client, params.sessionId, { ...update, _meta: { ...update._meta, zcode: { ...(update._meta?.zcode as object | undefined), earlierPage: params.cursor } } } as SessionUpdate);
+      return { messages: page.messages.length, ...(page.cursor ? { cursor: page.cursor } : {}) };
     }),
   );
 
@@ -143,7 +163,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       await requireUsableCwd(params.cwd);
       const runtime = await sessions.open(params.sessionId, params.cwd, mcpServersToZcode(params.mcpServers ?? undefined));
       const configOptions = runtime?.configOptions ?? sessions.placeholderConfig();
-      afterResponse(client, () => caughtUp(client, params.sessionId));
+      afterResponse(client, () => caughtUp(client, params.sessionId, params.cwd));
       return { configOptions, ...modes(configOptions) };
     }),
   );
@@ -165,7 +185,9 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     safe(async (params) => {
       await sessions.require(params.sessionId);
       turns.cancelSession(params.sessionId);
-      sessions.close(params.sessionId);
+      const runtime = sessions.close(params.sessionId);
+      if (!runtime) await sessions.dropUnprompted(params.sessionId);
+      deps.context.commands.forget(params.sessionId);
       return {};
     }),
   );
@@ -188,14 +210,17 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
 
   app.onRequest(
     'session/prompt',
-    safe((params, client, signal) =>
+    safe((params, client, signal) => {
+      // The menu is refreshed once this prompt's answer is written (zcode's set may have changed).
+      whenAnswered(client, () => void refreshCommands(params.sessionId));
       // turns.prompt registers the prompt synchronously (a session/cancel right behind it must see it).
-      turns.prompt(
+      return turns.prompt(
         params.sessionId,
         params.prompt,
         signal,
         async (jobSignal, holdEvents) => {
           await sessions.require(params.sessionId);
+          echoPrompt(client, params.sessionId, params.prompt);
           // Slash commands run before the queue (`/steer` must reach a running turn). They get the
           // prompt's signal, which `session/cancel` aborts too (a /compact waiting for its outcome,
           // a /rewind waiting for idle), not only `$/cancel_request`.
@@ -203,24 +228,54 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
         },
         // What zcode sends after the turn waits for this response (turns.ts `holdAfterEnd`).
         (fn) => whenAnswered(client, fn),
-      ),
-    ),
+      );
+    }),
   );
 
   app.onNotification('session/cancel', ({ params }) => {
     turns.cancelSession(params.sessionId);
   });
 
-  /** Commands the client can offer (after new/load/resume). */
-  function sendCommands(client: AgentContext, sessionId: string): void {
-    sendTo(client, sessionId, { sessionUpdate: 'available_commands_update', availableCommands: availableCommands() });
+  /** The menu the client can offer (after new/load/resume): the bridge's commands and zcode's (commandCatalog.ts). */
+  async function sendCommands(client: AgentContext, sessionId: string, scope: CommandScope): Promise<void> {
+    const menu = await deps.context.commands.menu(sessionId, scope).catch((error: unknown) => {
+      logger.warn(`slash menu discovery failed: ${error instanceof Error ? error.message : String(error)}`);
+      return availableCommands();
+    });
+    sendTo(client, sessionId, { sessionUpdate: 'available_commands_update', availableCommands: menu });
+  }
+
+  /**
+   * Remote parity (issue 15.6): the other clients of the session see the prompt as the user's
+   * message, under every id they may know it by, with who sent it under `_meta.zcode.sentBy`. The
+   * sender has it already. Pending streamed text goes first, so the prompt follows the previous answer.
+   */
+  function echoPrompt(client: AgentContext, sessionId: string, prompt: readonly ContentBlock[]): void {
+    const me = clients.of(client);
+    const runtime = sessions.peek(sessionId);
+    if (runtime) sessions.flush(runtime);
+    const sentBy = { clientId: me?.id ?? null, kind: me?.info.kind ?? null, ...(me?.info.label ? { label: me.info.label } : {}), ...(me?.name ? { name: me.name } : {}) };
+    const messageId = randomUUID();
+    for (const id of runtime && runtime.aliases.size > 0 ? runtime.aliases : [sessionId]) {
+      for (const content of prompt) {
+        clients.broadcastExcept(me, 'session/update', { sessionId: id, update: { sessionUpdate: 'user_message_chunk', content, messageId, _meta: { zcode: { sentBy } } } });
+      }
+    }
+  }
+
+  /** After a prompt: re-discover zcode's commands and tell every client of the session when the menu changed. */
+  async function refreshCommands(sessionId: string): Promise<void> {
+    const runtime = sessions.peek(sessionId);
+    if (!runtime) return;
+    const menu = await deps.context.commands.refresh(sessionId, commandScope(runtime)).catch(() => undefined);
+    if (menu) deps.context.sendUpdates(sessionId, [{ sessionUpdate: 'available_commands_update', availableCommands: menu }]);
   }
 
   /** After load/resume: the commands, then the session's open dialogs re-sent to this client. */
-  function caughtUp(client: AgentContext, sessionId: string): void {
-    sendCommands(client, sessionId);
+  function caughtUp(client: AgentContext, sessionId: string, cwd: string): void {
     const me: ConnectedClient | undefined = clients.of(client);
     const runtime = sessions.peek(sessionId);
+    void sendCommands(client, sessionId, runtime ? commandScope(runtime) : { cwd });
     if (me && runtime) deps.races.join(me, runtime, sessionId);
   }
 
@@ -260,6 +315,20 @@ async function requireUsableCwd(cwd: string): Promise<void> {
 /** ACP paths are absolute; a relative cwd would silently point zcode at the bridge's own directory. */
 function requireAbsolute(cwd: string): void {
   if (!isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, `cwd must be an absolute path (got '${cwd}')`);
+}
+
+/** What the command catalog needs to know of a live session. */
+function commandScope(runtime: SessionRuntime): CommandScope {
+  return { cwd: runtime.cwd, zcodeSessionId: runtime.zcodeId, snapshot: runtime.slashCommands };
+}
+
+/** `session/load`'s `_meta.zcode.replay.limit` (replayPage.ts), a bad value as -32602. */
+function replayLimit(meta: unknown): number | undefined {
+  try {
+    return replayLimitOf(meta);
+  } catch (error) {
+    throw RequestError.invalidParams({ _meta: meta }, error instanceof Error ? error.message : String(error));
+  }
 }
 
 function modes(configOptions: SessionConfigOption[]): { modes?: SessionModeState } {

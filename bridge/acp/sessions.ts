@@ -13,6 +13,7 @@
  * - After a backend crash every runtime is stale; `ensureOpen` resumes + re-subscribes (afterSeq)
  *   on next use, and all open runtimes are re-opened as soon as the new process is ready.
  */
+import type { ZcodeSlashCommand } from '../zcode/catalogShapes.ts';
 import { randomUUID } from 'node:crypto';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
@@ -52,6 +53,8 @@ export class SessionRuntime {
   configOptions: SessionConfigOption[];
   todos: Todo[] | undefined;
   title: string | undefined;
+  /** The commands zcode's snapshot lists for this session (current builds; catalogShapes.ts). */
+  slashCommands: ZcodeSlashCommand[] | undefined;
   /** The model the user chose in this bridge (re-applied after a resume: zcode may fall back to its default). */
   chosenModel: string | undefined;
   /** Checkpoints announced by `checkpoint.created` (current builds have no `session/checkpoints`). */
@@ -213,7 +216,7 @@ export class SessionManager implements Disposable {
     if (stored || entry.id.startsWith(PLACEHOLDER_PREFIX)) {
       this.options.store.set(entry.id, { cwd: entry.cwd, createdAt: stored?.createdAt ?? Date.now(), zcodeSessionId: zcodeId, lastUsedAt: Date.now() });
     }
-    const runtime = await this.attach(entry, zcodeId, entry.cwd, { resume: false, settings: created.settings, title: created.session.title });
+    const runtime = await this.attach(entry, zcodeId, entry.cwd, { resume: false, settings: created.settings, title: created.session.title, slashCommands: created.slashCommands });
     this.announceMaterialized(runtime);
     return runtime;
   }
@@ -282,7 +285,7 @@ export class SessionManager implements Disposable {
   }
 
   /** Bind an entry to a zcode session: runtime, subscription, settings. */
-  private async attach(entry: AcpEntry, zcodeId: string, cwd: string, how: { resume: boolean; settings?: SessionSettings; title?: string }): Promise<SessionRuntime> {
+  private async attach(entry: AcpEntry, zcodeId: string, cwd: string, how: { resume: boolean; settings?: SessionSettings; title?: string; slashCommands?: ZcodeSlashCommand[] }): Promise<SessionRuntime> {
     let runtime = this.runtimes.get(zcodeId);
     const fresh = !runtime;
     if (!runtime) {
@@ -294,6 +297,7 @@ export class SessionManager implements Disposable {
       });
       if (how.settings) this.setSettings(runtime, how.settings);
       runtime.title = how.title;
+      runtime.slashCommands = how.slashCommands;
       this.runtimes.set(zcodeId, runtime);
       // Fresh create: already active in this process; only a resume needs `session/resume`.
       if (!how.resume) runtime.activeIn = this.generation;
@@ -367,6 +371,7 @@ export class SessionManager implements Disposable {
     }
     if (read.settings) this.setSettings(runtime, read.settings);
     if (read.todos) runtime.todos = read.todos;
+    if (read.slashCommands) runtime.slashCommands = read.slashCommands;
     const title = sessionTitleOf(read);
     if (title) runtime.title = title;
     return read;
@@ -414,6 +419,16 @@ export class SessionManager implements Disposable {
       if (runtime.aliases.size === 0) this.runtimes.delete(runtime.zcodeId);
     }
     return runtime;
+  }
+
+  /**
+   * `session/close` of a placeholder that was never prompted: nothing exists in zcode, so the
+   * stored entry goes too (it would otherwise stay in `session/list` as an empty conversation).
+   */
+  async dropUnprompted(acpId: string): Promise<void> {
+    if (!acpId.startsWith(PLACEHOLDER_PREFIX)) return;
+    const stored = await this.options.store.get(acpId);
+    if (stored && !stored.zcodeSessionId) this.options.store.delete(acpId);
   }
 
   // -------------------------------------------------------------------------------------------

@@ -15,8 +15,10 @@ import { randomUUID } from 'node:crypto';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { ContentBlock, PromptResponse } from '@agentclientprotocol/sdk';
 import { buildConfigOptions, CONFIG_ID, selectOptionValues } from '../translate/config.ts';
-import { parseGoalArgs, parseSlashCommand, tuiOnlyCommand } from '../translate/prompt.ts';
-import { workspaceParam } from '../zcode/methods.ts';
+import { parseGoalArgs, parseSlashCommand, SLASH_COMMANDS, TUI_ONLY_COMMANDS, tuiOnlyCommand } from '../translate/prompt.ts';
+import { windowLine } from '../translate/quota.ts';
+import { commandWord, skillPrompt } from '../translate/zcodeCommands.ts';
+import type { McpListResult } from '../zcode/operationShapes.ts';
 import type { SlashCommand } from '../translate/prompt.ts';
 import type { BridgeContext, SlashCommandRunner } from './context.ts';
 import { assertNever } from './errors.ts';
@@ -34,7 +36,22 @@ export const SLASH_USAGE: Record<SlashCommand['name'], string> = {
   thought: '`/thought <level>` — set the thinking level',
   model: '`/model <model id>` — switch the model (`/model` lists them)',
   mcp: '`/mcp` — the MCP servers zcode has for this session and their state',
+  init: '`/init [focus]` — zcode studies the project and writes AGENTS.md',
+  resume: '`/resume` — the earlier conversations of this folder, to open from your client',
+  quota: '`/quota` — what is left of your GLM Coding Plan windows',
 };
+
+/**
+ * The prompt `/init` sends: zcode has no `/init` of its own on the wire, so the bridge asks for the
+ * same work in words (an AGENTS.md the agent reads on later turns).
+ */
+export function initPrompt(focus: string): string {
+  return (
+    'Study this project and write (or update) AGENTS.md at its root: a short guide for coding agents with how to build, test and lint, ' +
+    'the layout and conventions, and anything that must not be done. Keep what an existing AGENTS.md already says unless it is wrong.' +
+    (focus ? `\n\nFocus on: ${focus}` : '')
+  );
+}
 
 /** Outcome of one command: the text to show and the structured result for `_meta`. */
 interface Reply {
@@ -47,6 +64,15 @@ interface Reply {
 export const runSlashCommand: SlashCommandRunner = async (ctx, call) => {
   const text = promptText(call.prompt);
   if (text === undefined) return undefined;
+  const word = commandWord(text);
+  const own = word && ((SLASH_COMMANDS as readonly string[]).includes(word.name) || (TUI_ONLY_COMMANDS as readonly string[]).includes(word.name));
+  const handle = ctx.peek(call.sessionId);
+  const zcodeCommand = word && !own ? await ctx.commands.find(call.sessionId, word.name, handle ? { cwd: handle.cwd, zcodeSessionId: handle.zcodeSessionId } : undefined) : undefined;
+  if (zcodeCommand && word) {
+    // zcode's own commands go as typed (zcode resolves them); a skill is named to the model.
+    ctx.logger.debug(`/${word.name} is a zcode ${zcodeCommand.kind} on ${call.sessionId}`);
+    return zcodeCommand.kind === 'skill' ? { sendInstead: [{ type: 'text', text: skillPrompt(zcodeCommand, word.args) }] } : undefined;
+  }
   const tuiOnly = tuiOnlyCommand(text);
   if (tuiOnly) {
     // zcode's terminal UI commands: say so in the chat rather than sending "/clear" to the model.
@@ -56,6 +82,7 @@ export const runSlashCommand: SlashCommandRunner = async (ctx, call) => {
   }
   const command = parseSlashCommand(text);
   if (!command) return undefined;
+  if (command.name === 'init') return { sendInstead: [{ type: 'text', text: initPrompt(command.args) }] };
   ctx.logger.debug(`slash command /${command.name} on ${call.sessionId}`);
   let reply: Reply;
   try {
@@ -125,6 +152,12 @@ async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashC
     }
     case 'mcp':
       return mcpReply(ctx, sessionId);
+    case 'quota':
+      return quotaReply(ctx);
+    case 'resume':
+      return resumeReply(ctx, sessionId);
+    case 'init':
+      throw new Error('/init becomes a prompt before it gets here');
     case 'model':
     case 'mode':
     case 'thought': {
@@ -164,14 +197,14 @@ async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashC
  */
 async function mcpReply(ctx: BridgeContext, sessionId: string): Promise<Reply> {
   const handle = await ctx.materialize(sessionId);
-  let result: unknown;
+  let result: McpListResult;
   try {
-    result = await ctx.backend.request('mcp/list', { workspace: workspaceParam(handle.cwd), ...(handle.mcpServers.length ? { mcpServers: handle.mcpServers } : {}), mode: 'status' });
+    result = await ctx.backend.listMcpServers({ workspacePath: handle.cwd, mcpServers: handle.mcpServers });
   } catch (error) {
     if (error instanceof Error && 'code' in error && error.code === -32601) return { ok: false, text: 'This zcode build cannot list MCP servers (no `mcp/list`).' };
     throw error;
   }
-  const statuses = (result as { statuses?: Record<string, { status?: string; transport?: string; toolCount?: number; error?: string }> } | undefined)?.statuses ?? {};
+  const statuses = result.statuses ?? {};
   const names = Object.keys(statuses);
   if (names.length === 0) return { ok: true, text: 'No MCP servers are configured for this session.', result };
   const lines = names.map((name) => {
@@ -181,6 +214,34 @@ async function mcpReply(ctx: BridgeContext, sessionId: string): Promise<Reply> {
     return `${icon} \`${name}\` — ${s.status ?? 'unknown'}${s.transport ? ` (${s.transport}${tools})` : ''}${s.error ? `: ${s.error}` : ''}`;
   });
   return { ok: true, text: `MCP servers:\n${lines.join('\n')}`, result };
+}
+
+/** `/quota`: the plan windows (quota.ts), or why there are none. */
+async function quotaReply(ctx: BridgeContext): Promise<Reply> {
+  const result = await ctx.quota.quota();
+  if (!result.quota) return { ok: false, text: `No plan quota to show: ${result.unavailable?.message ?? 'unknown reason'}.`, result };
+  const q = result.quota;
+  const head = `GLM Coding Plan${q.plan ? ` (${q.plan})` : ''}:`;
+  const stale = q.stale ? `\n\n⚠️ These figures are from ${q.fetchedAt.slice(0, 16).replace('T', ' ')} UTC; the latest refresh failed (${q.staleReason ?? 'unknown reason'}).` : '';
+  return { ok: true, text: `${head}\n${q.windows.map((w) => `- ${windowLine(w)}`).join('\n')}${stale}`, result };
+}
+
+/**
+ * `/resume`: an agent cannot switch its client's conversation, so this lists the folder's other
+ * conversations (zcode's `session/list`, under the ids the client knows) for the client's own list.
+ */
+async function resumeReply(ctx: BridgeContext, sessionId: string): Promise<Reply> {
+  const handle = ctx.peek(sessionId);
+  const cwd = handle?.cwd;
+  const { sessions } = await ctx.backend.listSessions({ workspacePath: cwd });
+  const others = sessions.filter((s) => s.sessionId !== handle?.zcodeSessionId).slice(0, 10);
+  if (others.length === 0) return { ok: true, text: 'There are no earlier conversations in this folder.', result: { sessions: [] } };
+  const lines = others.map((s) => `- **${s.title || 'Untitled'}** — \`${s.sessionId}\`${typeof s.updatedAt === 'number' ? ` (${new Date(s.updatedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC)` : ''}`);
+  return {
+    ok: true,
+    text: `Earlier conversations${cwd ? ` in \`${cwd}\`` : ''}:\n${lines.join('\n')}\n\nOpen one from your editor's conversation list (it loads with its history).`,
+    result: { sessions: others.map((s) => ({ sessionId: s.sessionId, title: s.title ?? null })) },
+  };
 }
 
 function splitArgs(args: string): string[] {

@@ -14,12 +14,8 @@
  *   zcode's own end of the turn so that everything it sent is flushed before `cancelled` goes out.
  * - A backend exit ends the running turn with an error at once (never hangs).
  * - Signals of backend-started background turns never end a user prompt.
- * - Title: zcode titles a session from its first prompt but does not always announce it
- *   (`state.updated {patch:{title}}`). After a completed turn of a session whose title the bridge does
- *   not know yet (or is still zcode's placeholder "New session"), the title is read (`session/read`,
- *   bounded, failures only logged; sent once zcode has the prompt, read again after the
- *   turn if still missing) and, when it changed, `session_info_update` goes out before the prompt's
- *   response. Once known, it is not read again.
+ * - Title (titles.ts): on builds that do not announce it, the title zcode gave the session is read
+ *   once zcode has the prompt and announced (`session_info_update`) before the prompt's response.
  * - `turn.terminal` (0.15.2+) adds duration and token totals to the response's `_meta.zcode.terminal`
  *   and never ends a turn. zcode sends it before `turn.completed`; should it come after, the
  *   completion waits for it (at most `terminalWaitMs`) — but only once this zcode has been seen to
@@ -35,10 +31,13 @@ import { promptToZcode } from '../translate/prompt.ts';
 import type { ZcodePrompt } from '../translate/prompt.ts';
 import { BackendErrorCode } from '../zcode/backend.ts';
 import type { Disposable, Logger, ZcodeBackend } from '../zcode/backend.ts';
-import { sessionTitleOf } from '../zcode/protocol.ts';
 import type { Usage } from '../zcode/protocol.ts';
-import { assertNever, fromZcodeError, isBusy, isNotActive, toRequestError } from './errors.ts';
+import { backoff, retryWhileBusy } from './busyRetry.ts';
+import { SessionTitles } from './titles.ts';
+import type { TitleRead } from './titles.ts';
+import { assertNever, isNotActive, toRequestError } from './errors.ts';
 import type { SessionManager, SessionRuntime } from './sessions.ts';
+import type { PromptRewrite } from './context.ts';
 import { PromptJob, RunningTurn, toAcpUsage, turnFailedError } from './turnState.ts';
 import type { Outcome, Terminal, TurnUsage } from './turnState.ts';
 import { askStatus, DEFAULT_WATCHDOG_TUNING, watchTurn } from './turnWatchdog.ts';
@@ -86,9 +85,6 @@ export const DEFAULT_TURN_TUNING: TurnTuning = {
   watchdog: DEFAULT_WATCHDOG_TUNING,
 };
 
-/** The title zcode gives a session before it has named it. */
-export const PLACEHOLDER_TITLE = 'New session';
-
 /** Hooks the engine calls out to (interaction withdrawal lives in interactionRouter.ts). */
 export interface TurnHooks {
   /** Withdraw the session's open dialogs and decline them to zcode. */
@@ -116,8 +112,8 @@ export class TurnEngine implements Disposable {
   private readonly subscriptions: Disposable[];
   /** This zcode has sent a `turn.terminal` (so a missing one is worth a short wait). */
   private sendsTurnTerminal = false;
-  /** Runtimes whose `session/read` had no title at all (an older zcode): not asked again. */
-  private readonly untitled = new WeakSet<SessionRuntime>();
+  /** The session titles (titles.ts); signals.ts hands zcode's title events to the same keeper. */
+  readonly titles: SessionTitles;
 
   constructor(
     private readonly sessions: SessionManager,
@@ -126,6 +122,7 @@ export class TurnEngine implements Disposable {
     private readonly logger: Logger,
     private readonly tuning: TurnTuning = DEFAULT_TURN_TUNING,
   ) {
+    this.titles = new SessionTitles(backend, sessions, logger, tuning.titleReadMs);
     this.subscriptions = [
       sessions.onSignal(({ runtime, signal }) => {
         if (signal.type === 'turn_terminal') this.sendsTurnTerminal = true;
@@ -205,11 +202,12 @@ export class TurnEngine implements Disposable {
    */
   async prompt(
     acpId: string,
-    blocks: readonly ContentBlock[],
+    prompt: readonly ContentBlock[],
     signal: AbortSignal,
-    preflight?: (signal: AbortSignal, holdEvents: () => void) => Promise<PromptResponse | undefined>,
+    preflight?: (signal: AbortSignal, holdEvents: () => void) => Promise<PromptResponse | PromptRewrite | undefined>,
     whenAnswered?: (fn: () => void) => void,
   ): Promise<PromptResponse> {
+    let blocks = prompt;
     // Registered before the first await: a `session/cancel` right behind the prompt must find it.
     const job = new PromptJob(acpId);
     job.whenAnswered = whenAnswered;
@@ -231,7 +229,8 @@ export class TurnEngine implements Disposable {
         if (runtime) this.holdEvents(runtime, job);
       };
       const handled = await preflight?.(job.signal, holdEvents);
-      if (handled) return job.cancelled ? { ...handled, stopReason: 'cancelled' } : handled;
+      if (handled && 'sendInstead' in handled) blocks = handled.sendInstead;
+      else if (handled) return job.cancelled ? { ...handled, stopReason: 'cancelled' } : handled;
       if (job.cancelled) return { stopReason: 'cancelled' };
       const runtime = await this.sessions.materialize(acpId);
       if (job.cancelled) return { stopReason: 'cancelled' };
@@ -323,8 +322,8 @@ export class TurnEngine implements Disposable {
       this.hooks.withdrawInteractions(runtime);
       turn.startGrace(this.tuning.cancelGraceMs);
     };
-    // The title read starts once zcode has the prompt (see announceTitle).
-    let titleRead: EarlyTitle | undefined;
+    // The title read starts once zcode has the prompt (titles.ts).
+    let titleRead: TitleRead | undefined;
     // zcode is asked, not the clock, whether a quiet turn still runs (turnWatchdog.ts).
     let watchdog: { stop(): void } | undefined;
     const watch = (): { stop(): void } => watchTurn(this.backend, runtime, this.logger, this.tuning.watchdog, (verdict) => {
@@ -345,7 +344,7 @@ export class TurnEngine implements Disposable {
         // Watched once zcode has the prompt (a send waiting behind busy or a cancel is not "quiet").
         watchdog ??= watch();
         // zcode names the session when it takes the prompt: read it while the turn runs.
-        if (!titleRead && this.needsTitle(runtime)) titleRead = this.earlyTitle(runtime);
+        titleRead ??= this.titles.readEarly(runtime);
         if (job.cancelled) {
           // The stop may have raced ahead of the send: say it again now that zcode has the turn.
           this.backend.stop({ sessionId: runtime.zcodeId });
@@ -354,9 +353,10 @@ export class TurnEngine implements Disposable {
         const outcome = await turn.outcome;
         switch (outcome.kind) {
           case 'completed':
-            // A title already read is announced without yielding: the response keeps its place in the stream.
-            if (!job.cancelled && this.needsTitle(runtime) && !(titleRead?.settled && this.announce(runtime, titleRead.title))) {
-              await this.announceTitle(runtime, titleRead?.promise);
+            if (!job.cancelled) {
+              // A title already read is announced without yielding: the response keeps its place in the stream.
+              const announcing = this.titles.afterTurn(runtime, titleRead);
+              if (announcing) await announcing;
             }
             return this.response(job.cancelled ? 'cancelled' : outcome.stopReason, outcome.usage, turn.terminal);
           case 'cancel_timeout':
@@ -495,7 +495,7 @@ export class TurnEngine implements Disposable {
     }
   }
 
-  /** `session/send` with the busy and eviction rules. */
+  /** `session/send` with the busy (busyRetry.ts) and eviction rules. */
   private async send(runtime: SessionRuntime, prompt: ZcodePrompt, job: PromptJob, turn: RunningTurn): Promise<void> {
     let resumed = false;
     // Marked where zcode's answer stands in the stream: every event after it is this turn's, every
@@ -505,82 +505,26 @@ export class TurnEngine implements Disposable {
     const onAccepted = (): void => {
       if (turn.outcome === attempt) turn.sent = true;
     };
-    for (let attempt = 0; ; attempt++) {
+    const sendOnce = async (): Promise<void> => {
       try {
         await this.backend.send({ sessionId: runtime.zcodeId, content: prompt.content, ...(prompt.attachments.length > 0 ? { attachments: prompt.attachments } : {}) }, { onAccepted });
-        return;
       } catch (error) {
-        if (isNotActive(error) && !resumed) {
-          // Evicted after idling: resume (and re-subscribe) once, then retry.
-          resumed = true;
-          this.sessions.markInactive(runtime);
-          await this.sessions.ensureOpen(runtime);
-          continue;
-        }
-        if (isBusy(error) && attempt < this.tuning.busyRetries && !job.cancelled) {
-          await this.pause(backoff(this.tuning.busyBackoffMs, attempt, this.tuning.maxBackoffMs), job);
-          if (job.cancelled) throw RequestError.requestCancelled();
-          continue;
-        }
-        if (isBusy(error)) {
-          const base = fromZcodeError(error as Parameters<typeof fromZcodeError>[0]);
-          throw new RequestError(base.code, `zcode is still busy with another prompt on this session (tried ${attempt + 1} times); try again when it has finished`, base.data);
-        }
-        throw error;
+        if (!isNotActive(error) || resumed) throw error;
+        // Evicted after idling: resume (and re-subscribe) once, then retry.
+        resumed = true;
+        this.sessions.markInactive(runtime);
+        await this.sessions.ensureOpen(runtime);
+        await sendOnce();
       }
-    }
-  }
-
-  /** No title known yet (or still zcode's placeholder), and zcode may have one. */
-  private needsTitle(runtime: SessionRuntime): boolean {
-    return (!runtime.title || runtime.title === PLACEHOLDER_TITLE) && !this.untitled.has(runtime) && !runtime.titleFromEvents;
-  }
-
-  /** The title zcode has for the session (`session/read`, bounded); undefined when unknown. Never rejects. */
-  private async readTitle(runtime: SessionRuntime): Promise<string | undefined> {
-    try {
-      const read = await withTimeout(this.backend.read({ sessionId: runtime.zcodeId }), this.tuning.titleReadMs);
-      const title = sessionTitleOf(read);
-      if (typeof title === 'string' && title !== '') return title;
-      this.untitled.add(runtime);
-    } catch (error) {
-      this.logger.debug(`could not read the title of ${runtime.zcodeId}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    return undefined;
-  }
-
-  private earlyTitle(runtime: SessionRuntime): EarlyTitle {
-    const early: EarlyTitle = { settled: false, title: undefined, promise: this.readTitle(runtime) };
-    void early.promise.then((title) => {
-      early.settled = true;
-      early.title = title;
+    };
+    await retryWhileBusy(sendOnce, {
+      policy: { retries: this.tuning.busyRetries, backoffMs: this.tuning.busyBackoffMs, maxBackoffMs: this.tuning.maxBackoffMs },
+      wait: async (ms) => {
+        if (!job.cancelled) await this.pause(ms, job);
+        if (job.cancelled) throw RequestError.requestCancelled();
+      },
+      gaveUp: (attempts) => `zcode is still busy with another prompt on this session (tried ${attempts} times); try again when it has finished`,
     });
-    return early;
-  }
-
-  /** Announce `title` if it is a real one the bridge did not know; false if it is no real title. */
-  private announce(runtime: SessionRuntime, title: string | undefined): boolean {
-    if (!title || title === PLACEHOLDER_TITLE) return false;
-    // A `title` signal may have announced one meanwhile (signals.ts): no second update.
-    if (!this.needsTitle(runtime) || title === runtime.title) return true;
-    runtime.title = title;
-    this.sessions.emit(runtime, [{ sessionUpdate: 'session_info_update', title, updatedAt: new Date().toISOString() }]);
-    return true;
-  }
-
-  /**
-   * After a completed turn: announce the title zcode gave the session if the bridge did not know it.
-   * `early` is the read made while the turn ran (zcode usually names the session on `session/send`),
-   * which usually spares a round trip here; a missing or placeholder title is read again now.
-   */
-  private async announceTitle(runtime: SessionRuntime, early: Promise<string | undefined> | undefined): Promise<void> {
-    if (!this.needsTitle(runtime)) return;
-    let title = await early;
-    if (!title || title === PLACEHOLDER_TITLE) {
-      if (!this.needsTitle(runtime)) return;
-      title = await this.readTitle(runtime);
-    }
-    this.announce(runtime, title);
   }
 
   /** A cancellable delay: a cancel of the job ends it early. */
@@ -603,9 +547,11 @@ export class TurnEngine implements Disposable {
     const zcode: Record<string, unknown> = {};
     if (usage) zcode.usage = usage;
     if (terminal) zcode.terminal = terminal;
-    const response: PromptResponse & { usage?: TurnUsage } = { stopReason };
-    const acpUsage = usage ? toAcpUsage(usage) : undefined;
-    if (acpUsage) response.usage = acpUsage;
+    // The turn's usage in ACP's (unstable, not in the stable schema) `Usage` shape lives under
+    // `_meta.zcode.promptUsage`: nothing outside the stable schema except under `_meta` (issue 15.7).
+    const acpUsage: TurnUsage | undefined = usage ? toAcpUsage(usage) : undefined;
+    if (acpUsage) zcode.promptUsage = acpUsage;
+    const response: PromptResponse = { stopReason };
     if (Object.keys(zcode).length > 0) response._meta = { zcode };
     return response;
   }
@@ -624,32 +570,11 @@ export class TurnEngine implements Disposable {
   }
 }
 
-/** The title read sent with a prompt; `settled`/`title` once it answered. */
-interface EarlyTitle {
-  settled: boolean;
-  title: string | undefined;
-  promise: Promise<string | undefined>;
-}
-
 /** A cancelled turn still running in zcode: `ended` resolves once, when `end()` is called. */
 function lingering(): { ended: Promise<void>; end(): void } {
   let end!: () => void;
   const ended = new Promise<void>((resolve) => (end = resolve));
   return { ended, end };
-}
-
-/** `promise`, or a rejection after `ms` (a late rejection of `promise` is ignored). */
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  promise.catch(() => undefined);
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function backoff(base: number, attempt: number, max: number): number {
-  return Math.min(max, base * 2 ** attempt);
 }
 
 /** The SDK aborts a request's signal with -32800 on `$/cancel_request` and with the close error on disconnect. */

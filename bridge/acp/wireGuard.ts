@@ -192,7 +192,7 @@ export class ResponseCorrelation {
  */
 export function serialise(message: AnyMessage, log: LogThrottle): string | undefined {
   try {
-    return JSON.stringify(message);
+    return sharedText(message) ?? JSON.stringify(message);
   } catch (error) {
     const id = (message as { id?: unknown }).id;
     const what = 'method' in message ? `${String((message as { method: unknown }).method)}` : 'a response';
@@ -202,4 +202,28 @@ export function serialise(message: AnyMessage, log: LogThrottle): string | undef
     }
     return undefined;
   }
+}
+
+/**
+ * Broadcast notifications: the params object every client's connection was handed, with its method
+ * and, once the first transport serialised it, the message text. The SDK builds a fresh
+ * `{jsonrpc, method, params}` per connection around the same params, so without this an update to
+ * 8 clients is stringified 8 times (issue 18). Only objects `ClientRegistry.broadcast` marks are
+ * cached, and the bridge never mutates an update after broadcasting it.
+ */
+const broadcastText = new WeakMap<object, { method: string; text?: string }>();
+
+/** Mark `params` as broadcast under `method`: the transports serialise its notification once. */
+export function markBroadcast(method: string, params: unknown): void {
+  if (typeof params === 'object' && params !== null) broadcastText.set(params, { method });
+}
+
+function sharedText(message: AnyMessage): string | undefined {
+  if (!('method' in message) || 'id' in message) return undefined;
+  const params = (message as { params?: unknown }).params;
+  if (typeof params !== 'object' || params === null) return undefined;
+  const entry = broadcastText.get(params);
+  if (entry?.method !== message.method) return undefined;
+  entry.text ??= JSON.stringify(message);
+  return entry.text;
 }

@@ -4,6 +4,7 @@
  * list on every change; and the cards of tasks the user cancels.
  */
 import type { SessionUpdate, ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk';
+import { backgroundTaskKindOf } from '../../shared/backgroundTasks.ts';
 import type { BackgroundTaskPayload, BackgroundTaskStatus } from '../zcode/protocol.ts';
 import { tailDelta, textContent } from './content.ts';
 import { shellTextContent, terminalExitMeta, terminalOutputMeta, zcodeMeta, type Meta } from './toolCards.ts';
@@ -29,7 +30,7 @@ function taskKind(payload: BackgroundTaskPayload, launch: ToolRecord | undefined
   const name = payload.toolName ?? launch?.name;
   if (isShellTool(name)) return 'bash';
   if (isAgentTool(name)) return 'agent';
-  return payload.taskId.startsWith('exec_') ? 'bash' : 'agent';
+  return backgroundTaskKindOf(payload.taskId);
 }
 
 /** A task seen for the first time: reuse its Bash launch card, or mint `[background] …` card `bg_<taskId>`. */

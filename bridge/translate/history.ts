@@ -9,6 +9,7 @@ import { errorText, parseSubagentResult, resultText, textContent } from './conte
 import { planUpdate } from './plan.ts';
 import { completionContent, exitCodeOf, isTerminalCard, terminalExitMeta, terminalOutputMeta, toolCallCard, zcodeMeta, type CardOptions, type Meta } from './toolCards.ts';
 import { asRecord, canonicalToolName, isAgentTool } from './toolInfo.ts';
+import { lastVersionOfEach, messageTreatment, noticeCard, partNotice, stripSystemReminders } from './historyNotices.ts';
 
 export interface HistoryOptions {
   /** Session working directory. */
@@ -95,47 +96,56 @@ export function replayToolCall(
   return out;
 }
 
-/** Text the user never typed: model-only inputs (background task notifications) and synthetic parts. */
-function hiddenMessage(info: Record<string, unknown>): boolean {
-  if (info.inputVisibility === 'model-only' || info.visibility === 'model-only' || info.inputSource === 'background_task') return true;
-  // Current builds: `source` names synthetic inputs; `semantics.uiVisibility` says what the desktop hides.
-  const semantics = info.semantics as { uiVisibility?: unknown } | undefined;
-  return info.source === 'background_task' || semantics?.uiVisibility === 'hidden';
-}
-
-function hiddenPart(part: Record<string, unknown>): boolean {
-  return part.synthetic === true || part.ignored === true;
+/** A notice message's text parts, reminders cut out. */
+function visibleText(parts: readonly unknown[]): string {
+  return parts
+    .map((p) => (p as Record<string, unknown>))
+    .filter((p) => p.type === 'text' && typeof p.text === 'string' && p.ignored !== true)
+    .map((p) => stripSystemReminders(p.text as string))
+    .filter((t) => t !== '')
+    .join('\n\n');
 }
 
 /**
  * The whole replay, in order: user text → `user_message_chunk`, assistant text →
  * `agent_message_chunk`, reasoning → `agent_thought_chunk` (each with the message's id), tool parts
  * → cards (see `replayToolCall`; TodoWrite also replays its plan), and finally the current todo
- * list as the plan. Hidden (model-only) user inputs, system messages and unknown parts are skipped.
+ * list as the plan. What the user did not see live is left out or collapsed (historyNotices.ts): system
+ * reminders, hidden messages and parts, repeated message ids (the last version is kept); notices
+ * (compaction, background tasks, hand-offs) become collapsed cards. System messages and unknown parts are skipped.
  */
 export function historyToUpdates(messages: readonly HistoryMessage[], opts: HistoryOptions): SessionUpdate[] {
   const cardOpts: CardOptions = { cwd: opts.cwd, terminalOutput: opts.terminalOutput };
   const out: SessionUpdate[] = [];
-  for (const message of messages) {
+  for (const message of lastVersionOfEach(messages)) {
     const info = message.info as Record<string, unknown> & { id: string; role: string };
     const role = info.role;
     if (role !== 'user' && role !== 'assistant') continue;
-    if (role === 'user' && hiddenMessage(info)) continue;
-    for (const rawPart of message.parts) {
+    const treatment = messageTreatment(info);
+    if (treatment.show === 'nothing') continue;
+    if (treatment.show === 'notice') {
+      out.push(noticeCard(info.id, treatment.kind, visibleText(message.parts)));
+      continue;
+    }
+    message.parts.forEach((rawPart, index) => {
       const part = rawPart as Record<string, unknown>;
-      if (hiddenPart(part)) continue;
-      if (part.type === 'text' && typeof part.text === 'string' && part.text !== '') {
+      if (part.synthetic === true || part.ignored === true) return;
+      const notice = partNotice(part);
+      const text = typeof part.text === 'string' ? stripSystemReminders(part.text) : '';
+      if (notice) {
+        out.push(noticeCard(`${info.id}-${index}`, notice.kind, notice.text));
+      } else if (part.type === 'text' && text !== '') {
         out.push({
           sessionUpdate: role === 'user' ? 'user_message_chunk' : 'agent_message_chunk',
-          content: { type: 'text', text: part.text },
+          content: { type: 'text', text },
           messageId: info.id,
         });
-      } else if (part.type === 'reasoning' && typeof part.text === 'string' && part.text !== '' && role === 'assistant') {
-        out.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: part.text }, messageId: info.id });
+      } else if (part.type === 'reasoning' && text !== '' && role === 'assistant') {
+        out.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text }, messageId: info.id });
       } else if (part.type === 'tool' && typeof part.callId === 'string' && typeof part.tool === 'string') {
         out.push(...replayToolCall({ callId: part.callId, tool: part.tool, state: asRecord(part.state) }, cardOpts));
       }
-    }
+    });
   }
   if (opts.todos && opts.todos.length > 0) out.push(planUpdate(opts.todos));
   return out;

@@ -31,6 +31,7 @@ import type {
   Question,
   UserInputReply,
 } from '../zcode/protocol.ts';
+import { combineAnswer, formKindMeta, otherFieldOf, PLAN_FEEDBACK_FIELD, SKIP_CHOICE, SKIP_TITLE } from '../../shared/forms.ts';
 import { textContent } from './content.ts';
 import { toolCallCard, type CardOptions, type ToolCallStart } from './toolCards.ts';
 import { toolKind, toolTitle } from './toolInfo.ts';
@@ -172,10 +173,6 @@ export function permissionOutcomeToReply(answer: PermissionAnswer, params: Permi
 // Questions (AskUserQuestion)
 // ---------------------------------------------------------------------------------------------
 
-/** The `const` of the "Skip this question" choice. */
-export const SKIP_VALUE = '__skip__';
-/** Its readable title. */
-export const SKIP_TITLE = 'Skip this question';
 /** Title of each question's free-text companion field `q_<i>_other`. */
 export const OTHER_TITLE = '↳ or type a custom value (overrides the selection)';
 
@@ -184,14 +181,14 @@ export function questionFieldId(index: number): string {
   return `q_${index}`;
 }
 export function otherFieldId(index: number): string {
-  return `q_${index}_other`;
+  return otherFieldOf(questionFieldId(index));
 }
 
 function questionChoices(question: Question): EnumOption[] {
   const seen = new Set<string>();
   const choices: EnumOption[] = [];
   for (const option of question.options) {
-    if (option.label === '' || option.label === SKIP_VALUE || seen.has(option.label)) continue;
+    if (option.label === '' || option.label === SKIP_CHOICE || seen.has(option.label)) continue;
     seen.add(option.label);
     const choice: EnumOption = { const: option.label, title: option.label };
     if (option.description) choice.description = option.description;
@@ -221,7 +218,7 @@ export function questionsToElicitation(sessionId: string, questions: readonly Qu
       properties[questionFieldId(i)] = { type: 'string', ...label };
       return;
     }
-    const withSkip: EnumOption[] = [...choices, { const: SKIP_VALUE, title: SKIP_TITLE }];
+    const withSkip: EnumOption[] = [...choices, { const: SKIP_CHOICE, title: SKIP_TITLE }];
     properties[questionFieldId(i)] = question.multiSelect
       ? { type: 'array', ...label, items: { anyOf: withSkip } }
       : { type: 'string', ...label, oneOf: withSkip };
@@ -232,6 +229,7 @@ export function questionsToElicitation(sessionId: string, questions: readonly Qu
     sessionId,
     message: `Please answer ${questions.length} question(s).`,
     requestedSchema: { type: 'object', properties, required: [] },
+    _meta: formKindMeta('questions'),
   };
   if (toolCallId) request.toolCallId = toolCallId;
   return request;
@@ -242,21 +240,13 @@ function trimmed(value: unknown): string {
 }
 
 /**
- * One question's answer from its pick and its free-text companion, or undefined to skip it:
- * single-select — non-empty `other` overrides the pick; Skip or blank skips;
- * multi-select — the picks (Skip among them drops the picks) plus `other` appended, joined ", ".
+ * One question's answer from its pick and its free-text companion, or undefined to skip it
+ * (`combineAnswer`, shared/forms.ts: `other` overrides a single pick and is added to multiple picks).
  */
 function answerOf(question: Question, pick: unknown, other: unknown): string | undefined {
-  const typed = trimmed(other);
-  if (question.multiSelect && questionChoices(question).length > 0) {
-    const picks = (Array.isArray(pick) ? pick : pick === undefined ? [] : [pick]).map(trimmed).filter((p) => p !== '');
-    const values = picks.includes(SKIP_VALUE) ? [] : picks;
-    if (typed !== '') values.push(typed);
-    return values.length > 0 ? values.join(', ') : undefined;
-  }
-  if (typed !== '') return typed;
-  const picked = Array.isArray(pick) ? pick.map(trimmed).filter((p) => p !== '').join(', ') : trimmed(pick);
-  return picked === '' || picked === SKIP_VALUE ? undefined : picked;
+  const picks = (Array.isArray(pick) ? pick : pick === undefined ? [] : [pick]).map(trimmed);
+  const parts = combineAnswer(picks, trimmed(other), question.multiSelect === true && questionChoices(question).length > 0);
+  return parts.length > 0 ? parts.join(', ') : undefined;
 }
 
 /**
@@ -282,7 +272,7 @@ export function questionOptionId(index: number, option: number): string {
 
 /**
  * For clients without forms: question `index` as a `session/request_permission`, one option per
- * suggested answer (allow_once) plus "Skip this question" (reject_once, id `__skip__`). The card
+ * suggested answer (allow_once) plus "Skip this question" (reject_once, id `SKIP_CHOICE`). The card
  * (`toolCall`, e.g. the AskUserQuestion card) is retitled with the question. Free text and several
  * picks cannot be expressed in a permission dialog: a multi-select question takes one answer.
  */
@@ -291,7 +281,7 @@ export function questionToPermission(sessionId: string, question: Question, inde
   const options: PermissionOption[] = question.options
     .map((o, j) => ({ optionId: questionOptionId(index, j), name: o.label, kind: 'allow_once' as const }))
     .filter((o) => o.name !== '');
-  options.push({ optionId: SKIP_VALUE, name: SKIP_TITLE, kind: 'reject_once' });
+  options.push({ optionId: SKIP_CHOICE, name: SKIP_TITLE, kind: 'reject_once' });
   return {
     sessionId,
     toolCall: {
@@ -328,9 +318,6 @@ export function permissionAnswersToReply(questions: readonly Question[], answers
 // Plan approval (ExitPlanMode)
 // ---------------------------------------------------------------------------------------------
 
-/** The plan form's single field. */
-export const PLAN_FEEDBACK_FIELD = 'feedback';
-
 /**
  * `elicitation/create` params for plan approval: one optional free-text `feedback` field. Submitting
  * it empty approves; text rejects and redirects; decline/cancel rejects.
@@ -351,6 +338,7 @@ export function planToElicitation(sessionId: string, plan: string, toolCallId?: 
       },
       required: [],
     },
+    _meta: formKindMeta('planFeedback'),
   };
   if (toolCallId) request.toolCallId = toolCallId;
   return request;

@@ -88,7 +88,7 @@ export function promptToZcode(blocks: readonly ContentBlock[]): ZcodePrompt {
 // ---------------------------------------------------------------------------------------------
 
 /** The bridge's own slash commands (anything else passes through to zcode as text). */
-export const SLASH_COMMANDS = ['compact', 'goal', 'fork', 'rewind', 'steer', 'mode', 'thought', 'model', 'mcp'] as const;
+export const SLASH_COMMANDS = ['compact', 'goal', 'fork', 'rewind', 'steer', 'mode', 'thought', 'model', 'mcp', 'init', 'resume', 'quota'] as const;
 
 /**
  * Commands of zcode's own terminal UI that mean nothing in an editor's chat: they get a friendly
@@ -137,6 +137,9 @@ export function availableCommands(): AvailableCommand[] {
     { name: 'thought', description: 'Set the thinking level: low, medium, high or max', input: { hint: '<low|medium|high|max>' } },
     { name: 'model', description: 'Switch the model (without a value: list the models)', input: { hint: '[model id]' } },
     { name: 'mcp', description: 'Show the MCP servers zcode has for this session and whether they connected' },
+    { name: 'init', description: 'Ask zcode to study this project and write its AGENTS.md (what to build, test and avoid)', input: { hint: '[what to focus on]' } },
+    { name: 'resume', description: 'List the earlier conversations of this folder to open again' },
+    { name: 'quota', description: 'Show what is left of your GLM Coding Plan windows and when they reset' },
   ];
 }
 

@@ -2,6 +2,7 @@
  * The session translator's state and the small helpers its parts share (sessionTranslator.ts is the
  * entry point; toolEvents.ts and backgroundTasks.ts translate tool and background-task events).
  */
+import type { BackgroundTask } from '../../shared/backgroundTasks.ts';
 import type { FailureCause } from './failures.ts';
 import { randomUUID } from 'node:crypto';
 import type { SessionUpdate, StopReason, ToolCallStatus } from '@agentclientprotocol/sdk';
@@ -14,16 +15,12 @@ import { canonicalToolName, type ToolInput } from './toolInfo.ts';
 // Public types
 // ---------------------------------------------------------------------------------------------
 
-/** A background task as the `_zcode/session/backgroundTasks` notification and the tree view show it. */
-export interface BackgroundTaskInfo {
-  id: string;
-  kind: 'agent' | 'bash';
-  description: string;
+/**
+ * A background task as the bridge keeps it: the shared wire type (shared/backgroundTasks.ts, sent
+ * as `BackgroundTasksNotification`) with zcode's status type and the card always known.
+ */
+export interface BackgroundTaskInfo extends BackgroundTask {
   status: BackgroundTaskStatus;
-  startedAt?: string;
-  outputPath?: string;
-  /** The tool call that launched the task, when known. */
-  toolCallId?: string;
   /** The ACP card showing the task: the reused launch card (Bash) or `bg_<taskId>`. */
   cardId: string;
 }

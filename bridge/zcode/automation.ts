@@ -18,7 +18,7 @@ export class AutomationProbe {
   private verdict: Promise<readonly string[] | undefined> | undefined;
 
   constructor(
-    private readonly backend: Pick<ZcodeBackend, 'request'>,
+    private readonly backend: Pick<ZcodeBackend, 'listAutomations'>,
     private readonly logger: Logger,
   ) {}
 
@@ -30,7 +30,7 @@ export class AutomationProbe {
 
   private async probe(): Promise<readonly string[] | undefined> {
     try {
-      await this.backend.request('automation/list', {});
+      await this.backend.listAutomations();
     } catch (error) {
       if (error instanceof ZcodeError && error.code === -32601) {
         this.logger.info(`this zcode has no automation/* methods: the Cron tools (${CRON_TOOLS.join(', ')}) are kept from the model (toolDenylist), because their jobs could never run`);

@@ -20,6 +20,8 @@ import type {
   WireError,
   ZcodeEvent,
 } from './protocol.ts';
+import type { CheckpointsResult, CompactResult, McpListResult, RewindResult } from './operationShapes.ts';
+import type { PluginListResult, SkillCatalogResult } from './catalogShapes.ts';
 
 /** Minimal logger port. The extension passes a VS Code LogOutputChannel, the CLI a stderr logger. */
 export interface Logger {
@@ -174,10 +176,10 @@ export interface ZcodeBackend extends Disposable {
     hooks?: { onSubscribed?: (result: SubscribeResult) => void },
   ): Promise<SubscribeResult>;
   fork(params: { sessionId: string; target: CheckpointTarget }): Promise<ForkResult>;
-  rewind(params: { sessionId: string; target: CheckpointTarget; cascade?: boolean }): Promise<unknown>;
+  rewind(params: { sessionId: string; target: CheckpointTarget; cascade?: boolean }): Promise<RewindResult>;
   goal(params: { sessionId: string; action: GoalAction; objective?: string }): Promise<GoalResult>;
   /** `instructions`: what the summary should keep (zcode-current.md §9). */
-  compact(params: { sessionId: string; instructions?: string }): Promise<unknown>;
+  compact(params: { sessionId: string; instructions?: string }): Promise<CompactResult>;
   steer(params: { sessionId: string; content: string }): Promise<unknown>;
   setMode(params: { sessionId: string; mode: string }): Promise<unknown>;
   setThoughtLevel(params: { sessionId: string; thoughtLevel: string }): Promise<unknown>;
@@ -188,8 +190,18 @@ export interface ZcodeBackend extends Disposable {
    */
   setModel(params: { sessionId: string; modelId: string; providerId?: string; reasoningLevel?: string }): Promise<unknown>;
   cancelBackgroundTask(params: { sessionId: string; taskId: string }): Promise<CancelBackgroundTaskResult>;
-  /** Escape hatch for methods without a typed wrapper (e.g. `session/checkpoints` when a build has it). */
-  request(method: string, params: unknown): Promise<unknown>;
+  /** `session/checkpoints` (0.15 builds; current builds answer -32601). */
+  checkpoints(params: { sessionId: string }): Promise<CheckpointsResult>;
+  /** `mcp/list {workspace, mcpServers?, mode:"status"}` (zcode-current.md §12). */
+  listMcpServers(params: { workspacePath: string; mcpServers?: readonly ZcodeMcpServer[] }): Promise<McpListResult>;
+  /** `skills/referenceCatalog` (current builds; -32601 on older ones). */
+  listSkills(params: { workspacePath: string; sessionId?: string }): Promise<SkillCatalogResult>;
+  /** `plugins/list` (current builds; -32601 on older ones). */
+  listPlugins(params: { workspacePath: string }): Promise<PluginListResult>;
+  /** `session/usage {sessionId}` (zcode-current.md §11). */
+  sessionUsage(params: { sessionId: string }): Promise<Record<string, unknown>>;
+  /** `automation/list`: asked to learn whether the build has automation methods (-32601 when not). */
+  listAutomations(): Promise<unknown>;
 }
 
 /** An MCP server in the shape zcode's `session/create` / `session/resume` take (zcode-current.md §12). */

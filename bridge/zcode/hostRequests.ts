@@ -103,23 +103,42 @@ export function defaultConfigSource(env: NodeJS.ProcessEnv = process.env): Zcode
   };
 }
 
-/** The user's key for an account provider in zcode's configuration (`account:X` is `builtin:X` there [S5, S6]). */
-export function accountApiKey(providerId: string, configText: string | undefined): string | undefined {
+/** The `provider` table of zcode's configuration text; undefined when it is missing or unreadable. */
+function configProviders(configText: string | undefined): NonNullable<z.infer<typeof ZcodeConfig>['provider']> | undefined {
   if (!configText) return undefined;
-  let raw: unknown;
   try {
-    raw = JSON.parse(configText);
+    const parsed = ZcodeConfig.safeParse(JSON.parse(configText));
+    return parsed.success ? parsed.data.provider : undefined;
   } catch {
     return undefined;
   }
-  const parsed = ZcodeConfig.safeParse(raw);
-  if (!parsed.success || !parsed.data.provider) return undefined;
+}
+
+/** The user's key for an account provider in zcode's configuration (`account:X` is `builtin:X` there [S5, S6]). */
+export function accountApiKey(providerId: string, configText: string | undefined): string | undefined {
+  const providers = configProviders(configText);
+  if (!providers) return undefined;
   const suffix = providerId.replace(/^(?:account|builtin):/, '');
   for (const id of [providerId, `builtin:${suffix}`, suffix]) {
-    const entry = parsed.data.provider[id];
+    const entry = providers[id];
     if (!entry || entry.enabled === false || entry.disabled === true) continue;
     const key = entry.options?.apiKey?.trim();
     if (key) return key;
+  }
+  return undefined;
+}
+
+/**
+ * The enabled GLM Coding Plan provider with a stored key (`builtin:zai-coding-plan`, a
+ * `…bigmodel…coding-plan` one …), first by id: what the quota request signs with (acp/quota.ts).
+ */
+export function codingPlanCredentials(configText: string | undefined): { providerId: string; apiKey: string } | undefined {
+  const providers = configProviders(configText) ?? {};
+  for (const id of Object.keys(providers).sort()) {
+    const entry = providers[id];
+    if (!/coding-plan/.test(id) || entry.enabled === false || entry.disabled === true) continue;
+    const apiKey = entry.options?.apiKey?.trim();
+    if (apiKey) return { providerId: id, apiKey };
   }
   return undefined;
 }

@@ -21,6 +21,8 @@ import {
   SubscribeResult,
 } from './protocol.ts';
 import type { CheckpointTarget, GoalAction } from './protocol.ts';
+import { CheckpointsResult, CompactResult, McpListResult, RewindResult, SessionUsageResult } from './operationShapes.ts';
+import { PluginListResult, SkillCatalogResult } from './catalogShapes.ts';
 
 /** The one `deliveryKind` the bridge subscribes with: a continuous push, like the desktop app. */
 export const DELIVERY_KIND = 'desktop-continuous';
@@ -131,17 +133,17 @@ export abstract class ZcodeMethods implements Methods {
   }
 
   /** `cascade` uses `session/rewindCascade` (some builds only). */
-  rewind(params: { sessionId: string; target: CheckpointTarget; cascade?: boolean }): Promise<unknown> {
-    return this.call(params.cascade ? 'session/rewindCascade' : 'session/rewind', { sessionId: params.sessionId, target: params.target }, AnyResult);
+  rewind(params: { sessionId: string; target: CheckpointTarget; cascade?: boolean }): Promise<RewindResult> {
+    return this.call(params.cascade ? 'session/rewindCascade' : 'session/rewind', { sessionId: params.sessionId, target: params.target }, RewindResult);
   }
 
   goal(params: { sessionId: string; action: GoalAction; objective?: string }): Promise<GoalResult> {
     return this.call('session/goal', { sessionId: params.sessionId, action: params.action, objective: params.objective }, GoalResult);
   }
 
-  compact(params: { sessionId: string; instructions?: string }): Promise<unknown> {
+  compact(params: { sessionId: string; instructions?: string }): Promise<CompactResult> {
     const { sessionId, instructions } = params;
-    return this.call('session/compact', instructions === undefined ? { sessionId } : { sessionId, instructions }, AnyResult);
+    return this.call('session/compact', instructions === undefined ? { sessionId } : { sessionId, instructions }, CompactResult);
   }
 
   steer(params: { sessionId: string; content: string }): Promise<unknown> {
@@ -176,9 +178,35 @@ export abstract class ZcodeMethods implements Methods {
     return this.call('session/cancelBackgroundTask', { sessionId: params.sessionId, taskId: params.taskId }, CancelBackgroundTaskResult);
   }
 
-  /** Escape hatch for methods without a typed wrapper (e.g. `session/checkpoints`); result unparsed. */
-  request(method: string, params: unknown): Promise<unknown> {
-    return this.call(method, params, AnyResult);
+  /** 0.15 builds; current builds answer -32601 (they announce checkpoints with `checkpoint.created`). */
+  checkpoints(params: { sessionId: string }): Promise<CheckpointsResult> {
+    return this.call('session/checkpoints', { sessionId: params.sessionId }, CheckpointsResult);
+  }
+
+  /** zcode's view of MCP servers: the workspace's plus the client's (`mcpServers`, sent when non-empty). */
+  listMcpServers(params: { workspacePath: string; mcpServers?: readonly ZcodeMcpServer[] }): Promise<McpListResult> {
+    const mcp = params.mcpServers?.length ? { mcpServers: params.mcpServers } : {};
+    return this.call('mcp/list', { workspace: workspaceParam(params.workspacePath), ...mcp, mode: 'status' }, McpListResult);
+  }
+
+  /** `automation/list`, asked only to learn whether the build has automation methods (automation.ts). */
+  /** `skills/referenceCatalog {workspace, sessionId?}`: the skills zcode offers (a session's own with its id). */
+  listSkills(params: { workspacePath: string; sessionId?: string }): Promise<SkillCatalogResult> {
+    return this.call('skills/referenceCatalog', { workspace: workspaceParam(params.workspacePath), ...(params.sessionId ? { sessionId: params.sessionId } : {}) }, SkillCatalogResult);
+  }
+
+  /** `plugins/list {workspace}`: the installed plugins and their roots. */
+  listPlugins(params: { workspacePath: string }): Promise<PluginListResult> {
+    return this.call('plugins/list', { workspace: workspaceParam(params.workspacePath) }, PluginListResult);
+  }
+
+  /** `session/usage {sessionId}`: zcode's token counts for the session (deprecated upstream, still served). */
+  sessionUsage(params: { sessionId: string }): Promise<Record<string, unknown>> {
+    return this.call('session/usage', { sessionId: params.sessionId }, SessionUsageResult);
+  }
+
+  listAutomations(): Promise<unknown> {
+    return this.call('automation/list', {}, AnyResult);
   }
 }
 

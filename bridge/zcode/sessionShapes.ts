@@ -17,6 +17,7 @@
  * logged once by `UnknownFields` (unknownFields.ts); they are never fatal.
  */
 import * as z from 'zod';
+import { SnapshotSlashCommands } from './catalogShapes.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Models, thought levels, modes
@@ -155,6 +156,8 @@ const snapshotShape = {
   projection: Projection.optional(),
   runtime: Runtime.optional(),
   todos: z.array(Todo).optional(),
+  /** Current builds: the commands zcode itself offers in this session (catalogShapes.ts). */
+  slashCommands: SnapshotSlashCommands.optional(),
 };
 
 export const CreateSessionResult = z.object({ session: SessionInfo, ...snapshotShape }).passthrough();

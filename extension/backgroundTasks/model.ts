@@ -2,13 +2,13 @@
  * The background-tasks model: what the tree shows, kept apart from the TreeDataProvider so it is
  * testable without VS Code (no `vscode` import here).
  *
- * Input is the bridge's `_zcode/session/backgroundTasks` notification (the full task list of one
- * session) parsed defensively; output of every mutation is a `ModelChange` that tells the view
- * exactly what to refresh: nothing, some items (by id), or everything (the list itself changed).
+ * Input is the bridge's `BackgroundTasksNotification` (the full task list of one session), read
+ * with the contract's one parser (bridge/acp/extensionSchemas.ts); output of every mutation is a
+ * `ModelChange` that tells the view exactly what to refresh: nothing, some items (by id), or
+ * everything (the list itself changed).
  */
-
-/** Sub-agent (`agent`) or shell (`bash`); other kinds pass through as-is. */
-export type BackgroundTaskKind = 'agent' | 'bash' | (string & {});
+import { BackgroundTasksParams } from '../../bridge/acp/extensionSchemas.ts';
+import type { BackgroundTaskKind } from '../../shared/backgroundTasks.ts';
 
 /** zcode's statuses plus `cancelling` (our request is on its way). */
 export type BackgroundTaskStatus = 'running' | 'cancelling' | 'completed' | 'failed' | 'cancelled' | (string & {});
@@ -75,7 +75,7 @@ export class BackgroundTasksModel {
   }
 
   /**
-   * Applies a `_zcode/session/backgroundTasks` notification (a full list for one session).
+   * Applies a `BackgroundTasksNotification` (a full list for one session), parsed or not yet.
    * Malformed entries are skipped; a malformed notification changes nothing.
    */
   apply(params: unknown): ModelChange {
@@ -141,7 +141,7 @@ export function formatElapsed(ms: number): string {
 
 interface WireTask {
   id: string;
-  kind: string;
+  kind: BackgroundTaskKind;
   description: string;
   status: string;
   startedAt?: number;
@@ -149,43 +149,25 @@ interface WireTask {
   toolCallId?: string;
 }
 
-/** Parses the notification at the boundary (design.md rule 2); never throws. */
+/**
+ * The notification as the model keeps it (times in epoch ms), parsed by the contract's schema
+ * (design.md rule 2: once, at the boundary); never throws.
+ */
 export function parseNotification(params: unknown): { sessionId: string; tasks: WireTask[] } | undefined {
-  if (!isRecord(params) || typeof params.sessionId !== 'string' || !Array.isArray(params.tasks)) return undefined;
-  const tasks: WireTask[] = [];
-  for (const raw of params.tasks) {
-    if (!isRecord(raw)) continue;
-    const id = typeof raw.id === 'string' ? raw.id : typeof raw.taskId === 'string' ? raw.taskId : undefined;
-    if (!id) continue;
-    tasks.push({
-      id,
-      kind: typeof raw.kind === 'string' ? raw.kind : 'bash',
-      description: typeof raw.description === 'string' && raw.description ? raw.description : id,
-      status: typeof raw.status === 'string' ? raw.status : 'running',
-      startedAt: parseTime(raw.startedAt),
-      outputPath: typeof raw.outputPath === 'string' && raw.outputPath ? raw.outputPath : undefined,
-      toolCallId: typeof raw.toolCallId === 'string' ? raw.toolCallId : undefined,
-    });
-  }
-  return { sessionId: params.sessionId, tasks };
-}
-
-/** Epoch ms from a number (ms) or an ISO string. */
-function parseTime(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string') {
-    const ms = Date.parse(value);
-    if (Number.isFinite(ms)) return ms;
-    const n = Number(value);
-    if (Number.isFinite(n)) return n;
-  }
-  return undefined;
+  const parsed = BackgroundTasksParams.safeParse(params);
+  if (!parsed.success) return undefined;
+  const tasks = parsed.data.tasks.map((task) => ({
+    id: task.id,
+    kind: task.kind,
+    description: task.description,
+    status: task.status,
+    startedAt: task.startedAt === undefined ? undefined : Date.parse(task.startedAt),
+    outputPath: task.outputPath,
+    toolCallId: task.toolCallId,
+  }));
+  return { sessionId: parsed.data.sessionId, tasks };
 }
 
 function sameTask(a: BackgroundTask, b: BackgroundTask): boolean {
   return a.kind === b.kind && a.description === b.description && a.status === b.status && a.outputPath === b.outputPath && a.startedAt === b.startedAt && a.toolCallId === b.toolCallId;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }

@@ -6,6 +6,7 @@
  * the view is visible and tasks run, their elapsed time ticks once a second (those items only).
  */
 import * as vscode from 'vscode';
+import { BackgroundTasksNotification, CancelBackgroundTaskRequest, readNotification } from '../../bridge/acp/extensionSchemas.ts';
 import type { ExtNotification, ZcodeClientHost } from '../acpClient.ts';
 import { Disposable, errorMessage } from '../disposable.ts';
 import type { SessionManager } from '../sessions.ts';
@@ -13,7 +14,6 @@ import { BackgroundTasksModel, formatElapsed, isRunning } from './model.ts';
 import type { BackgroundTask, ModelChange } from './model.ts';
 
 export const BACKGROUND_TASKS_VIEW = 'zcode.backgroundTasks';
-export const BACKGROUND_TASKS_NOTIFICATION = '_zcode/session/backgroundTasks';
 const TICK_MS = 1000;
 
 /** The actions the tree offers while zcode cannot be found (ids cannot clash with zcode task ids). */
@@ -94,7 +94,7 @@ export class BackgroundTasksTree extends Disposable implements vscode.TreeDataPr
   }
 
   /**
-   * Cancels a running task of the active session via `_zcode/session/cancelBackgroundTask`; the
+   * Cancels a running task of the active session (`CancelBackgroundTaskRequest`); the
    * item shows "cancelling" until the answer, then "cancelled".
    */
   async cancel(arg: TaskCommandArg): Promise<void> {
@@ -103,8 +103,8 @@ export class BackgroundTasksTree extends Disposable implements vscode.TreeDataPr
     if (task && !isRunning(task.status)) return;
     this.refresh(this.model.setStatus(sessionId, taskId, 'cancelling'));
     try {
-      const result = await this.host.request<{ cancelled?: boolean } | null>('_zcode/session/cancelBackgroundTask', { sessionId, taskId });
-      if (result && result.cancelled === false) {
+      const { cancelled } = await this.host.call(CancelBackgroundTaskRequest, { sessionId, taskId });
+      if (!cancelled) {
         this.refresh(this.model.setStatus(sessionId, taskId, 'running'));
         void vscode.window.showWarningMessage(vscode.l10n.t('zcode could not cancel "{0}": it may have finished already.', task?.description ?? taskId));
         return;
@@ -136,8 +136,8 @@ export class BackgroundTasksTree extends Disposable implements vscode.TreeDataPr
   }
 
   private onNotification(notification: ExtNotification): void {
-    if (notification.method !== BACKGROUND_TASKS_NOTIFICATION) return;
-    this.refresh(this.model.apply(notification.params));
+    const params = readNotification(BackgroundTasksNotification, notification);
+    if (params) this.refresh(this.model.apply(params));
   }
 
   private refresh(change: ModelChange): void {

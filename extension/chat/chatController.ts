@@ -37,6 +37,11 @@ import {
   ReadyCommand,
   RemoveQueuedCommand,
   RetryCommand,
+  ReviewChangesCommand,
+  RewindToCommand,
+  ForkFromCommand,
+  UndoChangesCommand,
+  SearchMentionsRequest,
   SendPromptCommand,
   SetConfigOptionCommand,
   SteerCommand,
@@ -49,15 +54,17 @@ import {
   type SessionView,
   type TranscriptItem,
 } from '../../webview-ui/contract.ts';
-import type { ChatEnvironment, ChatHost, ChatSessions, Disposable } from './chatPorts.ts';
+import { BackgroundTasksNotification, CancelBackgroundTaskRequest, readNotification, SteerRequest, SteerStateNotification } from '../../bridge/acp/extensionSchemas.ts';
+import type { ChatChanges, ChatEnvironment, ChatHost, ChatSessions, Disposable } from './chatPorts.ts';
 
 export type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';
 import { PatchStream } from './patchStream.ts';
 import { PendingInteractions } from './pendingInteractions.ts';
-import { buildPrompt, parseAttachments, summarize } from './prompt.ts';
+import { buildPrompt, fileContents, parseAttachments, summarize } from './prompt.ts';
 import * as T from './transcript.ts';
+import { TranscriptCheckpoints } from './transcriptCheckpoints.ts';
 import { transcriptMarkdown } from './transcriptMarkdown.ts';
-import { parseElicitationResponse, parseTasks } from './wireParsing.ts';
+import { parseElicitationResponse } from './wireParsing.ts';
 
 const CONNECTION: Record<string, ConnectionState> = { notStarted: 'notStarted', starting: 'starting', ready: 'ready', turnRunning: 'ready', crashed: 'crashed' };
 
@@ -72,6 +79,9 @@ export class ChatController {
   private started: Promise<void> | undefined;
   private attachOnReady: Attachment[] = [];
   private focusOnReady = false;
+  /** The running turn's change recorder (this window's prompts only). */
+  private recorder: { sessionId: string; turn: ReturnType<ChatChanges['beginTurn']> } | undefined;
+  private readonly checkpoints: TranscriptCheckpoints;
 
   constructor(
     private readonly host: ChatHost,
@@ -79,9 +89,17 @@ export class ChatController {
     private readonly env: ChatEnvironment,
   ) {
     this.state = this.freshTranscript(sessions.activeSessionId);
+    this.checkpoints = new TranscriptCheckpoints({
+      host,
+      sessions,
+      env,
+      state: () => this.state,
+      queue: (change) => this.queue(change),
+      showError: (error) => this.showError(error),
+    });
     this.subscriptions.push(
       host.onSessionUpdate((n) => this.onSessionUpdate(n)),
-      host.onExtNotification((n) => this.onExtNotification(n.method, n.params)),
+      host.onExtNotification((n) => this.onExtNotification(n)),
       host.onDidChangeState((s) => this.queue(T.patchSession(this.state, { connection: CONNECTION[s] ?? 'ready', ...(s === 'crashed' ? {} : { connectionMessage: undefined }) }))),
       sessions.onDidChangeActiveSession((id) => {
         if (id !== this.state.session.sessionId) this.switchTo(id);
@@ -89,6 +107,8 @@ export class ChatController {
       // Every load (palette, this chat's menu, restore, fork) replays the whole history: start
       // from an empty transcript, also when the loaded session is the one shown.
       sessions.onWillLoadSession((id) => this.switchTo(id)),
+      // What zcode does not replay: the changes cards of earlier turns, the messages' checkpoints.
+      ...(sessions.onDidLoadSession ? [sessions.onDidLoadSession((id) => this.afterLoad(id))] : []),
       sessions.onDidChangeConfigOptions((c) => {
         if (c.sessionId === this.state.session.sessionId) this.queue(T.patchSession(this.state, { configOptions: [...c.configOptions] }));
       }),
@@ -191,58 +211,60 @@ export class ChatController {
     }
   }
 
+  /**
+   * Each `is()` narrows `msg` to its command's params (the contract types them; their values are
+   * still the webview's, so data that reaches the bridge — attachments, form answers — is checked).
+   */
   private dispatch(msg: IpcMessage): void {
-    const p = (msg.params ?? {}) as Record<string, unknown>;
-    const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
     if (ReadyCommand.is(msg)) return this.onReady();
-    if (SendPromptCommand.is(msg)) return void this.sendPrompt(str(p.text) ?? '', parseAttachments(p.attachments), p.whenBusy === 'queue');
-    if (SteerCommand.is(msg)) return void this.steer(str(p.text) ?? '');
+    if (SendPromptCommand.is(msg)) return void this.sendPrompt(msg.params.text ?? '', parseAttachments(msg.params.attachments));
+    if (SteerCommand.is(msg)) return void this.steer(msg.params.text ?? '');
     if (RemoveQueuedCommand.is(msg)) {
-      this.queued = this.queued.filter((q) => q.id !== p.id);
+      this.queued = this.queued.filter((q) => q.id !== msg.params.id);
       return this.publishQueue();
     }
     if (CancelTurnCommand.is(msg)) return void this.cancelTurn();
-    if (RetryCommand.is(msg)) {
-      if (this.lastPrompt && !this.state.session.running) void this.sendPrompt(this.lastPrompt.text, this.lastPrompt.attachments, false);
-      return;
-    }
-    if (AnswerPermissionCommand.is(msg)) return this.answerPermission(str(p.id) ?? '', str(p.optionId));
-    if (AnswerElicitationCommand.is(msg)) return this.answerElicitation(str(p.id) ?? '', p.response);
+    if (RetryCommand.is(msg)) return this.retry(msg.params.itemId);
+    if (AnswerPermissionCommand.is(msg)) return this.answerPermission(msg.params);
+    if (AnswerElicitationCommand.is(msg)) return this.answerElicitation(msg.params.id, msg.params.response);
     if (OpenDiffCommand.is(msg)) {
-      const source = this.state.diffs.get(str(p.toolCallId) ?? '')?.[typeof p.index === 'number' ? p.index : -1];
+      const source = this.state.diffs.get(msg.params.toolCallId)?.[msg.params.index];
       if (source) void this.env.openDiff(source).catch((e: unknown) => this.showError(e));
       return;
     }
+    if (ReviewChangesCommand.is(msg)) return this.changesCommand('review', msg.params);
+    if (UndoChangesCommand.is(msg)) return this.changesCommand('undo', msg.params);
+    if (RewindToCommand.is(msg)) return void this.checkpoints.rewind(msg.params.itemId ?? '');
+    if (ForkFromCommand.is(msg)) return void this.checkpoints.fork(msg.params.itemId ?? '');
     if (OpenLocationCommand.is(msg)) {
-      const path = str(p.path);
-      if (path) void this.env.openLocation(path, typeof p.line === 'number' ? p.line : undefined).catch((e: unknown) => this.showError(e));
+      const { path, line } = msg.params;
+      if (path) void this.env.openLocation(path, typeof line === 'number' ? line : undefined).catch((e: unknown) => this.showError(e));
       return;
     }
-    if (CopyTextCommand.is(msg)) return void this.env.copy(str(p.text) ?? '');
-    if (ChatFocusCommand.is(msg)) return this.env.focusChanged?.(p.focused === true);
+    if (CopyTextCommand.is(msg)) return void this.env.copy(msg.params.text ?? '');
+    if (ChatFocusCommand.is(msg)) return this.env.focusChanged?.(msg.params.focused === true);
     if (CopyTranscriptCommand.is(msg)) return void this.env.copy(this.transcriptMarkdown());
     if (SetConfigOptionCommand.is(msg)) {
-      const configId = str(p.configId);
-      const value = typeof p.value === 'string' || typeof p.value === 'boolean' ? p.value : undefined;
-      if (configId && value !== undefined) void this.setConfigOption(configId, value);
+      const { configId, value } = msg.params;
+      if (configId && (typeof value === 'string' || typeof value === 'boolean')) void this.setConfigOption(configId, value);
       return;
     }
     if (NewSessionCommand.is(msg)) return void this.run(() => this.sessions.newSession());
     if (LoadSessionCommand.is(msg)) {
-      const sessionId = str(p.sessionId);
-      if (!sessionId) return;
-      return void this.run(() => this.sessions.loadSession(sessionId));
+      const { sessionId } = msg.params;
+      if (sessionId) void this.run(() => this.sessions.loadSession(sessionId));
+      return;
     }
     if (ForkSessionCommand.is(msg)) return void this.run(() => this.sessions.fork());
     if (CancelBackgroundTaskCommand.is(msg)) {
       const sessionId = this.state.session.sessionId;
-      const taskId = str(p.taskId);
-      if (sessionId && taskId) void this.run(() => this.host.request('_zcode/session/cancelBackgroundTask', { sessionId, taskId }));
+      const { taskId } = msg.params;
+      if (sessionId && taskId) void this.run(() => this.host.call(CancelBackgroundTaskRequest, { sessionId, taskId }));
       return;
     }
     if (WebviewLogCommand.is(msg)) {
-      const level = p.level === 'error' || p.level === 'warn' ? p.level : 'info';
-      return this.env.log(level, `chat webview: ${str(p.message) ?? ''}`);
+      const level = msg.params.level === 'error' || msg.params.level === 'warn' ? msg.params.level : 'info';
+      return this.env.log(level, `chat webview: ${msg.params.message ?? ''}`);
     }
     if (ListSessionsRequest.is(msg)) {
       return this.respond(msg, ListSessionsRequest, async () => ({
@@ -250,8 +272,11 @@ export class ChatController {
       }));
     }
     if (AttachContextRequest.is(msg)) {
-      const source = p.source === 'selection' || p.source === 'activeFile' || p.source === 'pickFiles' ? p.source : 'selection';
-      return this.respond(msg, AttachContextRequest, async () => ({ attachments: await this.env.attachContext(source) }));
+      const { source } = msg.params;
+      return this.respond(msg, AttachContextRequest, async () => ({ attachments: await this.env.attachContext(source === 'activeFile' || source === 'pickFiles' ? source : 'selection') }));
+    }
+    if (SearchMentionsRequest.is(msg)) {
+      return this.respond(msg, SearchMentionsRequest, async () => ({ candidates: (await this.env.searchMentions?.(msg.params.query ?? '')) ?? [] }));
     }
   }
 
@@ -296,10 +321,10 @@ export class ChatController {
     return this.started;
   }
 
-  private async sendPrompt(text: string, attachments: Attachment[], queueIfBusy: boolean): Promise<void> {
+  /** Sends a prompt now, or queues it while a turn runs (it goes when the turn ends). */
+  private async sendPrompt(text: string, attachments: Attachment[]): Promise<void> {
     if (!text && attachments.length === 0) return;
     if (this.state.session.running) {
-      if (!queueIfBusy) this.env.log('info', 'chat: a prompt arrived while a turn runs; queued it');
       this.queued.push({ id: `q${++this.queueCounter}`, text, attachments: summarize(attachments), full: attachments });
       return this.publishQueue();
     }
@@ -313,7 +338,10 @@ export class ChatController {
     const transcript = this.state;
     this.lastPrompt = { text, attachments };
     this.queue(T.addUserPrompt(transcript, text, summarize(attachments)));
-    const prompt = buildPrompt(text, attachments, this.promptCaps());
+    const turn = this.env.changes?.beginTurn(sessionId, text);
+    this.recorder = turn ? { sessionId, turn } : undefined;
+    const caps = this.promptCaps();
+    const prompt = buildPrompt(text, attachments, caps, await fileContents(attachments, caps, this.env.fileContent));
     let outcome: { stopReason: PromptResponse['stopReason'] } | { error: string };
     try {
       const response = await this.host.request<PromptResponse>('session/prompt', { sessionId, prompt });
@@ -321,16 +349,26 @@ export class ChatController {
     } catch (error) {
       outcome = { error: this.env.errorMessage(error) };
     }
+    if (this.recorder?.turn === turn) this.recorder = undefined;
+    // Stored even when the user switched sessions meanwhile (the card comes back with the session).
+    const changes = turn?.finish().catch((error: unknown) => {
+      this.env.log('warn', `chat: recording the turn's changes failed: ${this.env.errorMessage(error)}`);
+      return undefined;
+    });
     // The user may have switched sessions meanwhile: that transcript is gone, nothing to update.
     if (transcript !== this.state) return;
     this.queue(T.endTurn(transcript, outcome));
+    if (!('error' in outcome) && outcome.stopReason === 'end_turn') void this.checkpoints.refresh(sessionId);
+    void changes?.then((card) => {
+      if (card && transcript === this.state) this.queue(T.putItem(transcript, card));
+    });
     // A turn the user stopped needs no notification: they know.
     if ('error' in outcome) this.env.notify?.({ kind: 'turnFailed', message: outcome.error });
     else if (outcome.stopReason !== 'cancelled') this.env.notify?.({ kind: 'turnEnded', summary: this.lastAgentText() });
     const next = this.queued.shift();
     if (next) {
       this.publishQueue();
-      void this.sendPrompt(next.text, next.full, false);
+      void this.sendPrompt(next.text, next.full);
     }
   }
 
@@ -348,11 +386,11 @@ export class ChatController {
   private async steer(text: string): Promise<void> {
     const sessionId = this.state.session.sessionId;
     if (!text || !sessionId) return;
-    if (!this.state.session.running) return void this.sendPrompt(text, [], false);
+    if (!this.state.session.running) return void this.sendPrompt(text, []);
     this.queue(T.patchSession(this.state, { steer: 'sent' }));
     try {
-      // `_zcode/session/steer` mirrors zcode's `session/steer {sessionId, content}`.
-      await this.host.request('_zcode/session/steer', { sessionId, content: text });
+      // `SteerRequest` mirrors zcode's `session/steer {sessionId, content}`.
+      await this.host.call(SteerRequest, { sessionId, content: text });
       this.queue(T.addUserPrompt(this.state, text, []));
       // addUserPrompt marks a new turn; a steer joins the running one: keep the steer chip.
       this.queue(T.patchSession(this.state, { running: true, steer: this.state.session.steer ?? 'sent' }));
@@ -374,8 +412,25 @@ export class ChatController {
     }
   }
 
-  private answerPermission(id: string, optionId: string | undefined): void {
-    if (this.pending.answerPermission(id, optionId)) this.queue(T.answerPermission(this.state, id, optionId));
+  /**
+   * Re-sends the prompt an error card belongs to. Only the last prompt's error offers it: an older
+   * card's Retry would re-send a different prompt than the one it failed on.
+   */
+  private retry(itemId: string): void {
+    if (!this.lastPrompt || this.state.session.running) return;
+    const items = this.state.list.items;
+    const at = this.state.list.index.get(itemId) ?? -1;
+    const item = items[at];
+    const lastUser = items.findLastIndex((i) => i.type === 'user');
+    if (item?.type !== 'error' || !item.retryable || at < lastUser) return this.env.log('info', `chat: Retry of ${itemId} ignored (not the last prompt's error)`);
+    void this.sendPrompt(this.lastPrompt.text, this.lastPrompt.attachments);
+  }
+
+  /** The chosen option, or a dismissal (`cancelled`); an answer with neither is malformed and ignored. */
+  private answerPermission({ id, optionId, cancelled }: { id: string; optionId?: string; cancelled?: boolean }): void {
+    const answer = cancelled === true ? undefined : optionId;
+    if (cancelled !== true && typeof optionId !== 'string') return this.env.log('warn', `chat: permission answer for ${id} names no option and is not a dismissal; ignored`);
+    if (this.pending.answerPermission(id, answer)) this.queue(T.answerPermission(this.state, id, answer));
   }
 
   private answerElicitation(id: string, response: unknown): void {
@@ -417,17 +472,52 @@ export class ChatController {
   // Bridge events
 
   private onSessionUpdate(n: SessionNotification): void {
+    const u = n.update;
+    if ((u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && this.recorder?.sessionId === n.sessionId) this.recorder.turn.note(u);
     if (n.sessionId !== this.state.session.sessionId) return;
     this.queue(T.applySessionUpdate(this.state, n.update));
   }
 
-  private onExtNotification(method: string, params: unknown): void {
-    const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
-    if (p.sessionId !== this.state.session.sessionId) return;
-    if (method === '_zcode/session/steerState' && (p.state === 'queued' || p.state === 'drained')) {
-      this.queue(T.patchSession(this.state, { steer: p.state }));
-    } else if (method === '_zcode/session/backgroundTasks' && Array.isArray(p.tasks)) {
-      this.queue(T.patchSession(this.state, { backgroundTasks: parseTasks(p.tasks) }));
+  private onExtNotification(notification: { method: string; params: unknown }): void {
+    const steer = readNotification(SteerStateNotification, notification);
+    if (steer && steer.sessionId === this.state.session.sessionId) return this.queue(T.patchSession(this.state, { steer: steer.state }));
+    const tasks = readNotification(BackgroundTasksNotification, notification);
+    if (tasks && tasks.sessionId === this.state.session.sessionId) this.queue(T.patchSession(this.state, { backgroundTasks: tasks.tasks }));
+  }
+
+  private changesCommand(action: 'review' | 'undo', params: { changeSetId?: unknown; path?: unknown }): void {
+    // the webview's values: only strings reach the change store
+    const changeSetId = typeof params.changeSetId === 'string' ? params.changeSetId : undefined;
+    const path = typeof params.path === 'string' ? params.path : undefined;
+    if (changeSetId) void this.onChangesCommand(action, changeSetId, path);
+  }
+
+  private async onChangesCommand(action: 'review' | 'undo', changeSetId: string, path: string | undefined): Promise<void> {
+    const changes = this.env.changes;
+    if (!changes) return;
+    try {
+      if (action === 'review') return await changes.review(changeSetId, path);
+      const card = await changes.undo(changeSetId, path);
+      if (card && T.hasItem(this.state, card.id)) this.queue(T.putItem(this.state, card));
+    } catch (error) {
+      this.showError(error);
+    }
+  }
+
+  private afterLoad(sessionId: string): void {
+    if (sessionId !== this.state.session.sessionId) return;
+    void this.showStoredChanges(sessionId);
+    void this.checkpoints.refresh(sessionId);
+  }
+
+  /** Shows the changes cards stored for the session's earlier turns (after a load or a reload). */
+  private async showStoredChanges(sessionId: string): Promise<void> {
+    try {
+      const cards = (await this.env.changes?.restored(sessionId)) ?? [];
+      if (this.state.session.sessionId !== sessionId) return;
+      for (const card of cards) if (!T.hasItem(this.state, card.id)) this.queue(T.putItem(this.state, card));
+    } catch (error) {
+      this.env.log('warn', `chat: loading stored changes failed: ${this.env.errorMessage(error)}`);
     }
   }
 

@@ -3,8 +3,9 @@
  * `ZcodeClientHost` and `SessionManager` satisfy them, and so do the in-memory fakes of the tests.
  * Everything vscode-specific the chat does goes through `ChatEnvironment`.
  */
-import type { SessionConfigOption, SessionInfo, SessionNotification } from '@agentclientprotocol/sdk';
-import type { Attachment, ChatSettings } from '../../webview-ui/contract.ts';
+import type { SessionConfigOption, SessionInfo, SessionNotification, ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { ExtensionRequest, ParamsOf, ResultOf } from '../../bridge/acp/extensionSchemas.ts';
+import type { Attachment, ChangesItem, ChatSettings, MentionCandidate } from '../../webview-ui/contract.ts';
 import type { DiffSource } from './toolView.ts';
 
 export type Disposable = { dispose(): unknown };
@@ -16,6 +17,8 @@ export interface ChatHost {
   readonly initializeResult?: { agentCapabilities?: { promptCapabilities?: { image?: boolean; embeddedContext?: boolean } | null } | null } | undefined;
   ready(): Promise<void>;
   request<T = unknown>(method: string, params: unknown): Promise<T>;
+  /** A `_zcode/*` method through its descriptor, the answer checked (extensionSchemas.ts). */
+  call<D extends ExtensionRequest>(descriptor: D, params: ParamsOf<D>): Promise<ResultOf<D>>;
   cancelTurn(sessionId: string): Promise<void>;
   readonly onSessionUpdate: Event<SessionNotification>;
   readonly onExtNotification: Event<{ method: string; params: unknown }>;
@@ -28,6 +31,8 @@ export interface ChatSessions {
   readonly onDidChangeActiveSession: Event<string | undefined>;
   /** A `session/load` of this session starts (also of the active one): its replay follows. */
   readonly onWillLoadSession: Event<string>;
+  /** That load succeeded: the replay is complete. */
+  readonly onDidLoadSession?: Event<string>;
   readonly onDidChangeConfigOptions: Event<{ sessionId: string; configOptions: readonly SessionConfigOption[] }>;
   configOptions(sessionId: string): readonly SessionConfigOption[] | undefined;
   title(sessionId: string): string | undefined;
@@ -35,7 +40,8 @@ export interface ChatSessions {
   loadSession(sessionId: string): Promise<void>;
   listSessions(): Promise<SessionInfo[]>;
   setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<readonly SessionConfigOption[]>;
-  fork(): Promise<string>;
+  /** Forks the active session (from a checkpoint, else the latest) and loads the fork. */
+  fork(checkpointId?: string): Promise<string>;
   restore(): Promise<string | undefined>;
 }
 
@@ -45,6 +51,10 @@ export interface ChatEnvironment {
   openLocation(path: string, line?: number): Promise<void>;
   copy(text: string): Promise<void>;
   attachContext(source: 'selection' | 'activeFile' | 'pickFiles'): Promise<Attachment[]>;
+  /** The composer's `@` picker: files, open editors and symbols matching `query`. */
+  searchMentions?(query: string): Promise<MentionCandidate[]>;
+  /** A file attachment's text to embed in the prompt; undefined = send it as a link. */
+  fileContent?(uri: string): Promise<{ text: string; mimeType?: string } | undefined>;
   /** Shows the chat view without moving focus (forms arrived while it was hidden). */
   reveal(): void;
   log(level: 'info' | 'warn' | 'error', message: string): void;
@@ -58,6 +68,20 @@ export interface ChatEnvironment {
   focusChanged?(focused: boolean): void;
   /** The number of permission prompts and forms waiting for the user changed. */
   pendingChanged?(count: number): void;
+  /** Asks before something that cannot be taken back (a modal dialog); absent: go ahead. */
+  confirm?(what: 'rewind'): Promise<boolean>;
+  /** Changed-files cards after turns (absent: no cards). */
+  changes?: ChatChanges;
+}
+
+/** Per-turn change tracking with Review and Undo (extension/changes/changeTracker.ts). */
+export interface ChatChanges {
+  beginTurn(sessionId: string, prompt: string): { note(update: ToolCall | ToolCallUpdate): void; finish(): Promise<ChangesItem | undefined> };
+  review(changeSetId: string, path?: string): Promise<void>;
+  /** The updated card, or undefined when Undo was refused (the UI said why). */
+  undo(changeSetId: string, path?: string): Promise<ChangesItem | undefined>;
+  /** Cards of the session's stored turns (after a reload or a session switch). */
+  restored(sessionId: string): Promise<ChangesItem[]>;
 }
 
 /** What happened that may deserve a notification. */

@@ -1,22 +1,27 @@
 /**
  * The `zcode.chat` webview view. Serves the HTML (strict CSP, resources only from dist/ and
- * media/), connects the webview to the `ChatController`, and registers the chat as the host's
- * interactive UI while the view exists (permission cards and native forms answer the bridge).
+ * media/), connects the webview to the `ChatController`, and registers the chat with the
+ * interactive-UI router while the view exists (permission cards and native forms answer the
+ * bridge). Also registers the chats in editor tabs (chatPanels.ts) that share its pieces.
  *
  * The controller outlives the webview: hiding, moving or reloading the view loses nothing; the
  * new webview sends `ready` and receives a snapshot. `retainContextWhenHidden` is therefore off
  * (a 2k-item transcript snapshot renders fast enough: see test/bench/webviewRender.ts).
  */
 import * as vscode from 'vscode';
-import type { InteractiveUi, ZcodeClientHost } from '../acpClient.ts';
-import { errorMessage } from '../disposable.ts';
+import type { ZcodeClientHost } from '../acpClient.ts';
 import type { SessionManager } from '../sessions.ts';
-import { DEFAULT_CHAT_SETTINGS, toIpcMessage, type ChatSettings } from '../../webview-ui/contract.ts';
+import { registerTurnChanges } from '../changes/changesUi.ts';
+import { defaultSessionFolder, pickSessionFolder } from '../sessionFolders.ts';
 import { ChatAttention } from './chatAttention.ts';
 import { ChatController, type ChatEnvironment } from './chatController.ts';
-import { attachContext, selectionAttachment } from './contextAttachments.ts';
+import { confirmRewind, sharedChatEnvironment } from './chatEnvironment.ts';
+import { ChatPanels, OPEN_CHAT_IN_EDITOR_COMMAND } from './chatPanels.ts';
+import { ChatUiRouter } from './chatUiRouter.ts';
+import { connectChatWebview, loadChatWebview } from './chatWebview.ts';
+import { selectionAttachment } from './contextAttachments.ts';
 import { DiffDocuments } from './diffDocuments.ts';
-import { chatHtml } from './webviewHtml.ts';
+import { MentionSource } from './mentions.ts';
 
 export const CHAT_VIEW_ID = 'zcode.chat';
 /** Editor command: put the selection into the chat composer. */
@@ -31,13 +36,13 @@ type Logger = Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
 
 class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
-  private uiRegistration: vscode.Disposable | undefined;
+  private uiRegistration: { dispose(): unknown } | undefined;
   private readonly viewSubscriptions: vscode.Disposable[] = [];
   private badge: vscode.ViewBadge | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly host: ZcodeClientHost,
+    private readonly router: ChatUiRouter,
     readonly controller: ChatController,
   ) {}
 
@@ -45,27 +50,10 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
     this.disposeView();
     this.view = view;
     view.badge = this.badge;
-    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
-    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
-    view.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [dist, media] };
-    view.webview.html = chatHtml({
-      cspSource: view.webview.cspSource,
-      scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
-      styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
-      lang: vscode.env.language,
-      l10n: vscode.l10n.bundle,
-    });
-    this.controller.attach((msg) => void view.webview.postMessage(msg));
-    const ui: InteractiveUi = {
-      requestPermission: (params, signal) => this.controller.requestPermission(params, signal),
-      createElicitation: (params, signal) => this.controller.createElicitation(params, signal),
-    };
-    this.uiRegistration = this.host.setInteractiveUi(ui);
+    loadChatWebview(view.webview, this.extensionUri);
+    this.uiRegistration = this.router.add(this.controller, true);
     this.viewSubscriptions.push(
-      view.webview.onDidReceiveMessage((data: unknown) => {
-        const msg = toIpcMessage(data);
-        if (msg) this.controller.receive(msg);
-      }),
+      connectChatWebview(view.webview, this.controller),
       // Without retained context a hidden webview is torn down; it says `ready` when shown again.
       view.onDidChangeVisibility(() => {
         if (!view.visible) setChatFocused(false);
@@ -122,8 +110,14 @@ export function registerChatView(
   sessions: SessionManager,
   log?: Logger,
   statusBar?: { setNeedsInput(count: number): void },
+  history?: { onDidRemove: vscode.Event<string> },
 ): vscode.Disposable {
   const diffs = new DiffDocuments();
+  const turnChanges = registerTurnChanges(context, (message) => log?.warn(message));
+  const mentions = new MentionSource();
+  const router = new ChatUiRouter((ui) => host.setInteractiveUi(ui));
+  // Every chat (sidebar and editor tabs) records its turns' changes in the one tracker.
+  const shared = { ...sharedChatEnvironment(diffs, mentions, log), changes: turnChanges.tracker, confirm: confirmRewind };
   // The environment reveals the view through the provider, created right after it.
   const view: { provider?: ChatViewProvider } = {};
   const attention = new ChatAttention({
@@ -133,27 +127,33 @@ export function registerChatView(
     setNeedsInput: (count) => statusBar?.setNeedsInput(count),
   });
   const env: ChatEnvironment = {
-    openDiff: (source) => diffs.open(source),
-    openLocation: async (path, line) => {
-      const uri = /^[a-z][a-z0-9+.-]+:/i.test(path) && !/^[a-z]:[\\/]/i.test(path) ? vscode.Uri.parse(path) : vscode.Uri.file(path);
-      const position = line && line > 0 ? new vscode.Position(line - 1, 0) : undefined;
-      await vscode.window.showTextDocument(uri, { preview: true, ...(position ? { selection: new vscode.Range(position, position) } : {}) });
-    },
-    copy: async (text) => vscode.env.clipboard.writeText(text),
-    attachContext,
+    ...shared,
     reveal: () => view.provider?.reveal(true),
-    log: (level, message) => log?.[level](message),
-    errorMessage,
-    settings: readChatSettings,
     focusChanged: (focused) => setChatFocused(focused),
     notify: (event) => attention.notify(event),
     pendingChanged: (count) => attention.pendingChanged(count),
   };
   const controller = new ChatController(host, sessions, env);
-  const provider = new ChatViewProvider(context.extensionUri, host, controller);
+  const provider = new ChatViewProvider(context.extensionUri, router, controller);
   view.provider = provider;
+  const panels = new ChatPanels({
+    extensionUri: context.extensionUri,
+    host,
+    sessions,
+    router,
+    environment: shared,
+    pickFolder: () => pickSessionFolder(),
+    defaultFolder: defaultSessionFolder,
+    sidebarShows: (sessionId) => controller.session.sessionId === sessionId,
+    revealSidebar: () => provider.reveal(false),
+    ...(history ? { onDidRemoveSession: history.onDidRemove } : {}),
+  });
   return vscode.Disposable.from(
     diffs.register(),
+    turnChanges.disposable,
+    mentions,
+    panels,
+    vscode.commands.registerCommand(OPEN_CHAT_IN_EDITOR_COMMAND, (sessionId?: unknown) => panels.open(typeof sessionId === 'string' ? sessionId : undefined)),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     vscode.commands.registerCommand(ATTACH_SELECTION_COMMAND, () => {
       provider.reveal(false);
@@ -183,15 +183,4 @@ export function registerChatView(
 /** The `zcode.chatFocused` context key of the chat's keybindings (see ChatFocusCommand). */
 function setChatFocused(focused: boolean): void {
   void vscode.commands.executeCommand('setContext', 'zcode.chatFocused', focused);
-}
-
-/** `zcode.chat.sendKey` and `zcode.chat.fontSize`, with bad values replaced by the defaults. */
-function readChatSettings(): ChatSettings {
-  const config = vscode.workspace.getConfiguration('zcode.chat');
-  const sendKey = config.get<string>('sendKey');
-  const fontSize = config.get<number>('fontSize');
-  return {
-    sendKey: sendKey === 'ctrlEnter' ? 'ctrlEnter' : DEFAULT_CHAT_SETTINGS.sendKey,
-    fontSize: typeof fontSize === 'number' && fontSize >= 6 && fontSize <= 48 ? fontSize : DEFAULT_CHAT_SETTINGS.fontSize,
-  };
 }

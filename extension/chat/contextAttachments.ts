@@ -38,7 +38,8 @@ export function fileAttachment(uri: vscode.Uri): Attachment {
 }
 
 export async function attachContext(source: 'selection' | 'activeFile' | 'pickFiles'): Promise<Attachment[]> {
-  const editor = vscode.window.activeTextEditor;
+  // A chat in an editor tab is itself the active editor: then the editor beside it counts.
+  const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
   switch (source) {
     case 'selection':
       return selectionAttachment(editor);

@@ -2,11 +2,12 @@
  * Permission prompts and elicitation forms → transcript cards, and their answers → one-line
  * summaries. Pure functions.
  *
- * Form kinds (the bridge's shapes, seed "elicitation form example" / "ExitPlanMode elicitation form"):
- *   - `planFeedback`: exactly one string field `feedback`. Empty submit approves, text rejects with
- *     that text, the plain Reject declines.
- *   - `questions`: `q_<i>` fields (oneOf dropdown incl. `__skip__`, or an array of anyOf) each with
- *     a `q_<i>_other` free-text companion.
+ * Form kinds come from the bridge's tag `_meta.zcode.formKind` (shared/forms.ts), never from
+ * field names:
+ *   - `planFeedback`: one string field (`PLAN_FEEDBACK_FIELD`). Empty submit approves, text
+ *     rejects with that text, the plain Reject declines.
+ *   - `questions`: one choice field per question (a oneOf dropdown with the Skip choice, or an
+ *     array of anyOf), each with its `<field>_other` free-text companion.
  *   - `form`: anything else in the ACP elicitation subset, rendered generically.
  */
 import type {
@@ -16,13 +17,31 @@ import type {
   ElicitationSchema,
   RequestPermissionRequest,
 } from '@agentclientprotocol/sdk';
-import type { ElicitationFormKind, ElicitationItem, PermissionItem, ToolItem } from '../../webview-ui/contract.ts';
-import { previewValue } from './toolView.ts';
+import { toolDiffContent } from '../../bridge/translate/toolInfo.ts';
+import { choiceFieldOf, combineAnswer, otherFieldOf, PLAN_FEEDBACK_FIELD, readFormKind } from '../../shared/forms.ts';
+import type { ElicitationFormKind, ElicitationItem, PermissionItem, ToolContentView, ToolItem } from '../../webview-ui/contract.ts';
+import { compactDiff } from './lineDiff.ts';
+import { previewValue, type DiffSource } from './toolView.ts';
 
-/** The bridge's "Skip this question" choice. */
-export const SKIP_VALUE = '__skip__';
+/**
+ * The diff an edit permission proposes: the request's own diff content, else the diff the bridge
+ * would show for the tool's input (zcode's `_meta.zcode.toolName` + `rawInput`, bridge/translate/toolInfo.ts).
+ */
+export function proposedDiffs(params: RequestPermissionRequest): DiffSource[] {
+  const call = params.toolCall;
+  const own = (call.content ?? []).flatMap((c) => (c.type === 'diff' ? [{ path: c.path, oldText: c.oldText ?? null, newText: c.newText }] : []));
+  if (own.length) return own;
+  const zcode = params._meta?.zcode;
+  const toolName = typeof zcode === 'object' && zcode !== null ? (zcode as Record<string, unknown>).toolName : undefined;
+  if (typeof toolName !== 'string' || call.rawInput === undefined) return [];
+  return toolDiffContent(toolName, call.rawInput, '').flatMap((c) => (c.type === 'diff' ? [{ path: c.path, oldText: c.oldText ?? null, newText: c.newText }] : []));
+}
 
-export function permissionItem(id: string, params: RequestPermissionRequest, tool: ToolItem | undefined): PermissionItem {
+function diffViews(sources: readonly DiffSource[]): Extract<ToolContentView, { type: 'diff' }>[] {
+  return sources.map((d, index) => ({ type: 'diff', index, path: d.path, isNew: d.oldText == null, ...compactDiff(d.oldText, d.newText) }));
+}
+
+export function permissionItem(id: string, params: RequestPermissionRequest, tool: ToolItem | undefined, diffs: readonly DiffSource[] = []): PermissionItem {
   const call = params.toolCall;
   const detail = (call.content ?? [])
     .map((c) => (c.type === 'content' && c.content.type === 'text' ? c.content.text : ''))
@@ -35,18 +54,17 @@ export function permissionItem(id: string, params: RequestPermissionRequest, too
     kind: call.kind ?? tool?.kind,
     input: call.rawInput !== undefined ? previewValue(call.rawInput) : tool?.input,
     ...(detail ? { detail } : {}),
+    // An edit shows what it will change rather than its raw JSON.
+    ...(diffs.length ? { toolCallId: call.toolCallId, diffs: diffViews(diffs) } : {}),
     options: params.options,
     state: 'pending',
   };
 }
 
+/** The form's kind as the bridge tagged it; `unsupported` for anything but a form. */
 export function formKindOf(params: CreateElicitationRequest): ElicitationFormKind {
   if (params.mode !== 'form' || !('requestedSchema' in params)) return 'unsupported';
-  const properties = (params.requestedSchema as ElicitationSchema).properties ?? {};
-  const keys = Object.keys(properties);
-  if (keys.length === 1 && keys[0] === 'feedback' && properties.feedback.type === 'string') return 'planFeedback';
-  if (keys.some((k) => /^q_\d+$/.test(k))) return 'questions';
-  return 'form';
+  return readFormKind(params._meta);
 }
 
 export function elicitationItem(id: string, params: CreateElicitationRequest): ElicitationItem {
@@ -67,8 +85,9 @@ function choiceTitle(property: ElicitationPropertySchema | undefined, value: str
 }
 
 /**
- * What the user answered, in words. For question forms this mirrors the bridge's rule: a non-empty
- * `q_<i>_other` overrides a single pick / is added to multiple picks; `__skip__` or nothing = skipped.
+ * What the user answered, in words. For question forms this is the bridge's own rule
+ * (`combineAnswer`, shared/forms.ts): "other" overrides a single pick / is added to multiple picks;
+ * Skip or nothing = skipped.
  */
 export function summarizeElicitation(item: ElicitationItem, response: CreateElicitationResponse): string {
   if (response.action !== 'accept') {
@@ -76,28 +95,21 @@ export function summarizeElicitation(item: ElicitationItem, response: CreateElic
   }
   const content = (response as { content?: Record<string, unknown> | null }).content ?? {};
   if (item.formKind === 'planFeedback') {
-    const feedback = typeof content.feedback === 'string' ? content.feedback.trim() : '';
+    const value = content[PLAN_FEEDBACK_FIELD];
+    const feedback = typeof value === 'string' ? value.trim() : '';
     return feedback ? `Rejected with feedback: ${feedback}` : 'Plan approved';
   }
   const properties = item.schema.properties ?? {};
   const lines: string[] = [];
   for (const [key, property] of Object.entries(properties)) {
-    if (key.endsWith('_other') && key.slice(0, -'_other'.length) in properties) continue;
-    const other = content[`${key}_other`];
-    const otherText = typeof other === 'string' ? other.trim() : '';
+    const base = choiceFieldOf(key);
+    if (base !== undefined && base in properties) continue;
+    const other = content[otherFieldOf(key)];
     const value = content[key];
-    let answer: string;
-    if (Array.isArray(value)) {
-      const picks = value.filter((v): v is string => typeof v === 'string' && v !== SKIP_VALUE).map((v) => choiceTitle(property, v));
-      if (otherText) picks.push(otherText);
-      answer = picks.length ? picks.join(', ') : 'skipped';
-    } else if (otherText) {
-      answer = otherText;
-    } else if (value === undefined || value === '' || value === SKIP_VALUE) {
-      answer = 'skipped';
-    } else {
-      answer = typeof value === 'string' ? choiceTitle(property, value) : String(value);
-    }
+    const picks = (Array.isArray(value) ? value : value === undefined ? [] : [value]).map((v) => (typeof v === 'string' ? v : String(v)));
+    const parts = combineAnswer(picks, typeof other === 'string' ? other : '', Array.isArray(value));
+    // A typed "other" is not a choice: choiceTitle gives it back unchanged.
+    const answer = parts.length ? parts.map((v) => choiceTitle(property, v)).join(', ') : 'skipped';
     lines.push(`${titleOf(key, property)}: ${answer}`);
   }
   return lines.join('\n') || 'Submitted';

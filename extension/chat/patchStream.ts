@@ -1,7 +1,7 @@
 /**
  * The host → webview half of the contract's sync protocol: changes are buffered and sent as
- * numbered patches at most every `FLUSH_MS` (consecutive text deltas to one item merged, so a
- * burst of 10k deltas becomes ~one patch per frame); a snapshot resets the numbering. Nothing is
+ * numbered patches at most every `FLUSH_MS`, the first after a pause at once (consecutive text
+ * deltas to one item merged, so a burst of 10k deltas becomes ~one patch per frame); a snapshot resets the numbering. Nothing is
  * sent while the webview is not listening: the snapshot it gets on `ready` already holds it all.
  */
 import {
@@ -23,6 +23,8 @@ export class PatchStream {
   private post: ((msg: IpcMessage) => void) | undefined;
   private listening = false;
   private counter = 0;
+  /** When the last patch went out (Date.now()). */
+  private lastFlush = 0;
 
   /** A webview appeared (not listening until it says `ready`). */
   attach(post: (msg: IpcMessage) => void): void {
@@ -68,12 +70,16 @@ export class PatchStream {
       }
     }
     if (change.session) this.buffer.session = { ...this.buffer.session, ...change.session };
-    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+    // At most one patch per FLUSH_MS, but the first change after a quiet spell goes out in the next
+    // task (changes queued in the same task still share it), not a whole window later: the first
+    // token of an answer reaches the screen a frame sooner (issue 18).
+    this.timer ??= setTimeout(() => this.flush(), Math.max(0, this.lastFlush + FLUSH_MS - Date.now()));
   }
 
   /** Sends the buffered changes now. */
   flush(): void {
     this.cancelTimer();
+    this.lastFlush = Date.now();
     const change = this.buffer;
     this.buffer = { ops: [] };
     if ((change.ops.length === 0 && !change.session) || !this.listening) return;

@@ -1,6 +1,7 @@
 /**
  * Composer input → ACP prompt content blocks. Files become `resource_link`s (every agent must
- * accept them); a selection is embedded as a `resource` when the agent advertises
+ * accept them), or embedded `resource`s with their text when the agent advertises
+ * `promptCapabilities.embeddedContext` and the host could read them (`fileContents`); a selection is embedded as a `resource` when the agent advertises
  * `promptCapabilities.embeddedContext`, otherwise it is linked (with its line range) and quoted
  * as text; images are sent only when the agent advertises `promptCapabilities.image`.
  */
@@ -17,14 +18,39 @@ export function rangeUri(uri: string, startLine: number, endLine: number): strin
   return `${uri.replace(/#.*$/, '')}#L${startLine}${endLine !== startLine ? `-L${endLine}` : ''}`;
 }
 
-export function buildPrompt(text: string, attachments: readonly Attachment[], caps: PromptCapabilityFlags): ContentBlock[] {
+/** Text of a file to embed, keyed by the attachment's uri. */
+export type FileContents = ReadonlyMap<string, { text: string; mimeType?: string }>;
+
+/**
+ * Reads the file attachments to embed (only when the agent takes embedded context). A file
+ * `read` cannot give (too big, binary, gone) is left out: it is sent as a link.
+ */
+export async function fileContents(
+  attachments: readonly Attachment[],
+  caps: PromptCapabilityFlags,
+  read: ((uri: string) => Promise<{ text: string; mimeType?: string } | undefined>) | undefined,
+): Promise<FileContents> {
+  const contents = new Map<string, { text: string; mimeType?: string }>();
+  if (!caps.embeddedContext || !read) return contents;
+  for (const a of attachments) {
+    if (a.kind !== 'file' || contents.has(a.uri)) continue;
+    const content = await read(a.uri).catch(() => undefined);
+    if (content) contents.set(a.uri, content);
+  }
+  return contents;
+}
+
+export function buildPrompt(text: string, attachments: readonly Attachment[], caps: PromptCapabilityFlags, contents: FileContents = new Map()): ContentBlock[] {
   const blocks: ContentBlock[] = [];
   if (text) blocks.push({ type: 'text', text });
   for (const a of attachments) {
     switch (a.kind) {
-      case 'file':
-        blocks.push({ type: 'resource_link', uri: a.uri, name: a.name });
+      case 'file': {
+        const content = caps.embeddedContext ? contents.get(a.uri) : undefined;
+        if (content) blocks.push({ type: 'resource', resource: { uri: a.uri, text: content.text, ...(content.mimeType ? { mimeType: content.mimeType } : {}) } });
+        else blocks.push({ type: 'resource_link', uri: a.uri, name: a.name });
         break;
+      }
       case 'selection': {
         const uri = rangeUri(a.uri, a.startLine, a.endLine);
         if (caps.embeddedContext) {

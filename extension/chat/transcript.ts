@@ -26,7 +26,7 @@ import {
   type TranscriptItem,
   type TranscriptOp,
 } from '../../webview-ui/contract.ts';
-import { elicitationItem, permissionItem, summarizeElicitation } from './interactionView.ts';
+import { elicitationItem, permissionItem, proposedDiffs, summarizeElicitation } from './interactionView.ts';
 import { foldToolCall, isOutputOnly, terminalOutput, toolItemId, type DiffSource } from './toolView.ts';
 
 export interface TranscriptState {
@@ -267,7 +267,10 @@ export function addPermission(state: TranscriptState, params: RequestPermissionR
   const b = new ChangeBuilder(state);
   const id = nextId(state, 'permission');
   const tool = itemById(state, toolItemId(params.toolCall.toolCallId));
-  b.upsert(permissionItem(id, params, tool?.type === 'tool' ? tool : undefined));
+  const diffs = proposedDiffs(params);
+  // Open Diff of the card reads the full texts by tool call id (the tool's own card may have none yet).
+  if (diffs.length && !state.diffs.has(params.toolCall.toolCallId)) state.diffs.set(params.toolCall.toolCallId, diffs);
+  b.upsert(permissionItem(id, params, tool?.type === 'tool' ? tool : undefined, diffs));
   state.openText = undefined;
   return { id, change: b.change };
 }
@@ -310,6 +313,19 @@ export function withdrawInteraction(state: TranscriptState, id: string): Change 
 export function isPending(state: TranscriptState, id: string): boolean {
   const item = itemById(state, id);
   return (item?.type === 'permission' || item?.type === 'elicitation') && item.state === 'pending';
+}
+
+/** Adds an item the host built itself (a changes card), or replaces it (same id). */
+export function putItem(state: TranscriptState, item: TranscriptItem): Change {
+  const b = new ChangeBuilder(state);
+  b.upsert(item);
+  if (state.openText && state.openText.id !== item.id) state.openText = undefined;
+  return b.change;
+}
+
+/** The item is in the transcript. */
+export function hasItem(state: TranscriptState, id: string): boolean {
+  return state.list.index.has(id);
 }
 
 /** Session fields that do not come from updates (connection, queue, steer, tasks…). */

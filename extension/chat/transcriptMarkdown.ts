@@ -63,6 +63,8 @@ function itemMarkdown(item: TranscriptItem): string {
       return quote(`**Error:** ${item.message}`);
     case 'notice':
       return quote(`${item.title}${item.description ? `\n\n${item.description}` : ''}`);
+    case 'changes':
+      return ['**Changed files:**', '', ...item.files.map((f) => `- \`${f.path}\` (${f.status}, +${f.added} −${f.removed})${f.undone ? ' — undone' : ''}`)].join('\n');
   }
 }
 

@@ -1,9 +1,9 @@
 /**
- * Loose, defensive parsing of values that cross into the host from the webview or from the
- * bridge's `_zcode/...` notifications (typed by the contract, but checked once at the boundary).
+ * Loose, defensive parsing of values that cross into the host from the webview (typed by the
+ * contract, but checked once at the boundary). The bridge's `_zcode/*` notifications are parsed by
+ * their descriptors (bridge/acp/extensionSchemas.ts).
  */
 import type { CreateElicitationResponse } from '@agentclientprotocol/sdk';
-import type { BackgroundTaskView } from '../../webview-ui/contract.ts';
 
 /** An elicitation answer from the webview: accept (with content values of the allowed types), decline or cancel. */
 export function parseElicitationResponse(value: unknown): CreateElicitationResponse | undefined {
@@ -19,24 +19,4 @@ export function parseElicitationResponse(value: unknown): CreateElicitationRespo
     }
   }
   return { action: 'accept', content };
-}
-
-/** The task list of `_zcode/session/backgroundTasks` (unknown entries dropped). */
-export function parseTasks(tasks: unknown[]): BackgroundTaskView[] {
-  const out: BackgroundTaskView[] = [];
-  for (const t of tasks) {
-    if (typeof t !== 'object' || t === null) continue;
-    const r = t as Record<string, unknown>;
-    const id = typeof r.id === 'string' ? r.id : typeof r.taskId === 'string' ? r.taskId : undefined;
-    if (!id) continue;
-    out.push({
-      id,
-      kind: typeof r.kind === 'string' ? r.kind : 'agent',
-      description: typeof r.description === 'string' ? r.description : id,
-      status: typeof r.status === 'string' ? r.status : 'running',
-      ...(typeof r.startedAt === 'string' ? { startedAt: r.startedAt } : {}),
-      ...(typeof r.outputPath === 'string' ? { outputPath: r.outputPath } : {}),
-    });
-  }
-  return out;
 }

@@ -7,37 +7,53 @@
  */
 import * as vscode from 'vscode';
 import type { SessionConfigOption, SessionConfigSelectOption, SessionConfigSelectGroup } from '@agentclientprotocol/sdk';
+import { CheckpointsRequest, CompactRequest, GoalRequest, RewindRequest, SteerRequest } from '../../bridge/acp/extensionSchemas.ts';
+import type { GoalResponse, ParamsOf } from '../../bridge/acp/extensionSchemas.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
+import { pickSessionFolder } from '../sessionFolders.ts';
 import type { SessionManager } from '../sessions.ts';
 import type { CommandRunner } from './runner.ts';
-
-/** One checkpoint from `_zcode/session/checkpoints`. */
-export interface Checkpoint {
-  checkpointId: string;
-  createdAt?: string | number;
-  label?: string;
-}
+import { formatTime, pickFromHistory, type SessionHistoryStore } from './sessionHistory.ts';
 
 /** `{ checkpointId }` or a bare id; `{}` / `{ latest: true }` means the latest checkpoint, no picker. */
 export type CheckpointArg = string | { checkpointId?: string; latest?: boolean; cascade?: boolean } | undefined;
 
-type GoalAction = 'show' | 'set' | 'replace' | 'clear' | 'pause' | 'resume';
+type GoalAction = ParamsOf<typeof GoalRequest>['action'];
 
-export function registerSessionCommands(runner: CommandRunner, host: ZcodeClientHost, sessions: SessionManager): void {
+export function registerSessionCommands(runner: CommandRunner, host: ZcodeClientHost, sessions: SessionManager, history: SessionHistoryStore): void {
   const t = vscode.l10n.t;
 
   runner.register('zcode.newSession', () => t('New Session'), async () => {
-    const id = await sessions.newSession();
+    // A multi-root workspace: the user says which folder the session works in.
+    const cwd = await pickSessionFolder();
+    if (!cwd) return undefined;
+    const id = await sessions.newSession(cwd);
     await revealChat();
     return id;
   });
 
   runner.register('zcode.resumeSession', () => t('Resume Session'), async (sessionId?: string) => {
-    const id = sessionId ?? (await pickSession(sessions));
+    const picked = sessionId ? undefined : await pickFromHistory(host, sessions, history);
+    const id = sessionId ?? picked?.info.sessionId;
     if (!id) return undefined;
-    await sessions.loadSession(id);
+    await sessions.loadSession(id, picked?.folder.path);
     await revealChat();
     return id;
+  });
+
+  runner.register('zcode.renameSession', () => t('Rename Session'), async (title?: string) => {
+    const sessionId = sessions.requireActive();
+    const next =
+      title ??
+      (await vscode.window.showInputBox({
+        title: t('Rename session'),
+        value: history.title(sessionId) ?? sessions.title(sessionId) ?? '',
+        prompt: t('The title this workspace shows for the session (empty: zcode\'s own title)'),
+        ignoreFocusOut: true,
+      }));
+    if (next === undefined) return undefined;
+    await history.rename(sessionId, next.trim() || undefined);
+    return next.trim();
   });
 
   runner.register('zcode.forkSession', () => t('Fork Session'), async (arg?: CheckpointArg) => {
@@ -54,10 +70,12 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
     const target = arg === undefined ? await pickCheckpoint(host, sessionId, t('Rewind to which checkpoint?')) : checkpointOf(arg);
     if (target === undefined) return undefined;
     const cascade = typeof arg === 'object' && arg?.cascade !== undefined ? arg.cascade : undefined;
-    const params: Record<string, unknown> = { sessionId };
+    const params: ParamsOf<typeof RewindRequest> = { sessionId };
     if (target.checkpointId) params.checkpointId = target.checkpointId;
     if (cascade !== undefined) params.cascade = cascade;
-    const result = await host.request('_zcode/session/rewind', params);
+    const result = await host.call(RewindRequest, params);
+    // Show what zcode now holds: the load replays the shortened history (the chat starts afresh).
+    await sessions.loadSession(sessionId);
     void vscode.window.showInformationMessage(t('The session was rewound.'));
     return result;
   });
@@ -66,10 +84,9 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
     const sessionId = sessions.requireActive();
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: t('Compacting the conversation…'), cancellable: false },
-      () => host.request<{ outcome?: unknown } | null>('_zcode/session/compact', { sessionId }),
+      () => host.call(CompactRequest, { sessionId }),
     );
-    const outcome = result && typeof result.outcome === 'string' ? result.outcome : undefined;
-    void vscode.window.showInformationMessage(outcome ? t('Compaction finished: {0}', outcome) : t('Compaction finished.'));
+    void vscode.window.showInformationMessage(t('Compaction finished: {0}', result.outcome));
     return result;
   });
 
@@ -87,7 +104,7 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
         });
         if (!text) return undefined;
       }
-      const result = await host.request('_zcode/session/goal', needsObjective ? { sessionId, action, objective: text } : { sessionId, action });
+      const result = await host.call(GoalRequest, needsObjective ? { sessionId, action, objective: text } : { sessionId, action });
       void vscode.window.showInformationMessage(describeGoal(action, result));
       return result;
     });
@@ -110,7 +127,7 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
         validateInput: (v) => (v.trim() ? undefined : t('Enter the instructions.')),
       }));
     if (!text) return undefined;
-    return host.request('_zcode/session/steer', { sessionId, content: text });
+    return host.call(SteerRequest, { sessionId, content: text });
   });
 
   const configCommand = (id: string, category: string, what: () => string, placeHolder: () => string, none: () => string): void => {
@@ -154,8 +171,7 @@ async function pickCheckpoint(host: ZcodeClientHost, sessionId: string, title: s
   const latest: Item = { label: `$(history) ${t('Latest checkpoint')}`, description: t('the most recent one') };
   const items: Item[] = [latest];
   try {
-    const result = await host.request<{ checkpoints?: Checkpoint[] } | null>('_zcode/session/checkpoints', { sessionId });
-    const list = Array.isArray(result?.checkpoints) ? result.checkpoints : [];
+    const list = (await host.call(CheckpointsRequest, { sessionId })).checkpoints;
     if (list.length) items.push({ label: t('Checkpoints'), kind: vscode.QuickPickItemKind.Separator });
     for (const checkpoint of [...list].reverse()) {
       items.push({ label: checkpoint.label || checkpoint.checkpointId, description: formatTime(checkpoint.createdAt), detail: checkpoint.checkpointId, checkpointId: checkpoint.checkpointId });
@@ -165,34 +181,6 @@ async function pickCheckpoint(host: ZcodeClientHost, sessionId: string, title: s
   }
   const picked = await vscode.window.showQuickPick(items, { title, placeHolder: t('Pick a checkpoint'), matchOnDetail: true });
   return picked ? { checkpointId: picked.checkpointId } : undefined;
-}
-
-/** QuickPick of `session/list` with titles and times. */
-async function pickSession(sessions: SessionManager): Promise<string | undefined> {
-  const t = vscode.l10n.t;
-  const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { sessionId: string }>();
-  quickPick.title = t('Resume a ZCode session');
-  quickPick.placeholder = t('Loading sessions…');
-  quickPick.busy = true;
-  quickPick.matchOnDescription = true;
-  quickPick.show();
-  try {
-    const list = await sessions.listSessions();
-    quickPick.items = list.map((s) => ({
-      label: s.title || t('Untitled session'),
-      description: formatTime(s.updatedAt ?? undefined),
-      detail: s.sessionId === sessions.activeSessionId ? t('{0} (active)', s.sessionId) : s.sessionId,
-      sessionId: s.sessionId,
-    }));
-    quickPick.placeholder = list.length ? t('Pick a session to resume') : t('No sessions in this workspace yet');
-    quickPick.busy = false;
-    return await new Promise<string | undefined>((resolve) => {
-      quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]?.sessionId));
-      quickPick.onDidHide(() => resolve(undefined));
-    });
-  } finally {
-    quickPick.dispose();
-  }
 }
 
 async function pickConfigValue(option: SessionConfigOption & { type: 'select' }, placeHolder: string): Promise<string | undefined> {
@@ -212,12 +200,10 @@ async function pickConfigValue(option: SessionConfigOption & { type: 'select' },
   return picked?.value;
 }
 
-function describeGoal(action: GoalAction, result: unknown): string {
+function describeGoal(action: GoalAction, result: GoalResponse): string {
   const t = vscode.l10n.t;
-  const record = typeof result === 'object' && result !== null ? (result as Record<string, unknown>) : {};
-  const goal = typeof record.goal === 'object' && record.goal !== null ? (record.goal as Record<string, unknown>) : record;
-  const objective = typeof goal.objective === 'string' && goal.objective ? goal.objective : undefined;
-  const status = typeof goal.status === 'string' ? goal.status : undefined;
+  const objective = result.goal?.objective || undefined;
+  const status = result.goal?.status;
   switch (action) {
     case 'show':
       if (!objective) return t('No goal is set for this session.');
@@ -232,10 +218,4 @@ function describeGoal(action: GoalAction, result: unknown): string {
     case 'resume':
       return t('Goal resumed.');
   }
-}
-
-function formatTime(value: string | number | undefined): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  const date = new Date(typeof value === 'number' ? value : Number.isFinite(Number(value)) ? Number(value) : value);
-  return Number.isNaN(date.getTime()) ? String(value) : date.toLocaleString();
 }

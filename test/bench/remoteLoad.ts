@@ -305,8 +305,22 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-/** Runs the load check and returns its table rows. Throws when a delivery check fails. */
+/**
+ * Runs the load check `ZCODE_BENCH_RUNS` times (default 5: one run's p99 swings ±50 % on a shared
+ * 2-core machine) and reports the run with the median p99, with every run's p99. Throws when a
+ * delivery check fails.
+ */
 export async function benchRemoteLoad(): Promise<Row[]> {
+  const runs = Math.max(1, Number(process.env.ZCODE_BENCH_RUNS) || 5);
+  const results: Array<{ p99: number; rows: Row[] }> = [];
+  for (let i = 0; i < runs; i++) results.push(await loadOnce());
+  const byP99 = [...results].sort((a, b) => a.p99 - b.p99);
+  const median = byP99[Math.floor(byP99.length / 2)];
+  const all = results.map((r) => r.p99.toFixed(1)).join(', ');
+  return median.rows.map((row) => (row.name.includes('p99 (zcode event') ? { ...row, value: `median ${row.value} (runs: ${all} ms)` } : row));
+}
+
+async function loadOnce(): Promise<{ p99: number; rows: Row[] }> {
   const child = fork(fileURLToPath(import.meta.url), [], {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, [HOST_ENV]: '1' },
@@ -387,7 +401,7 @@ export async function benchRemoteLoad(): Promise<Row[]> {
     const fmt = (ms: number): string => `${ms.toFixed(2)} ms`;
     const mb = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
     const all = totals.reduce((a, b) => a + b, 0);
-    return [
+    const rows: Row[] = [
       { name: 'remote: load', value: `${CLIENTS} WebSocket clients × ${ROUNDS} turns of ${DELTAS} deltas, ${permissionTurns} concurrent permission turns` },
       { name: 'remote: every update delivered to every client', value: `${broadcast[0]} broadcast updates per client, ${all} in all, none lost`, ok: true },
       { name: 'remote: every permission answered exactly once', value: `${permissionTurns}/${permissionTurns} (${withdrawn} losing dialogs withdrawn)`, ok: true },
@@ -398,6 +412,7 @@ export async function benchRemoteLoad(): Promise<Row[]> {
       { name: 'remote: throughput', value: `${Math.round((all / elapsedMs) * 1000)} updates/s delivered` },
       { name: 'remote: bridge process RSS before → after (peak)', value: `${mb(ready.rss)} → ${mb(stats.rss)} (${mb(stats.maxRss)})` },
     ];
+    return { p99: percentile(delivery, 99), rows };
   } finally {
     await Promise.all(clients.map((c) => c.close()));
     if (child.connected) child.send({ type: 'stop' } satisfies HostRequest);

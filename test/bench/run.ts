@@ -4,6 +4,7 @@
  *
  *   npm run bench               all sections
  *   npm run bench -- acp remote only the named sections
+ *   npm run bench -- vscode     the real VS Code (code-server + Chromium; needs npm run build and the toolchain)
  */
 import type { Row } from './row.ts';
 
@@ -12,12 +13,16 @@ interface Section {
   run: () => Promise<Row[]>;
 }
 
+const VSCODE_BENCH: string = './vscode.mjs';
+
 // Loaded on demand: a section's dependencies (a browser, a WebSocket server …) cost nothing when it is not run.
 const SECTIONS: Section[] = [
   { name: 'acp', run: async () => (await import('./acpThroughput.ts')).benchAcpThroughput() },
   { name: 'remote', run: async () => (await import('./remoteLoad.ts')).benchRemoteLoad() },
   { name: 'webview', run: async () => (await import('./webviewRender.ts')).benchWebviewRender() },
   { name: 'startup', run: async () => (await import('./startup.ts')).benchStartup() },
+  // JavaScript (it drives test/e2e/ui/harness.mjs); a variable specifier keeps tsc from looking for its types.
+  { name: 'vscode', run: async () => (await import(VSCODE_BENCH)).benchVscode() },
 ];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -17,7 +17,7 @@
  * Standalone: `node --import tsx test/bench/webviewRender.ts`. Env: CHROME (default /usr/bin/chromium),
  * ZCODE_BENCH_RUNS (default 3; medians are reported), ZCODE_BENCH_DEBUG=1 (page console, tasks
  * over 16 ms, long-animation-frame attribution), ZCODE_BENCH_TRACE=<file> (a Chromium trace of
- * the scroll-back phase).
+ * the scroll-back phase), ZCODE_BENCH_CPU_PROF=<file> (a CPU profile of the snapshot phase).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,6 +40,8 @@ export interface Row {
 const ORIGIN = 'https://bench.invalid';
 const DELTAS = 10_000;
 const ITEMS = 2_000;
+/** Items a new transcript shows once its window is filled (webview-ui/components/Transcript.tsx WINDOW). */
+const WINDOW_ITEMS = 60;
 /** Targets: a frame budget for streaming, a snappy reload for a long transcript. */
 const LONGEST_TASK_TARGET_MS = 50;
 const SNAPSHOT_TARGET_MS = 1_000;
@@ -270,11 +272,20 @@ async function runOnce(browser: Browser, dir: string): Promise<RunResult> {
     // ── 2. a 2k-item transcript snapshot ────────────────────────────────────────────────────
     await resetStats(page);
     const items = longTranscript(ITEMS);
+    const cdp = process.env.ZCODE_BENCH_CPU_PROF ? await page.context().newCDPSession(page) : undefined;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+      await cdp.send('Profiler.start');
+    }
     const t2 = Date.now();
     await deliver(page, [{ id: 'big', method: 'chat/snapshot', params: { seq: DELTAS + 10, session: session({ running: false }), items } satisfies ChatSnapshot }]);
     await page.waitForFunction((lastId) => document.querySelector(`[data-item-id="${lastId}"]`) !== null, items[items.length - 1].id, { timeout: 60_000 });
+    // …and the rest of the first window, which fills a page a frame.
+    await page.waitForFunction((n) => document.querySelectorAll('[data-item-id]').length >= n, WINDOW_ITEMS, { timeout: 60_000 });
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const snapshotTotal = Date.now() - t2;
+    if (cdp) writeFileSync(process.env.ZCODE_BENCH_CPU_PROF!, JSON.stringify((await cdp.send('Profiler.stop')).profile));
     const s2 = await stats(page);
 
     // Scrolling back through the whole transcript (earlier items load in windows).

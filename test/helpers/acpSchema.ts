@@ -98,11 +98,109 @@ function readableErrors(errors: ErrorObject[]): string[] {
   return [...new Set(precise.length > 0 ? precise : lines)];
 }
 
-/** The readable schema errors of `value` against `#/$defs/<defName>` (empty when valid). */
+/**
+ * The readable schema errors of `value` against `#/$defs/<defName>` (empty when valid), including
+ * every key the schema does not declare (`strictKeyErrors`): the ACP schema leaves objects open,
+ * but the bridge promises to put nothing outside it except under `_meta` (issue 15.7).
+ */
 export function acpSchemaErrors(defName: string, value: unknown): string[] {
   const fn = validator(defName);
-  if (fn(value)) return [];
-  return readableErrors(fn.errors ?? []);
+  if (!fn(value)) return readableErrors(fn.errors ?? []);
+  return strictKeyErrors(defName, value);
+}
+
+/**
+ * Keys of `value` (at any depth) that the schema's property lists do not declare, as
+ * "<path> is not in the ACP schema" lines. `_meta` objects are free. The walk follows `$ref`,
+ * merges `allOf`, and for `oneOf`/`anyOf` takes the branch the value validates against (by JSON
+ * pointer into the schema, so Ajv decides, not a guess). A schema with `additionalProperties` as a
+ * schema (a map) checks each value against it; `additionalProperties: true` or no `properties`
+ * at all (a free object such as `rawInput`) is not walked.
+ */
+export function strictKeyErrors(defName: string, value: unknown): string[] {
+  ajv();
+  const out: string[] = [];
+  walkStrict(`#/$defs/${defName}`, value, '', out);
+  return out;
+}
+
+function nodeAt(pointer: string): JsonObject | undefined {
+  let node: unknown = { $defs: defs };
+  for (const raw of pointer.replace(/^#\//, '').split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return typeof node === 'object' && node !== null ? (node as JsonObject) : undefined;
+}
+
+function matches(pointer: string, value: unknown): boolean {
+  const fn = ajv().getSchema(`${SCHEMA_ID}${pointer}`);
+  return fn ? fn(value) === true : false;
+}
+
+/** The property names (with the pointer of each one's schema) a schema node declares for `value`. */
+function declared(pointer: string, value: unknown, props: Map<string, string>, maps: string[], depth = 0): boolean {
+  const node = nodeAt(pointer);
+  if (!node || depth > 40) return false;
+  let open = node.additionalProperties === true;
+  if (typeof node.$ref === 'string') open = declared(node.$ref, value, props, maps, depth + 1) || open;
+  if (node.properties && typeof node.properties === 'object') {
+    for (const key of Object.keys(node.properties)) if (!props.has(key)) props.set(key, `${pointer}/properties/${escapePointer(key)}`);
+  }
+  if (typeof node.additionalProperties === 'object' && node.additionalProperties !== null) maps.push(`${pointer}/additionalProperties`);
+  if (Array.isArray(node.allOf)) node.allOf.forEach((_, i) => (open = declared(`${pointer}/allOf/${i}`, value, props, maps, depth + 1) || open));
+  for (const key of ['oneOf', 'anyOf'] as const) {
+    const branches = node[key];
+    if (!Array.isArray(branches)) continue;
+    const i = branches.findIndex((_, j) => matches(`${pointer}/${key}/${j}`, value));
+    if (i >= 0) open = declared(`${pointer}/${key}/${i}`, value, props, maps, depth + 1) || open;
+  }
+  return open;
+}
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function walkStrict(pointer: string, value: unknown, path: string, out: string[]): void {
+  if (Array.isArray(value)) {
+    const node = resolveArrayItems(pointer, value);
+    value.forEach((item, i) => node && walkStrict(node(item), item, `${path}[${i}]`, out));
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  const props = new Map<string, string>();
+  const maps: string[] = [];
+  const open = declared(pointer, value, props, maps);
+  if (props.size === 0 && maps.length === 0) return; // a free object (rawInput, rawOutput …)
+  for (const [key, child] of Object.entries(value)) {
+    if (key === '_meta') continue;
+    const at = props.get(key) ?? maps[0];
+    if (!at) {
+      if (!open) out.push(`${path === '' ? '(root)' : path}.${key} is not in the ACP schema (only _meta may carry extensions) [${pointer}]`);
+      continue;
+    }
+    walkStrict(at, child, `${path}.${key}`, out);
+  }
+}
+
+/** For an array-typed schema node: a function giving each item's schema pointer (following $ref/allOf/oneOf to the `items`). */
+function resolveArrayItems(pointer: string, value: unknown, depth = 0): ((item: unknown) => string) | undefined {
+  const node = nodeAt(pointer);
+  if (!node || depth > 40) return undefined;
+  if (node.items && typeof node.items === 'object') return () => `${pointer}/items`;
+  if (typeof node.$ref === 'string') return resolveArrayItems(node.$ref, value, depth + 1);
+  for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
+    const branches = node[key];
+    if (!Array.isArray(branches)) continue;
+    for (let i = 0; i < branches.length; i++) {
+      if (key !== 'allOf' && !matches(`${pointer}/${key}/${i}`, value)) continue;
+      const found = resolveArrayItems(`${pointer}/${key}/${i}`, value, depth + 1);
+      if (found) return found;
+    }
+  }
+  return undefined;
 }
 
 /** Thrown when a value does not match its ACP definition. */

@@ -158,6 +158,8 @@ export function currentMessage(session, message) {
   const currentInfo = info.role === 'user'
     ? { ...base, role: 'user', agent: session.mode, model, ...(info.inputSource === 'background_task' ? { synthetic: true, source: 'background_task', visibility: 'model-only' } : {}) }
     : { ...base, role: 'assistant', parentMessageId: info.parentId ?? info.id, agent: session.mode, model, path: { cwd: session.workspace.workspacePath, root: session.workspace.workspacePath }, cost: 0, tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } } };
+  // A stored message may carry zcode's `semantics` (reminders, compaction summaries …: zcodeMessageSemanticsSchema).
+  if (info.semantics) currentInfo.semantics = info.semantics;
   const parts = message.parts.map((part, i) => {
     const ids = { partId: `${info.id}_p${i}`, sessionId: session.sessionId, messageId: info.id };
     if (part.type === 'tool') return { ...ids, type: 'tool', callId: part.callId, tool: part.tool, state: toolState(part.state, created) };

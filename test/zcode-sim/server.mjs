@@ -9,6 +9,7 @@ import { loadSteps, parsePrompt } from './scenarios.mjs';
 import { extensionMethods } from './extensions.mjs';
 import { automationMethod, ignoresStop, sendFault } from './faults.mjs';
 import { currentMethods, workspaceStubs } from './currentMethods.mjs';
+import { catalogMethods } from './catalogs.mjs';
 import { mcpList, messagesView, startHydrating } from './acpCases.mjs';
 
 const RUNTIME_PREFERENCES = { nativeSearchEnhancementsEnabled: false, memoryEnabled: false, askUserQuestionAutoResolutionEnabled: false };
@@ -155,7 +156,7 @@ export function createHandlers(sv) {
 
 /** Current builds (profiles 0.16.5, desktop-3.12): their own method table, and client notifications dropped. */
 function currentHandlers(sv) {
-  const methods = { ...currentMethods(sv, startTurn), ...(sv.profile.workspaceMethods ? workspaceStubs() : {}) };
+  const methods = { ...currentMethods(sv, startTurn), ...catalogMethods(sv), ...(sv.profile.workspaceMethods ? workspaceStubs() : {}) };
   return {
     async onRequest(method, params, ctx) {
       automationMethod(method); // ZCODE_SIM_AUTOMATION=1 (faults.mjs): a build that still has automation/*

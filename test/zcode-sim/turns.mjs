@@ -191,6 +191,7 @@ export class Turn {
       return;
     }
     if ('deltas' in s) return this.deltas(Number(s.deltas));
+    if ('stamped' in s) return this.stamped(Number(s.stamped.count), Number(s.stamped.rate));
     throw new Error(`unknown scenario step ${JSON.stringify(raw).slice(0, 200)}`);
   }
 
@@ -276,6 +277,32 @@ export class Turn {
       }
     } finally {
       this.record('text', 'x'.repeat(done)); // what was streamed, also when cancelled
+    }
+  }
+
+  /**
+   * `stamped:RATE`: text deltas at RATE a second, each ` s<k>@<ms>` with the wall-clock time (ms since
+   * the epoch, 0.1 ms) it was written, so a client can measure zcode-to-screen latency per delta; a
+   * paragraph break instead of the space every 50 deltas.
+   */
+  async stamped(count, rate) {
+    const wall = () => performance.timeOrigin + performance.now();
+    const start = wall();
+    let k = 0;
+    try {
+      while (k < count) {
+        this.check();
+        const due = Math.min(count, Math.floor(((wall() - start) / 1000) * rate) + 1);
+        for (; k < due; k++) {
+          // a paragraph every 50 deltas (~1 KB), as model prose has
+          const delta = `${k > 0 && k % 50 === 0 ? '\n\n' : ' '}s${k}@${wall().toFixed(1)}`;
+          this.session.emit('model.streaming', { kind: 'text_delta', delta, messageId: this.assistant.info.id });
+        }
+        await this.sv.writer.ready();
+        await new Promise((r) => setTimeout(r, 1));
+      }
+    } finally {
+      this.record('text', `(${k} stamped deltas)`);
     }
   }
 

@@ -17,7 +17,7 @@ function Welcome() {
     <div class="welcome">
       <Icon name="hubot" class="welcome-icon" />
       <p>{t('Ask zcode to explain, change or build something in this workspace.')}</p>
-      <p class="field-hint">{t('Type / for commands. Attach the editor selection or files with the buttons below the input.')}</p>
+      <p class="field-hint">{t('Type / for commands and @ for files and symbols. Attach the editor selection or files with the buttons below the input, or Shift+drag files here from the Explorer.')}</p>
     </div>
   );
 }
@@ -34,7 +34,7 @@ export function App({ store, actions, view, bus, keys = unobservedKeys }: { stor
           {state.ready ? (
             <div class="chat">
               <Header session={state.session} />
-              <Transcript items={state.items} running={state.session.running} empty={<Welcome />} />
+              <Transcript items={state.items} running={state.session.running} empty={<Welcome />} checkpoints={{ running: state.session.running, unavailable: state.session.checkpointUnavailable }} />
               <Composer session={state.session} view={view} bus={bus} settings={state.settings} />
               <Toolbar session={state.session} />
             </div>

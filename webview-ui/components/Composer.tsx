@@ -6,13 +6,14 @@
  * steering the running turn is an explicit choice: Alt + the send key, or the Steer button. The
  * placeholder says which is which.
  */
-import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
 import type { Attachment, ChatSettings, SessionView } from '../contract.ts';
 import { useActions } from '../actions.ts';
 import { t } from '../l10n.ts';
 import type { ViewState } from '../viewState.ts';
 import { Icon } from './Icon.tsx';
+import { droppedUris, uriAttachment, useMentionPicker } from './MentionPicker.tsx';
 
 /** Delivers attachments pushed by the host (e.g. the "Attach Selection" editor command). */
 export interface AttachBus {
@@ -71,8 +72,13 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
   const [selected, setSelected] = useState(0);
   const [dismissed, setDismissed] = useState<string | undefined>(undefined);
   const [hint, setHint] = useState<string | undefined>(undefined);
+  const [caret, setCaret] = useState(view.draft.length);
+  const [dropping, setDropping] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
+  /** Where the caret goes after the next render (a picked mention rewrote the text). */
+  const caretAfterRender = useRef<number | undefined>(undefined);
   const listId = useId();
+  const mentionListId = useId();
   const hintId = useId();
   const running = session.running;
   const matches = useMemo(() => (dismissed === text ? [] : matchCommands(text, session.commands)), [text, session.commands, dismissed]);
@@ -82,6 +88,47 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
   useEffect(() => view.setDraft(text, attachments), [text, attachments]);
   useEffect(() => bus?.subscribe((more) => setAttachments((a) => [...a, ...more])), [bus]);
   useEffect(() => bus?.onFocusRequest?.(() => input.current?.focus()), [bus]);
+  useLayoutEffect(() => {
+    const at = caretAfterRender.current;
+    if (at === undefined || !input.current) return;
+    caretAfterRender.current = undefined;
+    input.current.setSelectionRange(at, at);
+  });
+  const mentions = useMentionPicker(actions, text, caret, mentionListId, (attachment, next, at) => {
+    setText(next);
+    setAttachments((a) => [...a, attachment]);
+    setCaret(at);
+    caretAfterRender.current = at;
+    input.current?.focus();
+  });
+  // Files dropped anywhere on the chat (Shift+drag from the Explorer) become attachments.
+  useEffect(() => {
+    const doc = input.current?.ownerDocument;
+    if (!doc) return;
+    const carriesUris = (e: DragEvent): boolean => !!e.dataTransfer && [...e.dataTransfer.types].some((t) => t === 'text/uri-list' || t === 'application/vnd.code.uri-list');
+    const onDragOver = (e: DragEvent): void => {
+      if (!carriesUris(e)) return;
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+      setDropping(true);
+    };
+    const onDragLeave = (): void => setDropping(false);
+    const onDrop = (e: DragEvent): void => {
+      setDropping(false);
+      if (!e.dataTransfer || !carriesUris(e)) return;
+      e.preventDefault();
+      const uris = droppedUris(e.dataTransfer);
+      if (uris.length) setAttachments((a) => [...a, ...uris.map(uriAttachment)]);
+    };
+    doc.addEventListener('dragover', onDragOver);
+    doc.addEventListener('dragleave', onDragLeave);
+    doc.addEventListener('drop', onDrop);
+    return () => {
+      doc.removeEventListener('dragover', onDragOver);
+      doc.removeEventListener('dragleave', onDragLeave);
+      doc.removeEventListener('drop', onDrop);
+    };
+  }, []);
   const keys = keyNames(settings.sendKey);
 
   const clear = (): void => {
@@ -90,10 +137,11 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
     setHint(undefined);
   };
 
-  const send = (whenBusy?: 'queue'): void => {
+  /** Sends, or while a turn runs queues (the host queues a prompt that arrives during a turn). */
+  const send = (): void => {
     const trimmed = text.trim();
     if (!trimmed && attachments.length === 0) return;
-    actions.sendPrompt(trimmed, attachments, whenBusy);
+    actions.sendPrompt(trimmed, attachments);
     clear();
   };
 
@@ -114,6 +162,7 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
 
   const onKeyDown = (e: KeyboardEvent): void => {
     if (e.isComposing) return;
+    if (mentions.onKeyDown(e)) return;
     if (open) {
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
         e.preventDefault();
@@ -134,8 +183,7 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
     const action = composerKey(e, settings.sendKey, running);
     if (action) {
       e.preventDefault();
-      if (action === 'send') send();
-      else if (action === 'queue') send('queue');
+      if (action === 'send' || action === 'queue') send();
       else steer();
     } else if (e.key === 'Escape' && running && text === '') {
       e.preventDefault();
@@ -157,11 +205,12 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
     );
   };
 
-  const attach = (source: 'selection' | 'pickFiles'): void => {
+  const attach = (source: 'selection' | 'activeFile' | 'pickFiles'): void => {
     void actions.attachContext(source).then(
       (more) => {
         if (more.length) setAttachments((a) => [...a, ...more]);
         else if (source === 'selection') setHint(t('Select some text in an editor first.'));
+        else if (source === 'activeFile') setHint(t('Open a file in an editor first.'));
       },
       () => setHint(t('Could not attach that.')),
     );
@@ -169,7 +218,7 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
 
   const hasText = text.trim() !== '';
   return (
-    <div class="composer">
+    <div class={`composer${dropping ? ' dropping' : ''}`}>
       {session.queue.length > 0 && (
         <div class="chips queue" aria-label={t('Queued prompts')}>
           {session.queue.map((q) => (
@@ -201,6 +250,7 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
         </div>
       )}
       <div class="input-wrap">
+        {mentions.list}
         {open && (
           <ul id={listId} class="completions" role="listbox" aria-label={t('Commands')}>
             {matches.map((c, i) => (
@@ -228,19 +278,26 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
           placeholder={
             running
               ? t('{0} queues a message for after this turn · {1} steers the running turn now', keys.send, keys.steer)
-              : t('Ask zcode — / for commands, {0} sends, {1} for a new line', keys.send, keys.newline)
+              : t('Ask zcode — / for commands, @ for files, {0} sends, {1} for a new line', keys.send, keys.newline)
           }
           aria-label={t('Message zcode')}
-          aria-controls={open ? listId : undefined}
+          aria-controls={mentions.open ? mentionListId : open ? listId : undefined}
           aria-autocomplete="list"
-          aria-activedescendant={open ? `${listId}-${active}` : undefined}
+          aria-activedescendant={mentions.open ? mentions.activeId : open ? `${listId}-${active}` : undefined}
           aria-describedby={hint ? hintId : undefined}
           onInput={(e) => {
-            setText((e.currentTarget as HTMLTextAreaElement).value);
+            const area = e.currentTarget as HTMLTextAreaElement;
+            setText(area.value);
+            setCaret(area.selectionStart ?? area.value.length);
             setSelected(0);
             setHint(undefined);
           }}
           onKeyDown={onKeyDown}
+          onKeyUp={(e) => {
+            const area = e.currentTarget as HTMLTextAreaElement;
+            if (area.selectionStart !== caret) setCaret(area.selectionStart);
+          }}
+          onClick={(e) => setCaret((e.currentTarget as HTMLTextAreaElement).selectionStart)}
           onPaste={onPaste}
         />
       </div>
@@ -253,13 +310,16 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
         <button type="button" class="icon-button" title={t('Attach the editor selection')} aria-label={t('Attach the editor selection')} onClick={() => attach('selection')}>
           <Icon name="selection" />
         </button>
+        <button type="button" class="icon-button attach-active-file" title={t('Attach the current file')} aria-label={t('Attach the current file')} onClick={() => attach('activeFile')}>
+          <Icon name="file-add" />
+        </button>
         <button type="button" class="icon-button" title={t('Attach files')} aria-label={t('Attach files')} onClick={() => attach('pickFiles')}>
           <Icon name="attach" />
         </button>
         <span class="spacer" />
         {running && hasText && (
           <>
-            <button type="button" class="button primary small queue-button" onClick={() => send('queue')} title={t('Send after this turn ({0})', keys.send)}>
+            <button type="button" class="button primary small queue-button" onClick={() => send()} title={t('Send after this turn ({0})', keys.send)}>
               <Icon name="clock" /> {t('Queue')}
             </button>
             <button type="button" class="button secondary small steer-button" onClick={steer} title={t('Send into the running turn now ({0})', keys.steer)}>

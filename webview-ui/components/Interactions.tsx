@@ -6,10 +6,12 @@
  * answered or withdrawn by the bridge, a form collapses into a one-line record.
  */
 import { t } from '../l10n.ts';
+import { PLAN_FEEDBACK_FIELD } from '../../shared/forms.ts';
 import { useId, useRef, useState } from 'preact/hooks';
 import { useCardFocus } from './useCardFocus.ts';
 import type { ElicitationItem, PermissionItem } from '../contract.ts';
 import { useActions } from '../actions.ts';
+import { DiffView } from './DiffView.tsx';
 import { Icon } from './Icon.tsx';
 import { Markdown } from './Markdown.tsx';
 import { SchemaForm } from './SchemaForm.tsx';
@@ -57,7 +59,11 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
         </span>
       </div>
       {item.detail && <Markdown text={item.detail} class="interaction-detail" />}
-      {item.input && <pre class="raw" aria-label={t('Tool input')}>{item.input}</pre>}
+      {item.diffs?.length && item.toolCallId ? (
+        item.diffs.map((d) => <DiffView key={d.index} toolCallId={item.toolCallId!} diff={d} />)
+      ) : (
+        item.input && <pre class="raw" aria-label={t('Tool input')}>{item.input}</pre>
+      )}
       <div class="button-row">
         {item.options.map((option, i) => {
           const allow = option.kind.startsWith('allow');
@@ -88,11 +94,11 @@ export function PlanFeedbackForm({ item }: { item: ElicitationItem }) {
   const boxId = useId();
   const hintId = useId();
   const guard = useCardFocus(heading);
-  const description = item.schema.properties?.feedback?.description;
+  const description = item.schema.properties?.[PLAN_FEEDBACK_FIELD]?.description;
   const rejecting = feedback.trim() !== '';
   const submit = (e?: Event): void => {
     e?.preventDefault();
-    actions.answerElicitation(item.id, { action: 'accept', content: { feedback: feedback.trim() } });
+    actions.answerElicitation(item.id, { action: 'accept', content: { [PLAN_FEEDBACK_FIELD]: feedback.trim() } });
   };
   const reject = (): void => actions.answerElicitation(item.id, { action: 'decline' });
   const onKeyDown = (e: KeyboardEvent): void => {
@@ -119,7 +125,7 @@ export function PlanFeedbackForm({ item }: { item: ElicitationItem }) {
       </label>
       <textarea
         id={boxId}
-        name="feedback"
+        name={PLAN_FEEDBACK_FIELD}
         class="textarea"
         rows={3}
         value={feedback}

@@ -3,6 +3,7 @@ import type { AgentItem, ErrorItem, NoticeItem, ThoughtItem, UserItem } from '..
 import { useActions } from '../actions.ts';
 import { t } from '../l10n.ts';
 import { useToggle } from '../viewState.ts';
+import { CheckpointActions } from './CheckpointActions.tsx';
 import { Icon } from './Icon.tsx';
 import { Markdown } from './Markdown.tsx';
 
@@ -27,6 +28,7 @@ function CopyMessage({ text }: { text: string }) {
 export function UserMessage({ item }: { item: UserItem }) {
   return (
     <section class="message user" aria-label={t('You')} data-vscode-context={messageContext(item.id)}>
+      <CheckpointActions item={item} />
       <CopyMessage text={item.text} />
       <div class="message-text">{item.text}</div>
       {item.attachments.length > 0 && (

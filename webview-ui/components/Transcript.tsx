@@ -2,15 +2,17 @@
  * The transcript: one memoised view per item (an item re-renders only when the host replaced it),
  * grouped in pages of `PAGE` items (each page skips layout and paint while off screen:
  * `content-visibility: auto` per page, not per item, keeps the browser's visibility bookkeeping
- * small), windowed to the last `WINDOW` items (older pages load as the user scrolls up), pinned to
- * the bottom while the user is at the bottom.
+ * small), windowed to the last `WINDOW` items (older pages load as the user scrolls up; a new
+ * transcript fills its window a page a frame), pinned to the bottom while the user is at the bottom.
  */
 import { Component } from 'preact';
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { TranscriptItem } from '../contract.ts';
 import { useActions, type ChatActions } from '../actions.ts';
 import { t } from '../l10n.ts';
 import { Announcer } from './Announcer.tsx';
+import { ChangesCard } from './ChangesCard.tsx';
+import { CheckpointContext, type CheckpointState } from './CheckpointActions.tsx';
 import { ElicitationCard, PermissionCard } from './Interactions.tsx';
 import { Icon } from './Icon.tsx';
 import { AgentMessage, ErrorView, NoticeView, Thought, UserMessage } from './Messages.tsx';
@@ -23,6 +25,12 @@ export const PAGE = 20;
 export const WINDOW = 60;
 /** Items added per "load earlier" (one page, so scrolling back never blocks a frame for long). */
 export const STEP = PAGE;
+/**
+ * A new transcript (reload, session switch) renders its last page in the first frame and one more
+ * page a frame until `WINDOW`: 60 markdown messages and tool cards at once held the main thread
+ * past a frame budget (issue 18: a 2000-item snapshot's longest task < 50 ms).
+ */
+export const FIRST_FRAME = PAGE;
 
 export function renderItem(item: TranscriptItem, live: boolean) {
   switch (item.type) {
@@ -44,6 +52,8 @@ export function renderItem(item: TranscriptItem, live: boolean) {
       return <ErrorView item={item} />;
     case 'notice':
       return <NoticeView item={item} />;
+    case 'changes':
+      return <ChangesCard item={item} />;
   }
 }
 
@@ -101,7 +111,7 @@ export function handleTranscriptClick(e: MouseEvent, actions: ChatActions): void
   }
 }
 
-export function Transcript({ items, running, empty }: { items: TranscriptItem[]; running: boolean; empty?: preact.ComponentChildren }) {
+export function Transcript({ items, running, empty, checkpoints }: { items: TranscriptItem[]; running: boolean; empty?: preact.ComponentChildren; checkpoints?: CheckpointState }) {
   const actions = useActions();
   const [count, setCount] = useState(WINDOW);
   const scroller = useRef<HTMLDivElement>(null);
@@ -109,8 +119,19 @@ export function Transcript({ items, running, empty }: { items: TranscriptItem[];
   /** Distance from the bottom to keep while earlier items are inserted above. */
   const anchor = useRef<number | null>(null);
   const [showJump, setShowJump] = useState(false);
+  // A transcript is "new" when its first item is another one.
+  const first = items[0]?.id;
+  const [fill, setFill] = useState({ first, count: FIRST_FRAME });
+  const filled = fill.first === first ? fill.count : FIRST_FRAME;
+  const visible = filled >= WINDOW ? count : Math.min(count, filled);
+  useEffect(() => {
+    if (fill.first !== first) return setFill({ first, count: FIRST_FRAME });
+    if (fill.count >= WINDOW || fill.count >= items.length) return;
+    const frame = requestAnimationFrame(() => setFill((f) => (f.first === first ? { first, count: f.count + PAGE } : f)));
+    return () => cancelAnimationFrame(frame);
+  }, [first, fill, items.length]);
   // Page-aligned start, so a page always holds the same items.
-  const start = Math.max(0, Math.floor((items.length - count) / PAGE) * PAGE);
+  const start = Math.max(0, Math.floor((items.length - visible) / PAGE) * PAGE);
   const liveId = running ? items[items.length - 1]?.id : undefined;
   const pages: TranscriptItem[][] = [];
   for (let at = start; at < items.length; at += PAGE) pages.push(items.slice(at, at + PAGE));
@@ -148,7 +169,9 @@ export function Transcript({ items, running, empty }: { items: TranscriptItem[];
     if (el) el.scrollTop = el.scrollHeight;
   };
 
+  const checkpointState = useMemo(() => checkpoints ?? { running }, [checkpoints?.running ?? running, checkpoints?.unavailable]);
   return (
+    <CheckpointContext.Provider value={checkpointState}>
     <div class="transcript-wrap">
       <Announcer items={items} running={running} />
       <div ref={scroller} class="transcript" role="region" aria-label={t('Conversation')} tabIndex={0} onScroll={onScroll} onClick={(e) => handleTranscriptClick(e, actions)}>
@@ -168,5 +191,6 @@ export function Transcript({ items, running, empty }: { items: TranscriptItem[];
         </button>
       )}
     </div>
+    </CheckpointContext.Provider>
   );
 }

@@ -209,13 +209,14 @@ export const remoteUri = (absPath) => `vscode-remote://remote${resolve(absPath)}
  * The workbench URL: `folder` to open, plus the smoke-test-driver payload (extensionDevelopmentPath may
  * be a list; extensionTestsPath runs a test runner in the extension host).
  */
-export function workbenchUrl(origin, { folder, extensionDevelopmentPath = [], extensionTestsPath, payload = [] } = {}) {
+export function workbenchUrl(origin, { folder, workspace, extensionDevelopmentPath = [], extensionTestsPath, payload = [] } = {}) {
   const dev = [extensionDevelopmentPath].flat().filter(Boolean);
   const items = [...dev.map((d) => ['extensionDevelopmentPath', remoteUri(d)]), ...payload];
   if (extensionTestsPath) items.push(['extensionTestsPath', remoteUri(extensionTestsPath)]);
   const q = [];
   if (items.length) q.push(`payload=${encodeURIComponent(JSON.stringify(items))}`);
-  q.push(folder ? `folder=${encodeURIComponent(resolve(folder))}` : 'ew=true');
+  // `workspace`: a .code-workspace file (a multi-root workspace); else `folder`; else an empty window.
+  q.push(workspace ? `workspace=${encodeURIComponent(resolve(workspace))}` : folder ? `folder=${encodeURIComponent(resolve(folder))}` : 'ew=true');
   return `${origin}/?${q.join('&')}`;
 }
 

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openViewContainer, openWorkbench, readSimRecord, runCommand, screenshot, step, waitUntil, webviewFrame, log } from './harness.mjs';
+import { openViewContainer, openWorkbench, readSimRecord, roomForTheChat, runCommand, screenshot, step, waitUntil, webviewFrame, log } from './harness.mjs';
 
 const T = { timeout: 120_000 };
 let wb;
@@ -29,21 +29,6 @@ after(async () => {
   if (wb && wb.consoleErrors.length) log(`chat: workbench console errors:\n  ${wb.consoleErrors.slice(0, 20).join('\n  ')}`);
   await wb?.close();
 });
-
-/** Screenshots show more of the chat: the Background Tasks view collapsed, the side bar wider. */
-async function roomForTheChat(page) {
-  const tasks = page.locator('#workbench\\.parts\\.sidebar .pane-header', { hasText: 'Background Tasks' }).first();
-  if ((await tasks.getAttribute('aria-expanded').catch(() => null)) === 'true') await tasks.click();
-  const sidebar = await page.locator('#workbench\\.parts\\.sidebar').boundingBox();
-  if (sidebar) {
-    const x = sidebar.x + sidebar.width + 1;
-    const y = sidebar.y + sidebar.height / 2;
-    await page.mouse.move(x, y);
-    await page.mouse.down();
-    await page.mouse.move(x + 260, y, { steps: 8 });
-    await page.mouse.up();
-  }
-}
 
 /** Replies the bridge sent to the simulator's `interaction/*` requests, in order. */
 function interactionReplies() {

@@ -45,8 +45,8 @@ export async function startCodeServer(o = {}) {
 }
 
 /**
- * Starts code-server (unless `codeServer` is given) and headless Chromium, opens `folder` (default: a
- * fresh copy of test/fixtures/workspace) with the extension loaded from `extensionDevelopmentPath`
+ * Starts code-server (unless `codeServer` is given) and headless Chromium, opens `workspace` (a
+ * .code-workspace file) or `folder` (default: a fresh copy of test/fixtures/workspace) with the extension loaded from `extensionDevelopmentPath`
  * (default: the repository; pass [] to test an installed .vsix via `vsix`), and waits until the
  * workbench shows the ZCode activity-bar item (or `ready(page)` resolves; `ready: false` skips it).
  * Only ONE extensionDevelopmentPath works: the web workbench keeps the last one of the payload.
@@ -74,7 +74,7 @@ export async function openWorkbench(o = {}) {
   };
   try {
     const extensionDevelopmentPath = o.extensionDevelopmentPath ?? REPO_ROOT;
-    await page.goto(workbenchUrl(cs.origin, { folder, extensionDevelopmentPath, payload: o.payload }));
+    await page.goto(workbenchUrl(cs.origin, { folder, workspace: o.workspace, extensionDevelopmentPath, payload: o.payload }));
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     if (o.ready) await o.ready(page);
     else if (o.ready !== false) await activityBarItem(page, 'ZCode').waitFor({ timeout: 60_000 });
@@ -152,6 +152,21 @@ export function viewTitle(page, viewName) {
     .filter({ hasText: viewName })
     .filter({ visible: true })
     .first();
+}
+
+/** Screenshots show more of the chat: the Background Tasks view collapsed, the side bar `px` wider. */
+export async function roomForTheChat(page, px = 260) {
+  const tasks = page.locator('#workbench\\.parts\\.sidebar .pane-header', { hasText: 'Background Tasks' }).first();
+  if ((await tasks.getAttribute('aria-expanded').catch(() => null)) === 'true') await tasks.click();
+  const sidebar = await page.locator('#workbench\\.parts\\.sidebar').boundingBox();
+  if (sidebar) {
+    const x = sidebar.x + sidebar.width + 1;
+    const y = sidebar.y + sidebar.height / 2;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x + px, y, { steps: 8 });
+    await page.mouse.up();
+  }
 }
 
 /** Opens the ZCode view container and waits until its Background Tasks view shows (the extension's views are up). */

@@ -72,3 +72,16 @@ export async function caughtUp(h: TestClient, cwd = '/tmp/zcode-acp-ws'): Promis
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
+
+/** Send a prompt that must end the turn; the agent text it produced. */
+export async function say(h: AcpHarness, sessionId: string, text: string): Promise<string> {
+  const before = agentText(h.updatesOf(sessionId)).length;
+  const response = await prompt(h, sessionId, text);
+  if (response.stopReason !== 'end_turn') throw new Error(`${text}: stopped with ${response.stopReason}`);
+  return agentText(h.updatesOf(sessionId)).slice(before);
+}
+
+/** What zcode (the simulator) was sent as prompts, in order. */
+export function sentPrompts(h: AcpHarness): string[] {
+  return h.simRecord().received.filter((m) => m.method === 'session/send').map((m) => (m.params as { content: string }).content);
+}

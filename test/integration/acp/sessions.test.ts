@@ -52,7 +52,7 @@ for (const mode of MODES) {
           assert.equal(storeFile(storeDir).sessions[sessionId].cwd, CWD);
           assert.ok(!h.simRecord().received.some((m) => m.method === 'session/create'), 'nothing created in zcode yet');
           await h.waitFor('the commands', () => commandsSent(h, sessionId).length === 1);
-          assert.deepEqual(commandsSent(h, sessionId)[0], ['compact', 'goal', 'fork', 'rewind', 'steer', 'mode', 'thought', 'model', 'mcp']);
+          assert.deepEqual(commandsSent(h, sessionId)[0], ['compact', 'goal', 'fork', 'rewind', 'steer', 'mode', 'thought', 'model', 'mcp', 'init', 'resume', 'quota']);
           await prompt(h, sessionId, '[scenario:text]');
           const created = h.simRecord().received.filter((m) => m.method === 'session/create');
           assert.equal(created.length, 1);

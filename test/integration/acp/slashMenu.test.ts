@@ -6,8 +6,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { buildCli, MODES } from './harness.ts';
-import type { AcpHarness } from './harness.ts';
-import { agentText, prompt, withHarness } from './helpers.ts';
+import { say, sentPrompts, withHarness } from './helpers.ts';
 
 const T = { timeout: 60_000 };
 const CWD = '/tmp/zcode-acp-slash-menu';
@@ -16,15 +15,7 @@ before(async () => {
   await buildCli();
 });
 
-async function say(h: AcpHarness, sessionId: string, text: string): Promise<string> {
-  const before = agentText(h.updatesOf(sessionId)).length;
-  assert.equal((await prompt(h, sessionId, text)).stopReason, 'end_turn', text);
-  return agentText(h.updatesOf(sessionId)).slice(before);
-}
 
-function sent(h: AcpHarness): string[] {
-  return h.simRecord().received.filter((m) => m.method === 'session/send').map((m) => (m.params as { content: string }).content);
-}
 
 for (const mode of MODES) {
   describe(`slash menu (${mode})`, () => {
@@ -56,9 +47,9 @@ for (const mode of MODES) {
         assert.equal(list.params.mcpServers.length, 2);
 
         assert.match(await say(h, sessionId, '/clear'), /^`\/clear` belongs to zcode's own terminal UI/);
-        assert.deepEqual(sent(h), [], 'no command reached zcode as a prompt');
+        assert.deepEqual(sentPrompts(h), [], 'no command reached zcode as a prompt');
         await say(h, sessionId, '/etc/hosts [scenario:text]');
-        assert.deepEqual(sent(h), ['/etc/hosts [scenario:text]'], 'a path is a prompt');
+        assert.deepEqual(sentPrompts(h), ['/etc/hosts [scenario:text]'], 'a path is a prompt');
       });
     });
   });

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BoundedLineSplitter } from '../../../bridge/acp/stdioStream.ts';
-import { checkIncoming, oversizedResponse, ResponseCorrelation, scanEnvelope } from '../../../bridge/acp/wireGuard.ts';
+import { checkIncoming, markBroadcast, oversizedResponse, ResponseCorrelation, scanEnvelope, serialise } from '../../../bridge/acp/wireGuard.ts';
 import { LogThrottle } from '../../../bridge/zcode/logThrottle.ts';
 import { testLogger } from '../../helpers/sim.ts';
 
@@ -72,4 +72,24 @@ test('LogThrottle writes a burst per key and window, then reports what it suppre
   now = 1000;
   throttle.log('warn', 'stray', 'stray again');
   assert.deepEqual(logger.find('warn', 'stray again'), ['warn (97 similar line(s) suppressed) stray again']);
+});
+
+test('a broadcast notification is serialised once for every connection; other messages each time', () => {
+  const log = new LogThrottle(testLogger());
+  let stringified = 0;
+  const counted = { toJSON: () => (stringified++, 'chunk') };
+  const params = { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: counted } };
+  markBroadcast('session/update', params);
+  // The SDK wraps the same params in a fresh envelope per connection.
+  const texts = Array.from({ length: 8 }, () => serialise({ jsonrpc: '2.0', method: 'session/update', params }, log));
+  assert.equal(stringified, 1);
+  assert.deepEqual(new Set(texts), new Set(['{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":"chunk"}}}']));
+  // Same params under another method, as a request, or unmarked: serialised as they are.
+  assert.equal(serialise({ jsonrpc: '2.0', method: '_zcode/other', params }, log), '{"jsonrpc":"2.0","method":"_zcode/other","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":"chunk"}}}');
+  assert.equal(JSON.parse(serialise({ jsonrpc: '2.0', id: 4, method: 'session/update', params }, log)!).id, 4);
+  assert.equal(stringified, 3);
+  const unmarked = { sessionId: 's2', update: { content: counted } };
+  serialise({ jsonrpc: '2.0', method: 'session/update', params: unmarked }, log);
+  serialise({ jsonrpc: '2.0', method: 'session/update', params: unmarked }, log);
+  assert.equal(stringified, 5);
 });

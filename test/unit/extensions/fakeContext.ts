@@ -4,6 +4,8 @@
  * operations send recorded for assertions. The integration tests use the real bridge + simulator;
  * this fake covers what the simulator cannot produce (timeouts, exits, odd result shapes).
  */
+import { CommandCatalog } from '../../../bridge/acp/commandCatalog.ts';
+import { QuotaService } from '../../../bridge/acp/quota.ts';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { BridgeContext, SessionHandle } from '../../../bridge/acp/context.ts';
@@ -14,6 +16,8 @@ import type { SessionTranslatorState } from '../../../bridge/translate/sessionTr
 import type { Disposable, ExitInfo, ZcodeBackend } from '../../../bridge/zcode/backend.ts';
 import type { SessionSettings, ZcodeEvent } from '../../../bridge/zcode/protocol.ts';
 import { testLogger } from '../../helpers/sim.ts';
+import { BackendErrorCode, ZcodeError } from '../../../bridge/zcode/backend.ts';
+import { CheckpointsResult } from '../../../bridge/zcode/operationShapes.ts';
 
 export const ACP_ID = 'lazy_test';
 export const ZCODE_ID = 'sess_zcode';
@@ -74,7 +78,15 @@ export function fakeContext(options: { terminalOutput?: boolean } = {}): FakeCon
     compact: (p: unknown) => answer('compact', p),
     steer: (p: unknown) => answer('steer', p),
     cancelBackgroundTask: (p: unknown) => answer('cancelBackgroundTask', p),
-    request: (method: string, p: unknown) => answer(method, p),
+    // Parsed with zcode's shape, as the real client does: junk is an InvalidResponse ZcodeError.
+    checkpoints: async (p: unknown) => {
+      const parsed = CheckpointsResult.safeParse(await answer('session/checkpoints', p));
+      if (!parsed.success) throw new ZcodeError('zcode answered session/checkpoints with an unexpected result', BackendErrorCode.InvalidResponse, 'session/checkpoints');
+      return parsed.data;
+    },
+    listSkills: (p: unknown) => answer('skills/referenceCatalog', p),
+    listPlugins: (p: unknown) => answer('plugins/list', p),
+    sessionUsage: (p: unknown) => answer('session/usage', p),
     stop: (p: unknown) => void calls.push(['stop', p]),
   } as unknown as ZcodeBackend;
 
@@ -107,15 +119,17 @@ export function fakeContext(options: { terminalOutput?: boolean } = {}): FakeCon
       backend,
       logger: testLogger('ext'),
       clients: {} as ClientRegistry,
+      // No zcode commands: the fake backend has no listings, and a home without zcode folders.
+      commands: new CommandCatalog(backend, testLogger('commands'), '/nonexistent-home'),
+      quota: new QuotaService(testLogger('quota'), { config: { file: '/nonexistent-home/.zcode/v2/config.json', readText: () => undefined } }),
       materialize: async (id) => {
         if (id !== ACP_ID) throw RequestError.sessionNotFound(id);
         return handle;
       },
       peek: (id) => (id === ACP_ID ? handle : undefined),
       sendUpdates: (sessionId, updates) => void fake.updates.push({ sessionId, updates }),
-      notify: (method, params) => void fake.notifications.push({ method, params }),
       // One session, one alias: what the bridge sends for it (a notification per alias) is one here.
-      notifySession: (sessionId, method, params) => void fake.notifications.push({ method, params: { ...params, sessionId } }),
+      notifySession: (sessionId, notification, params) => void fake.notifications.push({ method: notification.method, params: { ...params, sessionId } }),
       applyConfig: async (sessionId, patch) => void fake.configPatches.push({ sessionId, patch }),
       onSignal: (l) => listen(signalListeners, l),
       whenIdle: async () => undefined,

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { DEFAULT_EXTENSION_TUNING, operationError, SessionOperations, targetOf } from '../../../bridge/acp/extensionMethods.ts';
-import { compactionOf } from '../../../bridge/acp/extensionSchemas.ts';
+import { compactionOf } from '../../../bridge/acp/operationResults.ts';
 import type { ExtensionTuning } from '../../../bridge/acp/extensionMethods.ts';
 import { translateEvent } from '../../../bridge/translate/sessionTranslator.ts';
 import { BackendErrorCode, ZcodeError } from '../../../bridge/zcode/backend.ts';
@@ -263,8 +263,9 @@ describe('SessionOperations', () => {
     });
     f.answers.set('session/checkpoints', fail(new ZcodeError('method not found', -32601, 'session/checkpoints')));
     assert.deepEqual(await ops.checkpoints({ sessionId: ACP_ID }), { checkpoints: [], latestOnly: true });
+    // Junk is refused where zcode's answers are parsed (bridge/zcode): InvalidResponse, zcode's method named.
     f.answers.set('session/checkpoints', { nope: true });
-    assert.equal((await rejection(ops.checkpoints({ sessionId: ACP_ID }))).code, -32603);
+    assert.equal((await rejection(ops.checkpoints({ sessionId: ACP_ID }))).code, BackendErrorCode.InvalidResponse);
     f.answers.set('session/checkpoints', fail(new ZcodeError('zcode exited', BackendErrorCode.ProcessExited, 'session/checkpoints')));
     assert.equal((await rejection(ops.checkpoints({ sessionId: ACP_ID }))).code, BackendErrorCode.ProcessExited);
   });

@@ -2,15 +2,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RequestError } from '@agentclientprotocol/sdk';
-import { EXTENSION_METHOD, ForkParams, GoalParams, paramsParser, RewindParams, SteerParams } from '../../../bridge/acp/extensionSchemas.ts';
+import { EXTENSION_METHOD, ForkParams, GoalParams, RewindParams, SteerParams } from '../../../bridge/acp/extensionSchemas.ts';
+import { paramsParser } from '../../../bridge/acp/paramsParser.ts';
 
 function parse(parser: ReturnType<typeof paramsParser>, params: unknown): unknown {
   return typeof parser === 'function' ? parser(params) : parser.parse(params);
 }
 
 describe('extension param schemas', () => {
-  test('method names are _zcode/session/*', () => {
-    for (const method of Object.values(EXTENSION_METHOD)) assert.match(method, /^_zcode\/session\/[a-zA-Z]+$/);
+  test('method names are _zcode/session/* or _zcode/account/*', () => {
+    for (const method of Object.values(EXTENSION_METHOD)) assert.match(method, /^_zcode\/(session|account)\/[a-zA-Z]+$/);
   });
 
   test('strings are trimmed, unknown keys dropped, _meta accepted', () => {

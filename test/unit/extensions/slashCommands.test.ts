@@ -16,7 +16,9 @@ import type { FakeContext } from './fakeContext.ts';
 const text = (t: string): ContentBlock[] => [{ type: 'text', text: t }];
 
 async function run(f: FakeContext, prompt: ContentBlock[] | string, signal = new AbortController().signal) {
-  const response = await runSlashCommand(f.ctx, { sessionId: ACP_ID, prompt: typeof prompt === 'string' ? text(prompt) : prompt, signal });
+  const answer = await runSlashCommand(f.ctx, { sessionId: ACP_ID, prompt: typeof prompt === 'string' ? text(prompt) : prompt, signal });
+  if (answer && 'sendInstead' in answer) throw new Error(`${JSON.stringify(prompt)} was rewritten, not answered`);
+  const response = answer;
   if (response) validateAcp('PromptResponse', response);
   for (const { updates } of f.updates) assertValidSessionUpdates(updates, ACP_ID);
   const said = f.updates.flatMap((u) => u.updates).map((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? u.content.text : ''));
@@ -29,7 +31,9 @@ describe('runSlashCommand', () => {
     for (const prompt of ['hello', '/etc/hosts', '/frobnicate the thing', '/compacting now', ' not/compact', '']) assert.equal((await run(f, prompt)).response, undefined, prompt);
     assert.equal((await run(f, [{ type: 'text', text: '/compact' }, { type: 'image', mimeType: 'image/png', data: 'AA==' }])).response, undefined);
     assert.equal((await run(f, [])).response, undefined);
-    assert.equal(f.calls.length + f.updates.length, 0);
+    // An unknown /word only makes the bridge look at zcode's command listings (it may be a new zcode command).
+    assert.deepEqual([...new Set(f.calls.map(([method]) => method))].sort(), ['plugins/list', 'skills/referenceCatalog']);
+    assert.equal(f.updates.length, 0);
   });
 
   test('a command split over text blocks is still a command', async () => {

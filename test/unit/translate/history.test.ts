@@ -39,13 +39,49 @@ const messages = MessagesResult.parse({
 }).messages;
 
 describe('historyToUpdates', () => {
+  test('what the user saw: reminders cut, reminder and hidden messages dropped, one version per message id, notices as collapsed cards', () => {
+    const history = MessagesResult.parse({
+      messages: [
+        { info: { messageId: 'u1', role: 'user' }, parts: [{ type: 'text', text: 'Fix it\n\n<system-reminder>todo list is empty</system-reminder>' }] },
+        { info: { messageId: 'a1', role: 'assistant' }, parts: [{ type: 'text', text: 'first draft' }] },
+        { info: { messageId: 'r1', role: 'user', semantics: { origin: 'agent_runtime', kind: 'system_reminder', uiVisibility: 'hidden', providerVisibility: 'visible', transcriptVisibility: 'hidden' } }, parts: [{ type: 'text', text: 'remember X' }] },
+        { info: { messageId: 'h1', role: 'user', semantics: { origin: 'agent_runtime', kind: 'user_prompt', uiVisibility: 'debug', providerVisibility: 'visible', transcriptVisibility: 'visible' } }, parts: [{ type: 'text', text: 'debug only' }] },
+        { info: { messageId: 'a1', role: 'assistant' }, parts: [{ type: 'text', text: 'final answer' }, { type: 'timeline', timelineType: 'context_compaction', display: 'separator', preCompactTokenCount: 90000, postCompactTokenCount: 12000 }] },
+        { info: { messageId: 'c1', role: 'user', semantics: { origin: 'agent_runtime', kind: 'compact_summary', uiVisibility: 'hidden', providerVisibility: 'visible', transcriptVisibility: 'visible' } }, parts: [{ type: 'text', text: 'Summary: fixed the bug' }] },
+        { info: { messageId: 'f1', role: 'user', source: 'fork', visibility: 'model-only' }, parts: [{ type: 'text', text: 'forked context' }] },
+        { info: { messageId: 't1', role: 'user', source: 'todo_reminder' }, parts: [{ type: 'text', text: 'todos' }] },
+        { info: { messageId: 'only', role: 'user' }, parts: [{ type: 'text', text: '<system-reminder>x</system-reminder>' }] },
+      ],
+    }).messages;
+    const updates = historyToUpdates(history, { cwd: CWD, terminalOutput: false });
+    assertValidSessionUpdates(updates);
+    const shown = updates.map((u) => (u.sessionUpdate === 'tool_call' ? `card:${u.title}:${u.content?.[0]?.type === 'content' && u.content[0].content.type === 'text' ? u.content[0].content.text : ''}` : u.sessionUpdate === 'user_message_chunk' || u.sessionUpdate === 'agent_message_chunk' ? `${u.sessionUpdate}:${u.content.type === 'text' ? u.content.text : ''}` : u.sessionUpdate));
+    assert.deepEqual(shown, [
+      'user_message_chunk:Fix it',
+      'agent_message_chunk:final answer',
+      'card:Conversation compacted:Context compacted (90000 → 12000 tokens).',
+      'card:Conversation compacted:Summary: fixed the bug',
+      'card:Handed over from another session:forked context',
+    ]);
+  });
+
   test('replays user text, thoughts, agent text, tool cards with final status and content, and the plan', () => {
     const updates = historyToUpdates(messages, { cwd: CWD, terminalOutput: false, todos: [{ content: 'Bump a', status: 'completed', priority: 'high' }] });
     assertValidSessionUpdates(updates);
     assert.deepEqual(
       updates.map((u) => u.sessionUpdate),
-      ['user_message_chunk', 'agent_thought_chunk', 'agent_message_chunk', 'tool_call', 'tool_call', 'tool_call', 'tool_call', 'tool_call', 'plan', 'agent_message_chunk', 'plan'],
+      ['user_message_chunk', 'agent_thought_chunk', 'agent_message_chunk', 'tool_call', 'tool_call', 'tool_call', 'tool_call', 'tool_call', 'plan', 'agent_message_chunk', 'tool_call', 'plan'],
     );
+    // The model-only background-task input is a collapsed notice card, not the user's message.
+    assert.deepEqual(updates.at(-2), {
+      sessionUpdate: 'tool_call',
+      toolCallId: 'notice-m_hidden',
+      title: 'Background task notification',
+      kind: 'other',
+      status: 'completed',
+      content: [{ type: 'content', content: { type: 'text', text: '<task-notification>…</task-notification>' } }],
+      _meta: { zcode: { notice: { kind: 'background' } } },
+    });
     assert.deepEqual(updates[0], { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'Bump a and add new.ts' }, messageId: 'm_user_1' });
     assert.deepEqual(updates[1], { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'Need to edit a.ts.' }, messageId: 'm_asst_1' });
     assert.deepEqual(updates[4], {

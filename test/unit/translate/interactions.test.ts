@@ -165,6 +165,8 @@ describe('questions form', () => {
         },
         required: [],
       },
+      // The tag clients read instead of guessing from field names (shared/forms.ts).
+      _meta: { zcode: { formKind: 'questions' } },
     });
   });
 
@@ -254,6 +256,7 @@ describe('plan approval', () => {
         },
         required: [],
       },
+      _meta: { zcode: { formKind: 'planFeedback' } },
     });
   });
 

@@ -89,6 +89,9 @@ describe('slash commands', () => {
         ['thought', '<low|medium|high|max>'],
         ['model', '[model id]'],
         ['mcp', undefined],
+        ['init', '[what to focus on]'],
+        ['resume', undefined],
+        ['quota', undefined],
       ],
     );
     assert.ok(commands.every((c) => c.description.length > 0));

@@ -17,7 +17,11 @@ import {
   LoadSessionCommand,
   OpenDiffCommand,
   ReadyCommand,
+  RetryCommand,
+  RewindToCommand,
+  ForkFromCommand,
   SendPromptCommand,
+  UndoChangesCommand,
   SteerCommand,
   applyTranscriptOps,
   itemList,
@@ -30,6 +34,14 @@ import {
 import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../extension/chat/chatController.ts';
 import type { DiffSource } from '../../../extension/chat/toolView.ts';
 import type { ChatAttentionEvent } from '../../../extension/chat/chatPorts.ts';
+import { callExtension, SteerRequest } from '../../../bridge/acp/extensionSchemas.ts';
+import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../bridge/acp/extensionSchemas.ts';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ChangeStore } from '../../../extension/changes/changeStore.ts';
+import { ChangeTracker } from '../../../extension/changes/changeTracker.ts';
+import { nodeFiles } from '../../helpers/nodeFiles.ts';
 
 class Emitter<T> {
   private readonly listeners = new Set<(e: T) => unknown>();
@@ -62,15 +74,25 @@ class FakeHost implements ChatHost {
   readonly requests: { method: string; params: unknown }[] = [];
   readonly prompts: Deferred<PromptResponse>[] = [];
   readonly cancelled: string[] = [];
+  /** What the "bridge" answers to a method (a throw is its error); unlisted methods answer {}. */
+  readonly answers = new Map<string, (params: unknown) => unknown>();
   async ready(): Promise<void> {}
   async request<T>(method: string, params: unknown): Promise<T> {
     this.requests.push({ method, params });
+    const answer = this.answers.get(method);
+    if (answer) return answer(params) as T;
     if (method === 'session/prompt') {
       const d = deferred<PromptResponse>();
       this.prompts.push(d);
       return d.promise as Promise<T>;
     }
+    // What the bridge answers a steer (the contract's SteerResponse).
+    if (method === SteerRequest.method) return { accepted: true } as T;
     return {} as T;
+  }
+  /** Like the real host: through `request`, the answer checked against the contract. */
+  call<D extends ExtensionRequest>(descriptor: D, params: ParamsOf<D>): Promise<ResultOf<D>> {
+    return callExtension((method, p) => this.request(method, p), descriptor, params);
   }
   async cancelTurn(sessionId: string): Promise<void> {
     this.cancelled.push(sessionId);
@@ -85,6 +107,9 @@ class FakeSessions implements ChatSessions {
   private readonly active = new Emitter<string | undefined>();
   private readonly options = new Emitter<{ sessionId: string; configOptions: readonly SessionConfigOption[] }>();
   private readonly loads = new Emitter<string>();
+  private readonly loaded = new Emitter<string>();
+  readonly forks: (string | undefined)[] = [];
+  onDidLoadSession = this.loaded.event;
   onDidChangeActiveSession = this.active.event;
   onDidChangeConfigOptions = this.options.event;
   onWillLoadSession = this.loads.event;
@@ -114,9 +139,11 @@ class FakeSessions implements ChatSessions {
   async loadSession(id: string): Promise<void> {
     this.loads.fire(id);
     this.setActive(id);
-    if (!this.list.some((s) => s.sessionId === id)) return;
-    this.host.update(id, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'history' } });
-    this.host.update(id, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'answer' } });
+    if (this.list.some((s) => s.sessionId === id)) {
+      this.host.update(id, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'history' } });
+      this.host.update(id, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'answer' } });
+    }
+    this.loaded.fire(id);
   }
   async listSessions(): Promise<SessionInfo[]> {
     return this.list;
@@ -124,7 +151,8 @@ class FakeSessions implements ChatSessions {
   async setConfigOption(): Promise<readonly SessionConfigOption[]> {
     return [];
   }
-  async fork(): Promise<string> {
+  async fork(checkpointId?: string): Promise<string> {
+    this.forks.push(checkpointId);
     return this.newSession();
   }
   private restored: Promise<string | undefined> | undefined;
@@ -140,7 +168,7 @@ class FakeSessions implements ChatSessions {
 }
 
 /** @param remembered the active session remembered from an earlier window (restored on start) */
-function setup(remembered?: string) {
+function setup(remembered?: string, extraEnv: Partial<ChatEnvironment> = {}) {
   const host = new FakeHost();
   const sessions = new FakeSessions(host);
   sessions.activeSessionId = remembered;
@@ -158,6 +186,7 @@ function setup(remembered?: string) {
     reveal: () => {},
     log: () => {},
     errorMessage: (e) => (e instanceof Error ? e.message : String(e)),
+    ...extraEnv,
   };
   const controller = new ChatController(host, sessions, env);
   const posted: IpcMessage[] = [];
@@ -235,6 +264,55 @@ describe('chat controller', () => {
     assert.equal((t.posted[0].params as ChatSnapshot).items[0].type, 'agent');
     assert.ok(DidChangeSettingsNotification.is(t.posted[1]));
     assert.deepEqual(t.posted[1].params, DEFAULT_CHAT_SETTINGS);
+  });
+
+  test('retry: the last prompt\'s error re-sends that prompt; an older error card\'s Retry does nothing', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    t.send(ReadyCommand, {});
+    t.send(SendPromptCommand, { text: 'first', attachments: [] });
+    await tick();
+    t.host.prompts[0].reject(new Error('model overloaded'));
+    await tick();
+    t.sync();
+    const firstError = t.view.list.items.find((i) => i.type === 'error')!;
+    assert.equal(firstError.type === 'error' && firstError.retryable, true);
+    t.send(SendPromptCommand, { text: 'second', attachments: [] });
+    await tick();
+    t.host.prompts[1].reject(new Error('model overloaded'));
+    await tick();
+    t.sync();
+    const errors = t.view.list.items.filter((i) => i.type === 'error');
+    assert.equal(errors.length, 2);
+    // The first card's Retry belongs to "first", which is no longer the last prompt: nothing is sent.
+    t.send(RetryCommand, { itemId: firstError.id });
+    await tick();
+    assert.equal(t.host.prompts.length, 2);
+    t.send(RetryCommand, { itemId: errors[1].id });
+    await tick();
+    assert.equal(t.host.prompts.length, 3);
+    const last = t.host.requests.at(-1)!.params as { prompt: Array<{ text: string }> };
+    assert.equal(last.prompt[0].text, 'second');
+  });
+
+  test('permission: an answer is an option or a dismissal (cancelled); one with neither is ignored', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    await t.sessions.newSession();
+    t.send(ReadyCommand, {});
+    await tick();
+    const answer = t.controller.requestPermission(
+      { sessionId: 's1', toolCall: { toolCallId: 'c1', title: 'Run npm test' }, options: [{ optionId: 'allow', name: 'Allow once', kind: 'allow_once' }] },
+      new AbortController().signal,
+    );
+    t.sync();
+    const card = t.view.list.items.find((i) => i.type === 'permission')!;
+    t.send(AnswerPermissionCommand, { id: card.id });
+    t.sync();
+    const still = t.view.list.items.find((i) => i.id === card.id);
+    assert.ok(still?.type === 'permission' && still.state === 'pending', 'an answer naming no option and no dismissal leaves the card waiting');
+    t.send(AnswerPermissionCommand, { id: card.id, optionId: 'allow', cancelled: true });
+    assert.deepEqual(await answer, { outcome: { outcome: 'cancelled' } });
   });
 
   test('permission: the webview answers with an option; unknown options are ignored', async () => {
@@ -361,7 +439,7 @@ describe('chat controller', () => {
     t.send(ReadyCommand, {});
     t.send(SendPromptCommand, { text: 'first', attachments: [] });
     await tick();
-    t.send(SendPromptCommand, { text: 'second', attachments: [], whenBusy: 'queue' });
+    t.send(SendPromptCommand, { text: 'second', attachments: [] });
     t.sync();
     assert.deepEqual(t.view.session?.queue.map((q) => q.text), ['second']);
     t.send(SteerCommand, { text: 'use vitest' });
@@ -436,5 +514,82 @@ describe('chat controller', () => {
     await tick();
     assert.deepEqual(shown(), once);
     assert.equal(t.view.gaps, 0, 'patch numbers are contiguous');
+  });
+});
+
+/** Ticks until `check` holds (the host's work is async file I/O), bounded. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error(`never: ${what}`);
+}
+
+/** One turn ("first") whose message zcode lists checkpoint c1 for; resolves with the message once marked. */
+async function turnWithCheckpoint(t: ReturnType<typeof setup>) {
+  t.host.answers.set('_zcode/session/checkpoints', () => ({ checkpoints: [{ checkpointId: 'c1', label: 'first' }] }));
+  t.send(ReadyCommand, {});
+  t.send(SendPromptCommand, { text: 'first', attachments: [] });
+  await until(() => t.host.prompts.length === 1, 'the prompt sent');
+  t.host.prompts[0].resolve({ stopReason: 'end_turn' });
+  await until(() => t.controller.items.some((i) => i.type === 'user' && i.checkpointId === 'c1'), 'the checkpoint on the message');
+  return t.controller.items.find((i) => i.type === 'user')!;
+}
+
+describe('chat controller: changed files and checkpoints', () => {
+  test('an edit turn ends with a changes card; Undo from the card restores the file and marks it undone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zcode-chat-changes-'));
+    const file = join(dir, 'a.txt');
+    writeFileSync(file, 'one\ntwo\n');
+    const tracker = new ChangeTracker(nodeFiles, new ChangeStore(nodeFiles, join(dir, '.storage')), { review: async () => {}, refused: async () => {} });
+    const t = setup(undefined, { changes: tracker });
+    disposers.push(() => t.controller.dispose());
+    t.send(ReadyCommand, {});
+    t.send(SendPromptCommand, { text: 'edit a.txt', attachments: [] });
+    await until(() => t.host.prompts.length === 1, 'the prompt sent');
+    t.host.update('s1', { sessionUpdate: 'tool_call', toolCallId: 'e1', title: 'Edit a.txt', kind: 'edit', status: 'pending', content: [{ type: 'diff', path: file, oldText: 'two', newText: 'TWO' }] });
+    writeFileSync(file, 'one\nTWO\n');
+    t.host.update('s1', { sessionUpdate: 'tool_call_update', toolCallId: 'e1', status: 'completed' });
+    t.host.prompts[0].resolve({ stopReason: 'end_turn' });
+    await until(() => t.controller.items.some((i) => i.type === 'changes'), 'the changes card');
+    t.sync();
+    const card = t.view.list.items.find((i) => i.type === 'changes');
+    assert.ok(card?.type === 'changes');
+    assert.deepEqual(card.files.map((f) => [f.path, f.status, f.added, f.removed, f.undone]), [[file, 'modified', 1, 1, false]]);
+    t.send(UndoChangesCommand, { changeSetId: card.changeSetId, path: file });
+    await until(() => readFileSync(file, 'utf8') === 'one\ntwo\n', 'the file restored');
+    await until(() => t.controller.items.some((i) => i.type === 'changes' && i.files[0].undone), 'the card updated');
+    t.sync();
+    assert.deepEqual(t.view.list.items, t.controller.items);
+  });
+
+  test('messages get their checkpoints after a turn; Rewind to here rewinds and reloads; Fork from here forks at it', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    const user = await turnWithCheckpoint(t);
+    t.host.answers.set('_zcode/session/rewind', () => ({ rewound: true, checkpointId: 'c1' }));
+    t.send(RewindToCommand, { itemId: user.id });
+    await until(() => t.host.requests.some((r) => r.method === '_zcode/session/rewind'), 'the rewind request');
+    assert.deepEqual(t.host.requests.find((r) => r.method === '_zcode/session/rewind')?.params, { sessionId: 's1', checkpointId: 'c1' });
+    // The reload: a fresh transcript, then the checkpoints asked again for it.
+    await until(() => t.host.requests.filter((r) => r.method === '_zcode/session/checkpoints').length === 2, 'checkpoints after the reload');
+    assert.equal(t.controller.items.length, 0, 'the transcript was rebuilt from the replay (none in this fake)');
+  });
+
+  test('a build without session/rewind: the reason is kept for the tooltip, fork still goes to the checkpoint', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    t.host.answers.set('_zcode/session/rewind', () => {
+      throw Object.assign(new Error('session/rewind is not supported by this zcode version'), { code: -32601 });
+    });
+    const user = await turnWithCheckpoint(t);
+    t.send(RewindToCommand, { itemId: user.id });
+    await until(() => t.controller.session.checkpointUnavailable?.rewind !== undefined, 'the reason');
+    assert.match(t.controller.session.checkpointUnavailable?.rewind ?? '', /not supported/);
+    assert.ok(t.controller.items.some((i) => i.type === 'error' && /not supported/.test(i.message)));
+    t.send(ForkFromCommand, { itemId: user.id });
+    await until(() => t.sessions.forks.length === 1, 'the fork');
+    assert.deepEqual(t.sessions.forks, ['c1']);
   });
 });

@@ -1,9 +1,11 @@
 /** A `ChatActions` that records every call (a fake, not a mock: no canned answers). */
 import type { ChatActions } from '../../../webview-ui/actions.ts';
+import type { MentionCandidate } from '../../../webview-ui/contract.ts';
 
 export type Call = { name: keyof ChatActions; args: unknown[] };
 
-export function recordingActions(): ChatActions & { calls: Call[] } {
+/** `mentions` plays the host's search for the `@` picker (default: nothing matches). */
+export function recordingActions(mentions: (query: string) => MentionCandidate[] = () => []): ChatActions & { calls: Call[] } {
   const calls: Call[] = [];
   const rec =
     (name: keyof ChatActions) =>
@@ -28,6 +30,10 @@ export function recordingActions(): ChatActions & { calls: Call[] } {
     loadSession: rec('loadSession'),
     forkSession: rec('forkSession'),
     cancelBackgroundTask: rec('cancelBackgroundTask'),
+    reviewChanges: rec('reviewChanges'),
+    undoChanges: rec('undoChanges'),
+    rewindTo: rec('rewindTo'),
+    forkFrom: rec('forkFrom'),
     listSessions: async () => {
       calls.push({ name: 'listSessions', args: [] });
       return [];
@@ -35,6 +41,10 @@ export function recordingActions(): ChatActions & { calls: Call[] } {
     attachContext: async (source) => {
       calls.push({ name: 'attachContext', args: [source] });
       return [];
+    },
+    searchMentions: async (query) => {
+      calls.push({ name: 'searchMentions', args: [query] });
+      return mentions(query);
     },
   };
 }

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { applyTranscriptOps, itemList, type TranscriptItem } from '../../../webview-ui/contract.ts';
 import * as T from '../../../extension/chat/transcript.ts';
+import { formKindMeta } from '../../../shared/forms.ts';
 
 /** Applies updates; also replays the emitted ops on a second list to prove ops ≡ state. */
 function run(updates: SessionUpdate[], state = T.createTranscript({ sessionId: 's1' })) {
@@ -255,8 +256,9 @@ describe('turns and interactions', () => {
         },
         required: [],
       },
+      _meta: formKindMeta('questions'),
     });
-    const planForm = { mode: 'form' as const, sessionId: 's1', message: 'Ready to code?', requestedSchema: { type: 'object' as const, properties: { feedback: { type: 'string' as const, title: 'Feedback' } }, required: [] } };
+    const planForm = { mode: 'form' as const, sessionId: 's1', message: 'Ready to code?', requestedSchema: { type: 'object' as const, properties: { feedback: { type: 'string' as const, title: 'Feedback' } }, required: [] }, _meta: formKindMeta('planFeedback') };
     const plan1 = T.addElicitation(state, planForm);
     const plan2 = T.addElicitation(state, planForm);
     const plan3 = T.addElicitation(state, planForm);
@@ -270,5 +272,38 @@ describe('turns and interactions', () => {
       state.list.items.map((i) => (i.type === 'elicitation' ? i.answer : '')),
       ['Which file?: auth.test.ts\nWhich checks?: lint, custom', 'Plan approved', 'Rejected with feedback: add tests first', 'Plan rejected'],
     );
+  });
+});
+
+describe('edit permission cards', () => {
+  const options = [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' as const }];
+  test('an Edit permission shows the proposed diff (from zcode\'s tool name and input), with the texts kept for Open Diff', () => {
+    const state = T.createTranscript({ sessionId: 's1' });
+    const { id } = T.addPermission(state, {
+      sessionId: 's1',
+      toolCall: { toolCallId: 'e1', title: 'Edit src/greet.js', kind: 'edit', rawInput: { file_path: '/w/src/greet.js', old_string: 'Hello', new_string: 'Hi there\nfriend' } },
+      options,
+      _meta: { zcode: { toolName: 'Edit', requestId: 'r1' } },
+    });
+    const item = state.list.items.find((i) => i.id === id);
+    assert.ok(item?.type === 'permission');
+    assert.equal(item.toolCallId, 'e1');
+    assert.deepEqual(item.diffs?.map((d) => [d.path, d.added, d.removed, d.isNew]), [['/w/src/greet.js', 2, 1, false]]);
+    assert.deepEqual(state.diffs.get('e1'), [{ path: '/w/src/greet.js', oldText: 'Hello', newText: 'Hi there\nfriend' }]);
+  });
+
+  test('the request\'s own diff content wins; a Bash permission keeps its raw input and no diff', () => {
+    const state = T.createTranscript({ sessionId: 's1' });
+    T.addPermission(state, {
+      sessionId: 's1',
+      toolCall: { toolCallId: 'w1', title: 'Write', content: [{ type: 'diff', path: '/w/new.txt', oldText: null, newText: 'a\n' }] },
+      options,
+    });
+    const { id } = T.addPermission(state, { sessionId: 's1', toolCall: { toolCallId: 'b1', title: 'npm test', rawInput: { command: 'npm test' } }, options, _meta: { zcode: { toolName: 'Bash' } } });
+    const [write, bash] = state.list.items;
+    assert.ok(write.type === 'permission' && bash.type === 'permission' && bash.id === id);
+    assert.deepEqual(write.diffs?.map((d) => [d.isNew, d.added]), [[true, 1]]);
+    assert.equal(bash.diffs, undefined);
+    assert.match(bash.input ?? '', /npm test/);
   });
 });

@@ -146,7 +146,7 @@ test('typed methods send the documented params', async () => {
   await b.setThoughtLevel({ sessionId, thoughtLevel: 'high' });
   await b.setModel({ sessionId, modelId: 'GLM-5' });
   assert.equal((await b.cancelBackgroundTask({ sessionId, taskId: 'task1' })).cancelled, true);
-  assert.deepEqual(await b.request('session/checkpoints', { sessionId }), { checkpoints: [] });
+  assert.deepEqual(await b.checkpoints({ sessionId }), { checkpoints: [] });
   const sent = (method: string) => h.fake.received.filter((m) => m.method === method).map((m) => m.params);
   assert.deepEqual(sent('session/list'), [{ workspace: { workspacePath: '/w', workspaceKey: '/w' } }]);
   assert.deepEqual(sent('session/resume'), [{ sessionId, workspace: { workspacePath: '/w', workspaceKey: '/w' } }]);

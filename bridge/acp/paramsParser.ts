@@ -1,0 +1,19 @@
+/**
+ * The SDK params parser for a `_zcode/*` method: a rejection becomes -32602 with a readable message
+ * naming the method and each problem (the SDK's own zod handling would say only "Invalid params").
+ * Bridge-only, so the extension can import the contract (extensionSchemas.ts) without loading the
+ * ACP SDK at activation (npm run bench -- vscode).
+ */
+import { RequestError } from '@agentclientprotocol/sdk';
+import type { ParamsParser } from '@agentclientprotocol/sdk';
+import * as z from 'zod';
+import { describeIssues } from './extensionSchemas.ts';
+
+export function paramsParser<S extends z.ZodType>(method: string, schema: S): ParamsParser<z.infer<S>> {
+  return (params: unknown) => {
+    const parsed = schema.safeParse(params ?? {});
+    if (parsed.success) return parsed.data;
+    // The SDK prefixes the message with "Invalid params: ".
+    throw RequestError.invalidParams(z.treeifyError(parsed.error), `${method}: ${describeIssues(parsed.error)}`);
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * The sessions of one editor-tab chat: a `ChatSessions` bound to its own session, independent of
+ * the sidebar's active session (SessionManager). New, load and fork go straight to the bridge
+ * without touching the active session; listing, titles and config options are shared with the
+ * SessionManager (they are per session anyway).
+ *
+ * A session shows in one chat at a time: loading a session another chat shows would replay its
+ * history into both, so `loadSession` refuses it (the caller reveals that chat instead). When the
+ * sidebar re-loads the session this chat shows, this chat starts over too (the replay is shared).
+ */
+import * as vscode from 'vscode';
+import type { LoadSessionResponse, NewSessionResponse, SessionConfigOption, SessionInfo } from '@agentclientprotocol/sdk';
+import { ForkRequest } from '../../bridge/acp/extensionSchemas.ts';
+import type { ZcodeClientHost } from '../acpClient.ts';
+import type { SessionManager } from '../sessions.ts';
+import type { ChatSessions } from './chatPorts.ts';
+
+export class SessionShownElsewhereError extends Error {
+  constructor(readonly sessionId: string) {
+    super(vscode.l10n.t('This session is already open in another ZCode chat.'));
+  }
+}
+
+export class BoundSessions implements ChatSessions, vscode.Disposable {
+  private readonly _onDidChangeActiveSession = new vscode.EventEmitter<string | undefined>();
+  readonly onDidChangeActiveSession = this._onDidChangeActiveSession.event;
+  private readonly _onWillLoadSession = new vscode.EventEmitter<string>();
+  readonly onWillLoadSession = this._onWillLoadSession.event;
+  private readonly _onDidChangeConfigOptions = new vscode.EventEmitter<{ sessionId: string; configOptions: readonly SessionConfigOption[] }>();
+  readonly onDidChangeConfigOptions = this._onDidChangeConfigOptions.event;
+  private readonly options = new Map<string, readonly SessionConfigOption[]>();
+  private readonly subscriptions: vscode.Disposable[];
+  private restored: Promise<string | undefined> | undefined;
+
+  /**
+   * @param sessionId the session to show (undefined: a new one is made on the first prompt)
+   * @param cwd the folder of new sessions
+   * @param shownElsewhere whether another chat shows a session
+   * @param log where a failed restore is reported
+   */
+  constructor(
+    private readonly host: ZcodeClientHost,
+    private readonly sessions: SessionManager,
+    private sessionId: string | undefined,
+    readonly cwd: string,
+    private readonly shownElsewhere: (sessionId: string) => boolean,
+    private readonly log: (message: string) => void = () => {},
+  ) {
+    this.subscriptions = [
+      this._onDidChangeActiveSession,
+      this._onWillLoadSession,
+      this._onDidChangeConfigOptions,
+      sessions.onDidChangeConfigOptions((c) => {
+        this.options.set(c.sessionId, c.configOptions);
+        this._onDidChangeConfigOptions.fire(c);
+      }),
+      sessions.onWillLoadSession((id) => {
+        if (id === this.sessionId) this._onWillLoadSession.fire(id);
+      }),
+      // A fresh zcode process: open this session on it again (no replay), as SessionManager does for its own.
+      host.onDidRestart(() => void this.resume()),
+      host.onDidResetBridge(() => void this.resume()),
+    ];
+  }
+
+  get activeSessionId(): string | undefined {
+    return this.sessionId;
+  }
+
+  configOptions(sessionId: string): readonly SessionConfigOption[] | undefined {
+    return this.options.get(sessionId) ?? this.sessions.configOptions(sessionId);
+  }
+
+  title(sessionId: string): string | undefined {
+    return this.sessions.title(sessionId);
+  }
+
+  async newSession(): Promise<string> {
+    const result = await this.host.request<NewSessionResponse>('session/new', { cwd: this.cwd, mcpServers: [] });
+    this.sessions.rememberFolder(result.sessionId, this.cwd);
+    this.setOptions(result.sessionId, result.configOptions);
+    this.bind(result.sessionId);
+    return result.sessionId;
+  }
+
+  async loadSession(sessionId: string): Promise<void> {
+    if (sessionId !== this.sessionId && this.shownElsewhere(sessionId)) throw new SessionShownElsewhereError(sessionId);
+    this._onWillLoadSession.fire(sessionId);
+    const previous = this.sessionId;
+    this.bind(sessionId);
+    try {
+      const result = await this.host.request<LoadSessionResponse | null>('session/load', { sessionId, cwd: this.sessions.cwdOf(sessionId), mcpServers: [] });
+      this.setOptions(sessionId, result?.configOptions ?? undefined);
+    } catch (error) {
+      if (previous !== sessionId) this.bind(previous);
+      throw error;
+    }
+  }
+
+  listSessions(): Promise<SessionInfo[]> {
+    return this.sessions.listSessions();
+  }
+
+  setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<readonly SessionConfigOption[]> {
+    return this.sessions.setConfigOption(sessionId, configId, value);
+  }
+
+  async fork(checkpointId?: string): Promise<string> {
+    const sessionId = this.sessionId;
+    if (!sessionId) throw new Error(vscode.l10n.t('There is no active ZCode session. Start one with "ZCode: New Session".'));
+    // The answer is checked against the contract (a fork without its session id is refused there).
+    const result = await this.host.call(ForkRequest, checkpointId ? { sessionId, checkpointId } : { sessionId });
+    await this.loadSession(result.sessionId);
+    return result.sessionId;
+  }
+
+  /** Loads the bound session once (a restored tab shows its history again). */
+  restore(): Promise<string | undefined> {
+    this.restored ??= (async () => {
+      const id = this.sessionId;
+      if (!id) return undefined;
+      try {
+        await this.loadSession(id);
+        return id;
+      } catch (error) {
+        this.log(`chat tab: could not load session ${id}, starting a new one: ${error instanceof Error ? error.message : String(error)}`);
+        this.bind(undefined);
+        return undefined;
+      }
+    })();
+    return this.restored;
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions.splice(0)) s.dispose();
+  }
+
+  private bind(sessionId: string | undefined): void {
+    if (sessionId === this.sessionId) return;
+    this.sessionId = sessionId;
+    this._onDidChangeActiveSession.fire(sessionId);
+  }
+
+  private setOptions(sessionId: string, configOptions: readonly SessionConfigOption[] | null | undefined): void {
+    if (!configOptions) return;
+    this.options.set(sessionId, configOptions);
+    this._onDidChangeConfigOptions.fire({ sessionId, configOptions });
+  }
+
+  private async resume(): Promise<void> {
+    if (!this.sessionId) return;
+    try {
+      await this.host.request('session/resume', { sessionId: this.sessionId, cwd: this.sessions.cwdOf(this.sessionId), mcpServers: [] });
+    } catch {
+      // A session zcode lost is reported when it is used next.
+    }
+  }
+}

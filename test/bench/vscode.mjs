@@ -1,0 +1,396 @@
+// `npm run bench -- vscode` (issue 18.2, 18.3): what a user of the VS Code extension feels, measured in
+// the real VS Code (code-server 1.139 + headless Chromium, test/e2e/ui/harness.mjs) with the zcode
+// simulator as the backend (speed 0), running the production bundles a user installs (built into a
+// temp dir). Needs the toolchain (bash .ci/setup-vscode.sh).
+//
+// Activation: VS Code's own number, read from "Developer: Show Running Extensions" (code loading +
+// the `activate` call), next to the built-in extensions activated in the same extension host (peers).
+//
+// Extension-host memory, from outside the extension (nothing in the shipped code): the bench sends
+// the extension host SIGUSR1, Node opens its inspector on 127.0.0.1:9229, and every sample is two
+// `HeapProfiler.collectGarbage` then `process.memoryUsage()` over the DevTools protocol, taken once
+// the host has been idle (no CPU for 1 s). Samples: before ZCode activates (the workbench is up,
+// ZCode's icon shown, nothing of it loaded), after activation (chat view open), after one session
+// whose turn leaves 1,000 transcript items (`[scenario:transcript:1000]`), after leaving it (New Session).
+//
+// zcode-to-pixels: the simulator's `stamped:RATE` scenario writes each text delta with the wall-clock
+// time it left zcode (` s<k>@<ms>`); a MutationObserver injected into the chat webview's frame by
+// Playwright (again nothing in the shipped code) schedules a requestAnimationFrame after each DOM update
+// and reads the stamps that became visible: latency = that frame's time − the stamp (one clock, one
+// machine). 2 s at 1,000 and at 5,000 deltas/s; plus Enter in the composer → first token painted.
+//
+// Env: ZCODE_BENCH_RUNS (activations in fresh windows, default 3), ZCODE_BENCH_SOURCE=<checkout> (measure
+// another tree, e.g. a worktree of the commit before a change), ZCODE_BENCH_CPU_PROF=<file> writes a CPU profile of the extension host during activation (the
+// profiler slows activation: the row then says so). Standalone: node test/bench/vscode.mjs
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WebSocket } from 'ws';
+import { REPO_ROOT, openViewContainer, openWorkbench, runCommand, webviewFrame } from '../e2e/ui/harness.mjs';
+
+const ACTIVATION_TARGET_MS = 50;
+const EXTRA_HEAP_TARGET_MB = 10;
+/** "Memory returns": after leaving the long session the heap is back within this of the idle heap. */
+const RETURN_SLACK_MB = 2;
+/** …and a second such session leaves (almost) nothing more behind. */
+const PER_SESSION_SLACK_MB = 0.5;
+const LATENCY_P99_TARGET_MS = 50;
+const FIRST_TOKEN_TARGET_MS = 100;
+const FRAME_MS = 1000 / 60;
+const TRANSCRIPT_ITEMS = 1000;
+const RATES = [1000, 5000];
+const INSPECTOR_PORT = 9229;
+
+const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+const ms = (v) => `${v.toFixed(1)} ms`;
+const sleep = (t) => new Promise((r) => setTimeout(r, t));
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+// ── the extension host, from outside ────────────────────────────────────────────────────────────
+
+/** The pid of code-server's newest extension host (a process of its group started with --type=extensionHost). */
+export function extensionHostPid(group) {
+  const lines = execFileSync('ps', ['-eo', 'pid=,pgid=,args='], { encoding: 'utf8' }).split('\n');
+  const pids = lines.map((l) => l.trim().split(/\s+/)).filter((f) => f[1] === String(group) && f.includes('--type=extensionHost')).map((f) => Number(f[0]));
+  if (!pids.length) throw new Error('no extension host process found in the code-server process group');
+  // the newest: a closed window's host lingers for code-server's reconnection grace time
+  return Math.max(...pids);
+}
+
+/** CPU ticks (user + system) the process used so far (/proc/<pid>/stat fields 14 and 15). */
+function cpuTicks(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** Waits until the process used at most 2 ticks (20 ms of CPU) in a second, up to `timeout`. */
+async function quiet(pid, timeout = 30_000) {
+  const deadline = Date.now() + timeout;
+  let last = cpuTicks(pid);
+  for (;;) {
+    await sleep(1000);
+    const now = cpuTicks(pid);
+    if (now - last <= 2 || Date.now() > deadline) return;
+    last = now;
+  }
+}
+
+/** A DevTools-protocol session on the extension host's inspector (opened by SIGUSR1). */
+export async function inspect(pid) {
+  process.kill(pid, 'SIGUSR1');
+  let targets;
+  for (let i = 0; i < 50 && !targets; i++) {
+    await sleep(100);
+    targets = await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json/list`).then((r) => r.json(), () => undefined);
+  }
+  if (!targets?.length) throw new Error(`the extension host did not open its inspector on port ${INSPECTOR_PORT} (in use by another process?)`);
+  const ws = new WebSocket(targets[0].webSocketDebuggerUrl);
+  await new Promise((res, rej) => (ws.once('open', res), ws.once('error', rej)));
+  let nextId = 0;
+  const pending = new Map();
+  ws.on('message', (data) => {
+    const m = JSON.parse(String(data));
+    if (m.id !== undefined) pending.get(m.id)?.(m), pending.delete(m.id);
+  });
+  const call = (method, params = {}) =>
+    new Promise((res, rej) => {
+      const id = ++nextId;
+      pending.set(id, (m) => (m.error ? rej(new Error(`${method}: ${m.error.message}`)) : res(m.result)));
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  return {
+    call,
+    /** heapUsed / rss after two full collections. */
+    async memory() {
+      await call('HeapProfiler.collectGarbage');
+      await call('HeapProfiler.collectGarbage');
+      const r = await call('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true });
+      return JSON.parse(r.result.value);
+    },
+    close: () => ws.close(),
+  };
+}
+
+/** Self time per function of a CPU profile, for the frames of `urlPart`, top `n`. */
+function topSelfTime(profile, urlPart, n = 8) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map();
+  profile.samples.forEach((id, i) => {
+    const frame = byId.get(id).callFrame;
+    if (!frame.url.includes(urlPart)) return;
+    const key = `${frame.functionName || '(top level)'}:${frame.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  return [...self].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, t]) => `${k} ${t.toFixed(1)} ms`);
+}
+
+/**
+ * The extension as a user installs it: the files the .vsix holds (.vscodeignore) with the production
+ * bundles (`node esbuild.mjs --production`), in a temp dir loaded as the development extension.
+ */
+function productionExtension() {
+  // ZCODE_BENCH_SOURCE=<checkout>: build that tree instead (before/after comparisons in one minute).
+  const source = process.env.ZCODE_BENCH_SOURCE || REPO_ROOT;
+  const dir = mkdtempSync(join(tmpdir(), 'zcode-bench-ext-'));
+  for (const f of ['package.json', 'package.nls.json', 'package.nls.zh-cn.json', 'l10n', 'media']) cpSync(join(source, f), join(dir, f), { recursive: true });
+  execFileSync(process.execPath, ['esbuild.mjs', '--production', `--outdir=${join(dir, 'dist')}`], { cwd: source, stdio: 'ignore' });
+  return dir;
+}
+
+// ── the workbench ───────────────────────────────────────────────────────────────────────────────
+
+/** A development extension is listed under its id. */
+const isZcode = (t) => t.name === 'ZCode' || t.name === 'zcode-community.zcode-vscode';
+
+function zcodeActivation(times) {
+  const zcode = times.find(isZcode);
+  if (!zcode) throw new Error(`ZCode is not among the running extensions: ${times.map((t) => t.name).join(', ')}`);
+  return zcode.ms;
+}
+
+/** Activation times from "Developer: Show Running Extensions": [{ name, ms, startup }]. */
+async function activationTimes(page) {
+  await runCommand(page, 'Developer: Show Running Extensions');
+  const rows = page.locator('.runtime-extensions-editor .monaco-list-row');
+  await rows.first().waitFor({ timeout: 20_000 });
+  await page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'ZCode' }).waitFor({ timeout: 20_000 });
+  const texts = await rows.allInnerTexts();
+  await runCommand(page, 'View: Close All Editors');
+  return texts.flatMap((text) => {
+    const m = /(Startup )?Activation: (\d+)\s*ms/.exec(text);
+    return m ? [{ name: text.split('\n')[0].trim(), ms: Number(m[2]), startup: Boolean(m[1]) }] : [];
+  });
+}
+
+/** The chat webview's content frame (a Playwright Frame, to evaluate in). */
+export async function chatFrame(page) {
+  for (let i = 0; i < 100; i++) {
+    for (const frame of page.frames()) {
+      if (await frame.evaluate(() => document.querySelector('textarea.prompt-input') !== null).catch(() => false)) return frame;
+    }
+    await sleep(200);
+  }
+  throw new Error('the chat webview frame was not found');
+}
+
+async function send(chat, text) {
+  const input = chat.locator('textarea.prompt-input');
+  await input.click();
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+/** Sends `text` and waits for the turn to run (Stop shown) and end (Send back). */
+async function turn(chat, text, timeout = 180_000) {
+  await send(chat, text);
+  await chat.locator('button.stop').waitFor({ timeout: 30_000 });
+  await chat.locator('button.send').waitFor({ timeout });
+}
+
+/** Starts a new session from the palette and waits until the chat shows an empty transcript. */
+async function newSession(page, chat) {
+  await runCommand(page, 'ZCode: New Session');
+  await chat.locator('.message').first().waitFor({ state: 'detached', timeout: 30_000 });
+}
+
+/**
+ * Paint probe, injected into the webview frame: after every DOM change, in the next animation frame,
+ * the transcript's new text is scanned for ` s<k>@<ms>` stamps; each is recorded once with that frame's
+ * time. Enter in the composer records the submit time. Plain JavaScript source (runs in the page).
+ */
+const PAINT_PROBE = `(() => {
+  const clock = () => performance.timeOrigin + performance.now();
+  const probe = (window.__paint = { latencies: [], first: undefined, firstPaint: 0, submitAt: 0, scanned: 0, seen: new Set() });
+  const stamp = /s(\\d+)@(\\d+\\.\\d)/g;
+  let scheduled = false;
+  probe.longTasks = [];
+  probe.arrivals = [];
+  // When a stamp reaches the webview (the host's patch message), to split the latency in two.
+  window.addEventListener('message', (e) => {
+    const at = clock();
+    const text = typeof e.data === 'object' ? JSON.stringify(e.data) : '';
+    for (const m of text.matchAll(stamp)) probe.arrivals.push(at - Number(m[2]));
+  }, true);
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) probe.longTasks.push(e.duration); }).observe({ type: 'longtask' });
+  document.addEventListener('keydown', (e) => { if (e.key === 'Enter' && !probe.submitAt) probe.submitAt = clock(); }, true);
+  new MutationObserver(() => {
+    if (scheduled) return;
+    scheduled = true;
+    requestAnimationFrame(() => {
+      scheduled = false;
+      const at = clock();
+      const text = document.querySelector('.transcript')?.textContent ?? '';
+      const from = Math.max(0, probe.scanned - 40);
+      probe.scanned = text.length;
+      for (const m of text.slice(from).matchAll(stamp)) {
+        if (probe.seen.has(m[1])) continue;
+        probe.seen.add(m[1]);
+        if (!probe.firstPaint) probe.firstPaint = at;
+        if (m[1] === '0') probe.first = at - Number(m[2]);
+        probe.latencies.push(at - Number(m[2]));
+      }
+    });
+  }).observe(document.body, { childList: true, subtree: true, characterData: true });
+})()`;
+
+export async function streamLatency(page, chat, frame, rate, extHostPid) {
+  await newSession(page, chat);
+  await frame.evaluate(PAINT_PROBE);
+  const count = 2 * rate;
+  const ticks = cpuTicks(extHostPid);
+  await turn(chat, `[scenario:stamped:${rate}]`);
+  await sleep(300);
+  const probe = await frame.evaluate(() => {
+    const p = window.__paint;
+    return { latencies: p.latencies, first: p.first, firstPaint: p.firstPaint, submitAt: p.submitAt, seen: p.seen.size, longTasks: p.longTasks, arrivals: p.arrivals };
+  });
+  const sorted = [...probe.latencies].sort((a, b) => a - b);
+  const arrivals = [...probe.arrivals].sort((a, b) => a - b);
+  const extHostCpuMs = (cpuTicks(extHostPid) - ticks) * 10;
+  const longest = Math.max(0, ...probe.longTasks);
+  return { rate, count, extHostCpuMs, longest, longTaskMs: probe.longTasks.reduce((a, b) => a + b, 0), seen: probe.seen, sorted, arrivals, first: probe.first ?? NaN, submitToFirst: probe.firstPaint - probe.submitAt };
+}
+
+// ── the bench ───────────────────────────────────────────────────────────────────────────────────
+
+export async function benchVscode() {
+  const extension = productionExtension();
+  const wb = await openWorkbench({ name: 'bench-vscode', extensionDevelopmentPath: extension });
+  let inspector;
+  try {
+    let page = wb.page;
+    const runs = Math.max(1, Number(process.env.ZCODE_BENCH_RUNS) || 3);
+    const profileFile = process.env.ZCODE_BENCH_CPU_PROF;
+    let pid = extensionHostPid(wb.cs.proc.pid);
+    await quiet(pid);
+    inspector = await inspect(pid);
+    const before = await inspector.memory();
+    if (profileFile) {
+      await inspector.call('Profiler.enable');
+      await inspector.call('Profiler.setSamplingInterval', { interval: 100 });
+      await inspector.call('Profiler.start');
+    }
+    await openViewContainer(page, 'ZCode');
+    let chat = webviewFrame(page);
+    await chat.locator('textarea.prompt-input').waitFor({ timeout: 60_000 });
+    let profileTop = [];
+    if (profileFile) {
+      const { profile } = await inspector.call('Profiler.stop');
+      writeFileSync(profileFile, JSON.stringify(profile));
+      profileTop = topSelfTime(profile, 'dist/extension.js');
+    }
+    await quiet(pid);
+    const activated = await inspector.memory();
+    const first = await activationTimes(page);
+    const zcodeTimes = [zcodeActivation(first)];
+    let peers = first.filter((t) => !isZcode(t));
+
+    const frame = await chatFrame(page);
+    const longSession = async () => {
+      await turn(chat, `[scenario:transcript:${TRANSCRIPT_ITEMS}]`);
+      // The last of the scenario's items is there (the DOM holds only a window of the transcript's tail).
+      await chat.locator('section.tool', { hasText: `transcript${TRANSCRIPT_ITEMS}.ts` }).waitFor({ timeout: 30_000 });
+      await quiet(pid);
+      const during = await inspector.memory();
+      await newSession(page, chat);
+      await quiet(pid);
+      return { during, after: await inspector.memory() };
+    };
+    const items = TRANSCRIPT_ITEMS;
+    const { during: afterSession, after: afterClose } = await longSession();
+    // A second one: what stays after the first may be one-time cost (code compiled on first use,
+    // caches); what a second session adds again is what each session leaves behind.
+    const { after: afterSecond } = await longSession();
+
+    const streams = [];
+    for (const rate of RATES) streams.push(await streamLatency(page, chat, frame, rate, pid));
+
+    // More activations: a fresh window (a fresh extension host) that does not restore the ZCode view.
+    inspector.close();
+    inspector = undefined;
+    for (let run = 1; run < runs; run++) {
+      await openViewContainer(page, 'Explorer');
+      await sleep(1500);
+      const url = page.url();
+      await page.close();
+      page = wb.page = await wb.browser.newPage({ viewport: { width: 1400, height: 900 } });
+      await page.goto(url);
+      await page.locator('.part.activitybar .action-item a.action-label[aria-label^="ZCode"]').waitFor({ timeout: 60_000 });
+      pid = extensionHostPid(wb.cs.proc.pid);
+      await quiet(pid);
+      await openViewContainer(page, 'ZCode');
+      chat = webviewFrame(page);
+      await chat.locator('textarea.prompt-input').waitFor({ timeout: 60_000 });
+      await quiet(pid);
+      const times = await activationTimes(page);
+      zcodeTimes.push(zcodeActivation(times));
+      peers = times.filter((t) => !isZcode(t));
+    }
+
+    const extra = activated.heapUsed - before.heapUsed;
+    const returned = afterClose.heapUsed - activated.heapUsed;
+    const secondGrowth = afterSecond.heapUsed - afterClose.heapUsed;
+    const peerMedian = median(peers.map((p) => p.ms));
+    const rows = [
+      {
+        name: `vscode: ZCode activation (VS Code's "Running Extensions": code load + activate()), ${runs} fresh windows`,
+        value: `median ${median(zcodeTimes)} ms = ${(median(zcodeTimes) / peerMedian).toFixed(2)}× the peers (runs: ${zcodeTimes.join(', ')})${profileFile ? ', CPU profiler on in the first' : ''}; peers, last window: ${peers.length} built-ins, median ${peerMedian} ms (${peers.map((p) => `${p.name} ${p.ms}`).slice(0, 3).join(', ')} …)`,
+        target: `≤ ${ACTIVATION_TARGET_MS} ms`,
+        ok: median(zcodeTimes) <= ACTIVATION_TARGET_MS,
+      },
+      ...(profileTop.length ? [{ name: 'vscode: activation CPU profile, self time in dist/extension.js', value: profileTop.join(' · ') }] : []),
+      { name: 'vscode: extension-host heap before ZCode activates (floor) / RSS', value: `${mb(before.heapUsed)} / ${mb(before.rss)}` },
+      { name: 'vscode: extension-host heap after activation (chat view open), extra over the floor', value: `${mb(activated.heapUsed)}, +${mb(extra)} (RSS ${mb(activated.rss)})`, target: `≤ +${EXTRA_HEAP_TARGET_MB} MB`, ok: extra <= EXTRA_HEAP_TARGET_MB * 2 ** 20 },
+      { name: `vscode: heap after one session of ${items} transcript items`, value: `${mb(afterSession.heapUsed)}, +${mb(afterSession.heapUsed - activated.heapUsed)} over idle (RSS ${mb(afterSession.rss)})` },
+      {
+        name: 'vscode: heap after leaving that session (New Session), vs idle after activation',
+        value: `${mb(afterClose.heapUsed)}, ${returned >= 0 ? '+' : ''}${mb(returned)} (RSS ${mb(afterClose.rss)})`,
+        target: `≤ +${RETURN_SLACK_MB} MB`,
+        ok: returned <= RETURN_SLACK_MB * 2 ** 20,
+      },
+      {
+        name: 'vscode: heap after a second such session and leaving it, vs after leaving the first',
+        value: `${mb(afterSecond.heapUsed)}, ${secondGrowth >= 0 ? '+' : ''}${mb(secondGrowth)} (RSS ${mb(afterSecond.rss)})`,
+        target: `≤ +${PER_SESSION_SLACK_MB} MB`,
+        ok: secondGrowth <= PER_SESSION_SLACK_MB * 2 ** 20,
+      },
+    ];
+    for (const s of streams) {
+      const complete = s.seen === s.count;
+      rows.push({
+        name: `vscode: zcode → pixels at ${s.rate} deltas/s (${s.seen}/${s.count} painted), p50 / p99 / max; floor: one frame ${FRAME_MS.toFixed(1)} ms`,
+        value: `${ms(percentile(s.sorted, 50))} / ${ms(percentile(s.sorted, 99))} / ${ms(s.sorted[s.sorted.length - 1])}`,
+        target: `p99 ≤ ${LATENCY_P99_TARGET_MS} ms`,
+        ok: complete && percentile(s.sorted, 99) <= LATENCY_P99_TARGET_MS,
+      });
+      rows.push({
+        name: `vscode:   of which zcode → the webview's message event p50 / p99; webview longest task; extension-host CPU`,
+        value: `${ms(percentile(s.arrivals, 50))} / ${ms(percentile(s.arrivals, 99))}; ${ms(s.longest)}; ${s.extHostCpuMs} ms in ${(s.count / s.rate).toFixed(0)} s`,
+      });
+      rows.push({
+        name: `vscode: first token at ${s.rate}/s: zcode sent → painted; Enter pressed → painted`,
+        value: `${ms(s.first)}; ${ms(s.submitToFirst)}`,
+        target: `≤ ${FIRST_TOKEN_TARGET_MS} ms`,
+        ok: s.first <= FIRST_TOKEN_TARGET_MS,
+      });
+    }
+    return rows;
+  } catch (error) {
+    wb.failed = true;
+    throw error;
+  } finally {
+    inspector?.close();
+    await wb.close();
+    rmSync(extension, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const rows = await benchVscode();
+  for (const r of rows) console.log(`${r.ok === false ? '✗' : r.ok ? '✓' : ' '} ${r.name}: ${r.value}${r.target ? ` (target ${r.target})` : ''}`);
+  if (rows.some((r) => r.ok === false)) process.exitCode = 1;
+}

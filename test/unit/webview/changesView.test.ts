@@ -1,0 +1,80 @@
+/**
+ * The changes card and the checkpoint actions in happy-dom, through the contract (snapshot in,
+ * commands out), like chatView.test.ts.
+ */
+import { document, click } from './dom.ts';
+import { test, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { act } from 'preact/test-utils';
+import { DidChangeSnapshotNotification, emptySessionView, type ChatSnapshot, type IpcMessage, type SessionView, type TranscriptItem } from '../../../webview-ui/contract.ts';
+import { startChat } from '../../../webview-ui/boot.ts';
+import type { MessageSource } from '../../../webview-ui/ipc.ts';
+
+const stops: (() => void)[] = [];
+afterEach(() => {
+  for (const s of stops.splice(0)) s();
+});
+
+function render(session: Partial<SessionView>, items: TranscriptItem[]) {
+  const posted: IpcMessage[] = [];
+  const listeners = new Set<(e: { data: unknown }) => void>();
+  const source: MessageSource = { addEventListener: (_t, l) => listeners.add(l), removeEventListener: (_t, l) => listeners.delete(l) };
+  const root = document.createElement('div');
+  document.body.appendChild(root);
+  let stop: () => void = () => {};
+  act(() => {
+    stop = startChat({ postMessage: (m) => posted.push(m as IpcMessage), getState: () => undefined, setState: () => {} }, source, root, (cb) => cb());
+  });
+  const snapshot: ChatSnapshot = { seq: 1, session: { ...emptySessionView(), connection: 'ready', sessionId: 's1', ...session }, items };
+  act(() => listeners.forEach((l) => l({ data: { id: 'h1', method: DidChangeSnapshotNotification.method, params: snapshot } })));
+  stops.push(() => (act(() => stop()), root.remove()));
+  return { root, sent: (method: string) => posted.filter((m) => m.method === `chat/${method}`).map((m) => m.params) };
+}
+
+test('the changes card: rows with +/- lines; Review all, a file name, Undo and Undo all send their commands', () => {
+  const { root, sent } = render({}, [
+    {
+      type: 'changes',
+      id: 'changes:c1',
+      changeSetId: 'c1',
+      prompt: 'fix it',
+      files: [
+        { path: '/w/src/a.ts', status: 'modified', added: 3, removed: 2, undone: false },
+        { path: '/w/src/new.ts', status: 'created', added: 6, removed: 0, undone: true },
+        { path: '/w/src/odd.ts', status: 'modified', added: 1, removed: 1, undone: false, beforeUnknown: true },
+      ],
+    },
+  ]);
+  const rows = [...root.querySelectorAll('li.changed-file')];
+  assert.deepEqual(rows.map((r) => r.textContent?.replace(/\s+/g, ' ').trim()), ['a.ts+3 −2', 'new.ts+6 −0Undone', 'odd.ts+1 −1']);
+  assert.match(root.querySelector('.card.changes .card-title')?.textContent ?? '', /3 files changed/);
+  const odd = rows[2].querySelector('button.undo-file') as HTMLButtonElement;
+  assert.equal(odd.disabled, true);
+  assert.match(odd.title, /did not say what the file held/);
+  click(root.querySelector('button.review-all')!);
+  click(rows[0].querySelector('button.changed-path')!);
+  click(rows[0].querySelector('button.undo-file')!);
+  click(root.querySelector('button.undo-all')!);
+  assert.deepEqual(sent('changes/review'), [{ changeSetId: 'c1' }, { changeSetId: 'c1', path: '/w/src/a.ts' }]);
+  assert.deepEqual(sent('changes/undo'), [{ changeSetId: 'c1', path: '/w/src/a.ts' }, { changeSetId: 'c1' }]);
+});
+
+test('checkpoint actions: active with a checkpoint; inert with the reason otherwise (no checkpoint, a build without rewind)', () => {
+  const { root, sent } = render({ checkpointUnavailable: { rewind: 'session/rewind is not supported by this zcode version' } }, [
+    { type: 'user', id: 'user:1', text: 'first', attachments: [], checkpointId: 'c1' },
+    { type: 'user', id: 'user:2', text: 'failed one', attachments: [] },
+  ]);
+  const [first, second] = [...root.querySelectorAll('.message.user')];
+  const rewind1 = first.querySelector('button.rewind-here') as HTMLButtonElement;
+  const fork1 = first.querySelector('button.fork-here') as HTMLButtonElement;
+  assert.equal(rewind1.getAttribute('aria-disabled'), 'true');
+  assert.match(rewind1.title, /not supported/);
+  assert.equal(fork1.getAttribute('aria-disabled'), null);
+  assert.match(fork1.title, /Fork from here/);
+  assert.match((second.querySelector('button.fork-here') as HTMLButtonElement).title, /no checkpoint for this message/);
+  click(rewind1);
+  click(second.querySelector('button.fork-here')!);
+  click(fork1);
+  assert.deepEqual(sent('checkpoint/rewind'), [], 'inert buttons send nothing');
+  assert.deepEqual(sent('checkpoint/fork'), [{ itemId: 'user:1' }]);
+});
