@@ -19,7 +19,10 @@ test('session/create answers only after session/requestRuntimePreferences is ans
   assert.equal(prefs.id, 'server-1');
   assert.equal(prefs.params.scope, 'session');
   assert.match(prefs.params.sessionId, /^sess_/);
-  await new Promise((r) => setTimeout(r, 150));
+  // A round trip instead of a sleep: once a later request is answered, the create has been read
+  // and is waiting (the simulator reads in order); it has not been answered.
+  sim.write({ id: 2, method: 'session/list', params: {} });
+  await sim.next((m) => m.id === 2);
   assert.equal(sim.messages.find((m) => m.id === 1), undefined, 'create must wait for the preferences reply');
   sim.write({ id: prefs.id, result: PREFS });
   const created = await sim.next((m) => m.id === 1);

@@ -22,45 +22,31 @@ async function turns(n: number): Promise<void> {
 }
 
 /**
- * The real backend, except that (1) `session/send` resolves only many turns after zcode answered
- * it, as if the awaiting code were slow, and (2) no `turn.started` reaches the bridge, so the only
- * thing that can make the turn's end "ours" is the send's answer itself.
+ * The real backend, except that `method` resolves only many turns after zcode answered it (as if
+ * the awaiting code were slow), and the events `drop` matches never reach the bridge.
  */
-function lateSendAcks(backend: ZcodeBackend): ZcodeBackend {
-  return new Proxy(backend, {
-    get(target, prop) {
-      if (prop === 'send') {
-        return async (...args: Parameters<ZcodeBackend['send']>) => {
-          const result = await target.send(...args);
-          await turns(30);
-          return result;
-        };
-      }
-      if (prop === 'onEvent') {
-        return (listener: (event: ZcodeEvent) => void) => target.onEvent((event) => event.type !== 'turn.started' && listener(event));
-      }
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+function lateResults(method: 'send' | 'read', drop: (event: ZcodeEvent) => boolean = () => false): (backend: ZcodeBackend) => ZcodeBackend {
+  return (backend) =>
+    new Proxy(backend, {
+      get(target, prop) {
+        if (prop === method) {
+          return async (...args: unknown[]) => {
+            const result: unknown = await (target[method] as (...a: unknown[]) => Promise<unknown>)(...args);
+            await turns(30);
+            return result;
+          };
+        }
+        if (prop === 'onEvent') return (listener: (event: ZcodeEvent) => void) => target.onEvent((event) => !drop(event) && listener(event));
+        const value: unknown = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
 }
 
-/** The real backend, except that `session/read` (the title read a prompt's response may wait for) resolves many turns late. */
-function slowReads(backend: ZcodeBackend): ZcodeBackend {
-  return new Proxy(backend, {
-    get(target, prop) {
-      if (prop === 'read') {
-        return async (...args: Parameters<ZcodeBackend['read']>) => {
-          const result = await target.read(...args);
-          await turns(30);
-          return result;
-        };
-      }
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-}
+/** A late `session/send` answer, and no `turn.started`: only the send's answer itself can make the turn's end "ours". */
+const lateSendAcks = lateResults('send', (event) => event.type === 'turn.started');
+/** A late `session/read` (the title read a prompt's response may wait for). */
+const slowReads = lateResults('read');
 
 describe('order as state (inproc)', () => {
   test('a turn accepted by zcode is marked where the answer stands in the stream, not when its awaiter resumes', T, async () => {

@@ -50,6 +50,19 @@ function world() {
 const selected = (): Promise<RequestPermissionResponse> => Promise.resolve({ outcome: { outcome: 'selected', optionId: 'ok' } });
 const cancelledOnAbort: Answer = (signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve({ outcome: { outcome: 'cancelled' } }), { once: true }));
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Resolves when `signal` aborts (at once if it already has): the event itself, not a guess at its timing. */
+const abortOf = (signal: AbortSignal): Promise<void> => (signal.aborted ? Promise.resolve() : new Promise((r) => signal.addEventListener('abort', () => r(), { once: true })));
+/** Resolves once the registry has changed so that `check` holds. */
+const registryWhen = (registry: ClientRegistry, check: () => boolean): Promise<void> =>
+  check()
+    ? Promise.resolve()
+    : new Promise((resolve) => {
+        const sub = registry.onDidChange(() => {
+          if (!check()) return;
+          sub.dispose();
+          resolve();
+        });
+      });
 
 describe('capabilities', () => {
   test('OR-merge: booleans union, nested objects merged, _meta shallow-merged, null = not declared', () => {
@@ -96,7 +109,7 @@ describe('capabilities', () => {
     await w.addClient({ _meta: { terminal_output: true } }, selected);
     assert.ok(supportsForms(w.registry.capabilities) && supportsTerminalOutput(w.registry.capabilities));
     connection.close();
-    await delay(10);
+    await registryWhen(w.registry, () => w.registry.all.length === 1);
     assert.equal(w.registry.all.length, 1);
     assert.ok(!supportsForms(w.registry.capabilities));
     assert.ok(supportsTerminalOutput(w.registry.capabilities));
@@ -115,7 +128,7 @@ describe('first-answer-wins requests', () => {
     const result = await w.race();
     assert.equal(result.kind, 'answered');
     assert.equal(result.kind === 'answered' && result.clientId, 2);
-    await delay(10);
+    await abortOf(slow.seen[0]);
     assert.ok(slow.seen[0].aborted, 'the loser was told');
     assert.ok(!fast.seen[0].aborted);
     w.close();
@@ -160,11 +173,12 @@ describe('first-answer-wins requests', () => {
     const plain = await w.addClient({}, cancelledOnAbort);
     const controller = new AbortController();
     const pending = w.race({ signal: controller.signal, eligible: (c) => supportsForms(c.capabilities) === false });
-    await delay(10);
+    // The request has reached the client: its handler saw it.
+    while (plain.seen.length === 0) await new Promise((r) => setImmediate(r));
     assert.equal(w.races.openCount('s'), 1);
     controller.abort();
     assert.deepEqual(await pending, { kind: 'withdrawn', reason: 'aborted' });
-    await delay(10);
+    await abortOf(plain.seen[0]);
     assert.ok(plain.seen[0].aborted);
 
     assert.deepEqual(await w.race({ timeoutMs: 30 }), { kind: 'withdrawn', reason: 'timeout' });
