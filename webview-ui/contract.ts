@@ -301,9 +301,10 @@ export interface SessionView {
   checkpointUnavailable?: { rewind?: string; fork?: string };
   /**
    * The bridge replayed only the tail of the history: `available` = earlier messages can be
-   * loaded (`LoadEarlierCommand`), `loading` = a page is on its way. Absent: the whole history is shown.
+   * loaded (`LoadEarlierCommand`), `loading` = a page is on its way, `none` (or absent) = the whole
+   * history is shown. (`none`, not undefined: a patch field set to undefined is lost in postMessage's JSON.)
    */
-  earlier?: 'available' | 'loading';
+  earlier?: 'available' | 'loading' | 'none';
 }
 
 export interface ChatSnapshot {

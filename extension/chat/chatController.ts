@@ -531,7 +531,7 @@ export class ChatController {
   private afterLoad({ sessionId, earlierCursor }: LoadedSession): void {
     if (sessionId !== this.state.session.sessionId) return;
     this.earlier = earlierCursor ? { sessionId, cursor: earlierCursor } : undefined;
-    this.queue(T.patchSession(this.state, { earlier: earlierCursor ? 'available' : undefined }));
+    this.queue(T.patchSession(this.state, { earlier: earlierCursor ? 'available' : 'none' }));
     void this.showStoredChanges(sessionId);
     void this.checkpoints.refresh(sessionId);
   }
@@ -559,7 +559,7 @@ export class ChatController {
     if (this.earlier !== earlier || transcript !== this.state) return;
     const updates = earlier.page;
     this.earlier = next ? { sessionId: earlier.sessionId, cursor: next } : undefined;
-    this.queue(T.mergeChanges(T.prependHistory(transcript, updates), T.patchSession(transcript, { earlier: next ? 'available' : undefined })));
+    this.queue(T.mergeChanges(T.prependHistory(transcript, updates), T.patchSession(transcript, { earlier: next ? 'available' : 'none' })));
   }
 
   /** Shows the changes cards stored for the session's earlier turns (after a load or a reload). */
