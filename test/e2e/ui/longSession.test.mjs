@@ -50,18 +50,35 @@ test('a long session loads its tail; scrolling to the top brings the earlier tur
     const rows = page.locator('.quick-input-list .monaco-list-row');
     await rows.filter({ hasText: 'A very long session' }).first().click({ timeout: 30_000 });
 
-    const userTexts = () => chat.locator('.message.user').allInnerTexts();
+    // textContent, not innerText: pages off screen skip layout (content-visibility), innerText is empty there.
+    const userTexts = () => chat.locator('.message.user').evaluateAll((els) => els.map((el) => el.textContent ?? ''));
     await chat.locator('.message.agent', { hasText: `Answer number ${TURNS - 1}` }).waitFor({ timeout: 60_000 });
     const loads = readSimRecord(wb.simRecord).filter(({ msg }) => msg?.method === 'session/messages').length;
     assert.ok(loads >= 1);
 
-    // Scroll up until the local window is exhausted and the host has paged back to the first turn.
+    // The chat's own window first (clicks, no scrolling): it ends at the bridge's tail — 200 messages,
+    // turns 30..129 — with the affordance for the host's earlier page at its top.
+    const localMore = chat.locator('button.load-earlier', { hasText: /Show \d+ earlier items/ });
+    // A DOM click: Playwright's own would scroll the button into view, and scrolling loads pages too.
+    while ((await localMore.count()) > 0) await localMore.evaluate((el) => el.click());
+    const atTop = await chat.locator('.transcript').evaluate((el) => ({
+      affordance: el.querySelector('.load-earlier')?.textContent ?? '',
+      first: el.querySelector('.message.user')?.textContent ?? '',
+      users: el.querySelectorAll('.message.user').length,
+    }));
+    assert.equal(atTop.affordance, 'Show earlier messages');
+    assert.deepEqual([atTop.first.trim(), atTop.users], [`Question number ${TURNS - 100}`, 100], 'the load replayed the tail only');
+    await screenshot(page, 'long-0-tail');
+
+    // Scroll up until the host has paged back to the first turn.
     const scroller = chat.locator('.transcript');
     const first = chat.locator('.message.user', { hasText: /^Question number 0$/ });
     await waitUntil(async () => {
       await scroller.evaluate((el) => { el.scrollTop = 0; el.dispatchEvent(new Event('scroll')); });
       return (await first.count()) > 0;
     }, { timeout: 90_000, interval: 300, what: 'the first turn to appear after scrolling up' });
+    // The page went in front with the viewport kept where it was; the top now shows the first turn.
+    await scroller.evaluate((el) => { el.scrollTop = 0; });
     await screenshot(page, 'long-1-earliest-turns');
 
     // All turns, in order, each once; the tail is still at the end; no affordance left at the start.
