@@ -15,8 +15,9 @@ import type {
   SessionInfo,
   SetSessionConfigOptionResponse,
 } from '@agentclientprotocol/sdk';
-import { ForkRequest } from '../bridge/acp/extensionSchemas.ts';
+import { ForkRequest, replayOf } from '../bridge/acp/extensionSchemas.ts';
 import type { ZcodeClientHost } from './acpClient.ts';
+import type { LoadedSession } from './chat/chatPorts.ts';
 import { Disposable } from './disposable.ts';
 
 const ACTIVE_SESSION_KEY = 'zcode.activeSessionId';
@@ -49,8 +50,11 @@ export class ClientSessions extends Disposable {
    */
   readonly onWillLoadSession = this._onWillLoadSession.event;
 
-  private readonly _onDidLoadSession = this.register(new vscode.EventEmitter<string>());
-  /** A `session/load` succeeded: its replay is complete (the chat then adds what zcode does not replay). */
+  private readonly _onDidLoadSession = this.register(new vscode.EventEmitter<LoadedSession>());
+  /**
+   * A `session/load` succeeded: its replay is complete (the chat then adds what zcode does not
+   * replay). The bridge replays the tail only; `earlierCursor` is where the chat pages back from.
+   */
   readonly onDidLoadSession = this._onDidLoadSession.event;
 
   private readonly _onDidChangeTitle = this.register(new vscode.EventEmitter<{ sessionId: string; title: string | undefined }>());
@@ -170,9 +174,8 @@ export class ClientSessions extends Disposable {
     await this.setActive(sessionId);
     let result: LoadSessionResponse | null;
     try {
-      // The chat cannot page back yet (`_zcode/session/loadEarlier`), so it asks for the whole history
-      // instead of the bridge's default tail.
-      result = await this.host.request<LoadSessionResponse | null>('session/load', { sessionId, cwd, mcpServers: [], _meta: { zcode: { replay: { limit: 'all' } } } });
+      // The bridge's default tail; the chat pages back with `_zcode/session/loadEarlier` when the user scrolls up.
+      result = await this.host.request<LoadSessionResponse | null>('session/load', { sessionId, cwd, mcpServers: [] });
     } catch (error) {
       if (this._activeSessionId === sessionId && previous !== sessionId) await this.setActive(previous);
       throw error;
@@ -180,7 +183,8 @@ export class ClientSessions extends Disposable {
     this.open.add(sessionId);
     this.rememberFolder(sessionId, cwd);
     if (result?.configOptions) this.setOptions(sessionId, result.configOptions);
-    this._onDidLoadSession.fire(sessionId);
+    const earlierCursor = replayOf(result)?.cursor;
+    this._onDidLoadSession.fire({ sessionId, ...(earlierCursor ? { earlierCursor } : {}) });
   }
 
   /** Every session of a folder (default: the workspace folder; `session/list`, all pages), most recent first. */

@@ -10,6 +10,7 @@ import {
   AnswerPermissionCommand,
   AttachContextRequest,
   CancelBackgroundTaskCommand,
+  LoadEarlierCommand,
   CancelTurnCommand,
   CopyTextCommand,
   CopyTranscriptCommand,
@@ -53,6 +54,8 @@ export interface ChatActions {
   loadSession(sessionId: string): void;
   forkSession(): void;
   cancelBackgroundTask(taskId: string): void;
+  /** The page of history before the first item (the bridge replayed only the tail). */
+  loadEarlierHistory(): void;
   listSessions(): Promise<SessionSummary[]>;
   /** The multi-file diff of a turn's changes (or one file of it). */
   reviewChanges(changeSetId: string, path?: string): void;
@@ -84,6 +87,7 @@ export function hostActions(channel: HostChannel): ChatActions {
     loadSession: (sessionId) => channel.send(LoadSessionCommand, { sessionId }),
     forkSession: () => channel.send(ForkSessionCommand, {}),
     cancelBackgroundTask: (taskId) => channel.send(CancelBackgroundTaskCommand, { taskId }),
+    loadEarlierHistory: () => channel.send(LoadEarlierCommand, {}),
     listSessions: async () => (await channel.request(ListSessionsRequest, {})).sessions,
     reviewChanges: (changeSetId, path) => channel.send(ReviewChangesCommand, path ? { changeSetId, path } : { changeSetId }),
     undoChanges: (changeSetId, path) => channel.send(UndoChangesCommand, path ? { changeSetId, path } : { changeSetId }),
@@ -112,6 +116,7 @@ const noopActions: ChatActions = {
   loadSession() {},
   forkSession() {},
   cancelBackgroundTask() {},
+  loadEarlierHistory() {},
   listSessions: async () => [],
   reviewChanges() {},
   undoChanges() {},

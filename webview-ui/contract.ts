@@ -299,6 +299,12 @@ export interface SessionView {
   queue: QueuedPrompt[];
   /** Why "Rewind to here" / "Fork from here" cannot work on this session (absent: they can); `noList`: the build lists no checkpoints. */
   checkpointUnavailable?: { rewind?: string; fork?: string };
+  /**
+   * The bridge replayed only the tail of the history: `available` = earlier messages can be
+   * loaded (`LoadEarlierCommand`), `loading` = a page is on its way, `none` (or absent) = the whole
+   * history is shown. (`none`, not undefined: a patch field set to undefined is lost in postMessage's JSON.)
+   */
+  earlier?: 'available' | 'loading' | 'none';
 }
 
 export interface ChatSnapshot {
@@ -312,7 +318,9 @@ export type TranscriptOp =
   | { op: 'upsert'; item: TranscriptItem }
   | { op: 'append'; id: string; field: 'text' | 'terminal'; text: string }
   | { op: 'remove'; id: string }
-  | { op: 'clear' };
+  | { op: 'clear' }
+  /** Earlier history: `items` go before every item, in order (ids already present are skipped). */
+  | { op: 'prepend'; items: TranscriptItem[] };
 
 export interface ChatPatch {
   seq: number;
@@ -377,6 +385,12 @@ export function applyTranscriptOps(list: ItemList, ops: readonly TranscriptOp[])
         } else if (op.field === 'terminal' && item.type === 'tool' && item.terminal) {
           items[at] = { ...item, terminal: appendTerminal(item.terminal, op.text) };
         }
+        break;
+      }
+      case 'prepend': {
+        const present = reindex ? new Set(items.map((i) => i.id)) : list.index;
+        items = [...op.items.filter((i) => !present.has(i.id)), ...items];
+        reindex = true;
         break;
       }
       case 'remove': {
@@ -445,6 +459,8 @@ export const LoadSessionCommand = new IpcCommand<{ sessionId: string }>('session
 export const ForkSessionCommand = new IpcCommand('session/fork');
 /** Something the host should log (e.g. a CSP violation or an uncaught error in the webview). */
 export const WebviewLogCommand = new IpcCommand<{ level: 'info' | 'warn' | 'error'; message: string }>('log');
+/** The user scrolled past the first item shown while `SessionView.earlier` is `available`: load the page before it. */
+export const LoadEarlierCommand = new IpcCommand('transcript/loadEarlier');
 /** Cancel a background task of the active session (the bridge's `CancelBackgroundTaskRequest`). */
 export const CancelBackgroundTaskCommand = new IpcCommand<{ taskId: string }>('background/cancel');
 

@@ -260,6 +260,30 @@ export const LoadEarlierResponse = z.object({
 });
 export type LoadEarlierResponse = z.infer<typeof LoadEarlierResponse>;
 
+/**
+ * `session/load`'s answer `_meta.zcode.replay`: how much of the history was replayed; `cursor`
+ * (absent when all of it was) is what `_zcode/session/loadEarlier` pages back from.
+ */
+export const ReplayMeta = z.object({
+  total: z.number().int().nonnegative(),
+  replayed: z.number().int().nonnegative(),
+  cursor: z.string().optional(),
+});
+export type ReplayMeta = z.infer<typeof ReplayMeta>;
+
+/** The replay summary of a `session/load` answer; undefined when it has none (an older bridge) or a malformed one. */
+export function replayOf(loadResponse: { _meta?: Record<string, unknown> | null } | null | undefined): ReplayMeta | undefined {
+  const zcode = loadResponse?._meta?.zcode as { replay?: unknown } | undefined;
+  const parsed = ReplayMeta.safeParse(zcode?.replay);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The cursor an update of a `_zcode/session/loadEarlier` page is marked with (`_meta.zcode.earlierPage`). */
+export function earlierPageOf(update: { _meta?: Record<string, unknown> | null }): string | undefined {
+  const page = (update._meta?.zcode as { earlierPage?: unknown } | undefined)?.earlierPage;
+  return typeof page === 'string' ? page : undefined;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Notification params (bridge → client)
 // ---------------------------------------------------------------------------------------------

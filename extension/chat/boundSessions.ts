@@ -10,10 +10,10 @@
  */
 import * as vscode from 'vscode';
 import type { LoadSessionResponse, NewSessionResponse, SessionConfigOption, SessionInfo } from '@agentclientprotocol/sdk';
-import { ForkRequest } from '../../bridge/acp/extensionSchemas.ts';
+import { ForkRequest, replayOf } from '../../bridge/acp/extensionSchemas.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
 import type { ClientSessions } from '../sessions.ts';
-import type { ChatSessions } from './chatPorts.ts';
+import type { ChatSessions, LoadedSession } from './chatPorts.ts';
 
 export class SessionShownElsewhereError extends Error {
   constructor(readonly sessionId: string) {
@@ -26,6 +26,9 @@ export class BoundSessions implements ChatSessions, vscode.Disposable {
   readonly onDidChangeActiveSession = this._onDidChangeActiveSession.event;
   private readonly _onWillLoadSession = new vscode.EventEmitter<string>();
   readonly onWillLoadSession = this._onWillLoadSession.event;
+  private readonly _onDidLoadSession = new vscode.EventEmitter<LoadedSession>();
+  /** This tab's load succeeded; `earlierCursor`: the bridge replayed only the tail (the chat pages back from it). */
+  readonly onDidLoadSession = this._onDidLoadSession.event;
   private readonly _onDidChangeConfigOptions = new vscode.EventEmitter<{ sessionId: string; configOptions: readonly SessionConfigOption[] }>();
   readonly onDidChangeConfigOptions = this._onDidChangeConfigOptions.event;
   private readonly options = new Map<string, readonly SessionConfigOption[]>();
@@ -49,6 +52,7 @@ export class BoundSessions implements ChatSessions, vscode.Disposable {
     this.subscriptions = [
       this._onDidChangeActiveSession,
       this._onWillLoadSession,
+      this._onDidLoadSession,
       this._onDidChangeConfigOptions,
       sessions.onDidChangeConfigOptions((c) => {
         this.options.set(c.sessionId, c.configOptions);
@@ -91,6 +95,8 @@ export class BoundSessions implements ChatSessions, vscode.Disposable {
     try {
       const result = await this.host.request<LoadSessionResponse | null>('session/load', { sessionId, cwd: this.sessions.cwdOf(sessionId), mcpServers: [] });
       this.setOptions(sessionId, result?.configOptions ?? undefined);
+      const earlierCursor = replayOf(result)?.cursor;
+      this._onDidLoadSession.fire({ sessionId, ...(earlierCursor ? { earlierCursor } : {}) });
     } catch (error) {
       if (previous !== sessionId) this.bind(previous);
       throw error;

@@ -14,6 +14,7 @@ import type {
   RequestPermissionRequest,
   RequestPermissionResponse,
   SessionNotification,
+  SessionUpdate,
 } from '@agentclientprotocol/sdk';
 import {
   AnswerElicitationCommand,
@@ -30,6 +31,7 @@ import {
   FocusInputNotification,
   ForkSessionCommand,
   ListSessionsRequest,
+  LoadEarlierCommand,
   LoadSessionCommand,
   NewSessionCommand,
   OpenDiffCommand,
@@ -54,8 +56,16 @@ import {
   type SessionView,
   type TranscriptItem,
 } from '../../webview-ui/contract.ts';
-import { BackgroundTasksNotification, CancelBackgroundTaskRequest, readNotification, SteerRequest, SteerStateNotification } from '../../bridge/acp/extensionSchemas.ts';
-import type { ChatChanges, ChatEnvironment, ChatHost, ChatSessions, Disposable } from './chatPorts.ts';
+import {
+  BackgroundTasksNotification,
+  CancelBackgroundTaskRequest,
+  earlierPageOf,
+  LoadEarlierRequest,
+  readNotification,
+  SteerRequest,
+  SteerStateNotification,
+} from '../../bridge/acp/extensionSchemas.ts';
+import type { ChatChanges, ChatEnvironment, ChatHost, ChatSessions, Disposable, LoadedSession } from './chatPorts.ts';
 
 export type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';
 import { PatchStream } from './patchStream.ts';
@@ -82,6 +92,12 @@ export class ChatController {
   /** The running turn's change recorder (this window's prompts only). */
   private recorder: { sessionId: string; turn: ReturnType<ChatChanges['beginTurn']> } | undefined;
   private readonly checkpoints: TranscriptCheckpoints;
+  /**
+   * Paging back through a session the bridge replayed only the tail of: the cursor of the page
+   * before what is shown; `page` while a `_zcode/session/loadEarlier` is on its way (the updates
+   * marked with that cursor, collected until the answer prepends them at once).
+   */
+  private earlier: { sessionId: string; cursor: string; page?: SessionUpdate[] } | undefined;
 
   constructor(
     private readonly host: ChatHost,
@@ -108,7 +124,7 @@ export class ChatController {
       // from an empty transcript, also when the loaded session is the one shown.
       sessions.onWillLoadSession((id) => this.switchTo(id)),
       // What zcode does not replay: the changes cards of earlier turns, the messages' checkpoints.
-      ...(sessions.onDidLoadSession ? [sessions.onDidLoadSession((id) => this.afterLoad(id))] : []),
+      ...(sessions.onDidLoadSession ? [sessions.onDidLoadSession((loaded) => this.afterLoad(loaded))] : []),
       sessions.onDidChangeConfigOptions((c) => {
         if (c.sessionId === this.state.session.sessionId) this.queue(T.patchSession(this.state, { configOptions: [...c.configOptions] }));
       }),
@@ -256,6 +272,7 @@ export class ChatController {
       return;
     }
     if (ForkSessionCommand.is(msg)) return void this.run(() => this.sessions.fork());
+    if (LoadEarlierCommand.is(msg)) return void this.loadEarlier();
     if (CancelBackgroundTaskCommand.is(msg)) {
       const sessionId = this.state.session.sessionId;
       const { taskId } = msg.params;
@@ -473,6 +490,13 @@ export class ChatController {
 
   private onSessionUpdate(n: SessionNotification): void {
     const u = n.update;
+    // A page of earlier history goes before everything shown, once its answer arrived (loadEarlier);
+    // never appended as if it were new. A page nobody here asked for (a stale one) is dropped.
+    const page = earlierPageOf(u);
+    if (page !== undefined) {
+      if (this.earlier?.page && this.earlier.sessionId === n.sessionId && this.earlier.cursor === page) this.earlier.page.push(u);
+      return;
+    }
     if ((u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && this.recorder?.sessionId === n.sessionId) this.recorder.turn.note(u);
     if (n.sessionId !== this.state.session.sessionId) return;
     this.queue(T.applySessionUpdate(this.state, n.update));
@@ -504,10 +528,38 @@ export class ChatController {
     }
   }
 
-  private afterLoad(sessionId: string): void {
+  private afterLoad({ sessionId, earlierCursor }: LoadedSession): void {
     if (sessionId !== this.state.session.sessionId) return;
+    this.earlier = earlierCursor ? { sessionId, cursor: earlierCursor } : undefined;
+    this.queue(T.patchSession(this.state, { earlier: earlierCursor ? 'available' : 'none' }));
     void this.showStoredChanges(sessionId);
     void this.checkpoints.refresh(sessionId);
+  }
+
+  /**
+   * The user scrolled to the top of what is shown: the bridge sends the page before the cursor as
+   * marked updates (collected by onSessionUpdate), then answers; the page goes in front in one change.
+   */
+  private async loadEarlier(): Promise<void> {
+    const earlier = this.earlier;
+    if (!earlier || earlier.page || earlier.sessionId !== this.state.session.sessionId) return;
+    const transcript = this.state;
+    earlier.page = [];
+    this.queue(T.patchSession(transcript, { earlier: 'loading' }));
+    let next: string | undefined;
+    try {
+      next = (await this.host.call(LoadEarlierRequest, { sessionId: earlier.sessionId, cursor: earlier.cursor })).cursor;
+    } catch (error) {
+      // Another load or session meanwhile: that transcript is gone. Otherwise scrolling up tries again.
+      if (this.earlier !== earlier || transcript !== this.state) return;
+      earlier.page = undefined;
+      this.queue(T.patchSession(transcript, { earlier: 'available' }));
+      return this.showError(error);
+    }
+    if (this.earlier !== earlier || transcript !== this.state) return;
+    const updates = earlier.page;
+    this.earlier = next ? { sessionId: earlier.sessionId, cursor: next } : undefined;
+    this.queue(T.mergeChanges(T.prependHistory(transcript, updates), T.patchSession(transcript, { earlier: next ? 'available' : 'none' })));
   }
 
   /** Shows the changes cards stored for the session's earlier turns (after a load or a reload). */
@@ -526,6 +578,7 @@ export class ChatController {
     const previous = this.state;
     this.state = this.freshTranscript(sessionId, previous.session);
     this.queued = [];
+    this.earlier = undefined;
     // Forms still waiting for an answer stay answerable whatever session is shown.
     for (const item of previous.list.items) {
       if ((item.type === 'permission' || item.type === 'elicitation') && item.state === 'pending' && this.pending.has(item.id)) {

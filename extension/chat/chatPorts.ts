@@ -25,14 +25,21 @@ export interface ChatHost {
   readonly onDidChangeState: Event<string>;
 }
 
+/** A finished `session/load`. */
+export interface LoadedSession {
+  sessionId: string;
+  /** `_zcode/session/loadEarlier` pages back from here (absent: the whole history was replayed). */
+  earlierCursor?: string;
+}
+
 /** What the chat needs of `ClientSessions` (extension/sessions.ts). */
 export interface ChatSessions {
   readonly activeSessionId: string | undefined;
   readonly onDidChangeActiveSession: Event<string | undefined>;
   /** A `session/load` of this session starts (also of the active one): its replay follows. */
   readonly onWillLoadSession: Event<string>;
-  /** That load succeeded: the replay is complete. */
-  readonly onDidLoadSession?: Event<string>;
+  /** That load succeeded: the replay is complete; `earlierCursor`: the bridge replayed only the tail, earlier pages start there. */
+  readonly onDidLoadSession?: Event<LoadedSession>;
   readonly onDidChangeConfigOptions: Event<{ sessionId: string; configOptions: readonly SessionConfigOption[] }>;
   configOptions(sessionId: string): readonly SessionConfigOption[] | undefined;
   title(sessionId: string): string | undefined;

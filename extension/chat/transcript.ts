@@ -328,3 +328,25 @@ export function patchSession(state: TranscriptState, patch: Partial<SessionView>
   b.session(patch);
   return b.change;
 }
+
+/** Appends `b` to `a` (for batching several changes into one patch). */
+export function mergeChanges(a: Change, b: Change): Change {
+  return { ops: [...a.ops, ...b.ops], ...(a.session || b.session ? { session: { ...a.session, ...b.session } } : {}) };
+}
+
+/**
+ * An earlier page of the history (`_zcode/session/loadEarlier`): its updates are reduced on their
+ * own, as a replay of just that page, and the items go before everything shown, in order. What the
+ * page says about the session (usage, commands, mode, title) is older than what is shown: ignored.
+ * Item ids come from this transcript's counter, so they never collide with the items shown.
+ */
+export function prependHistory(state: TranscriptState, updates: readonly SessionUpdate[]): Change {
+  const page = createTranscript();
+  page.counter = state.counter;
+  for (const update of updates) applySessionUpdate(page, update);
+  state.counter = page.counter;
+  for (const [toolCallId, diffs] of page.diffs) if (!state.diffs.has(toolCallId)) state.diffs.set(toolCallId, diffs);
+  const b = new ChangeBuilder(state);
+  if (page.list.items.length > 0) b.op({ op: 'prepend', items: page.list.items });
+  return b.change;
+}

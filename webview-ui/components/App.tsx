@@ -34,7 +34,7 @@ export function App({ store, actions, view, bus, keys = unobservedKeys }: { stor
           {state.ready ? (
             <div class="chat">
               <Header session={state.session} />
-              <Transcript items={state.items} running={state.session.running} empty={<Welcome />} checkpoints={{ running: state.session.running, unavailable: state.session.checkpointUnavailable }} />
+              <Transcript items={state.items} running={state.session.running} earlier={state.session.earlier} empty={<Welcome />} checkpoints={{ running: state.session.running, unavailable: state.session.checkpointUnavailable }} />
               <Composer session={state.session} view={view} bus={bus} settings={state.settings} />
               <Toolbar session={state.session} />
             </div>

@@ -7,7 +7,7 @@
  */
 import { Component } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { TranscriptItem } from '../contract.ts';
+import type { SessionView, TranscriptItem } from '../contract.ts';
 import { useActions, type ChatActions } from '../actions.ts';
 import { t } from '../l10n.ts';
 import { Announcer } from './Announcer.tsx';
@@ -111,7 +111,11 @@ function handleTranscriptClick(e: MouseEvent, actions: ChatActions): void {
   }
 }
 
-export function Transcript({ items, running, empty, checkpoints }: { items: TranscriptItem[]; running: boolean; empty?: preact.ComponentChildren; checkpoints?: CheckpointState }) {
+/**
+ * @param earlier whether the host can load history from before the first item (the bridge replayed
+ *   only the tail): once the local window shows everything, scrolling to the top asks for it.
+ */
+export function Transcript({ items, running, empty, checkpoints, earlier }: { items: TranscriptItem[]; running: boolean; empty?: preact.ComponentChildren; checkpoints?: CheckpointState; earlier?: SessionView['earlier'] }) {
   const actions = useActions();
   const [count, setCount] = useState(WINDOW);
   const scroller = useRef<HTMLDivElement>(null);
@@ -119,17 +123,30 @@ export function Transcript({ items, running, empty, checkpoints }: { items: Tran
   /** Distance from the bottom to keep while earlier items are inserted above. */
   const anchor = useRef<number | null>(null);
   const [showJump, setShowJump] = useState(false);
-  // A transcript is "new" when its first item is another one.
+  // A transcript is "new" when its first item is another one — unless the old first item is still
+  // there: then earlier history was put in front of it (shown at once, the viewport kept in place).
   const first = items[0]?.id;
-  const [fill, setFill] = useState({ first, count: FIRST_FRAME });
-  const filled = fill.first === first ? fill.count : FIRST_FRAME;
-  const visible = filled >= WINDOW ? count : Math.min(count, filled);
+  const seen = useRef({ first, epoch: 0, prepended: 0 });
+  if (seen.current.first !== first) {
+    const at = seen.current.first === undefined ? -1 : items.findIndex((i) => i.id === seen.current.first);
+    const el = scroller.current;
+    if (at > 0) {
+      seen.current.prepended += at;
+      // Measured before the DOM changes; restored in the layout effect.
+      if (el) anchor.current = el.scrollHeight - el.scrollTop;
+    } else seen.current = { first, epoch: seen.current.epoch + 1, prepended: 0 };
+    seen.current.first = first;
+  }
+  const epoch = seen.current.epoch;
+  const [fill, setFill] = useState({ epoch, count: FIRST_FRAME });
+  const filled = fill.epoch === epoch ? fill.count : FIRST_FRAME;
+  const visible = (filled >= WINDOW ? count : Math.min(count, filled)) + seen.current.prepended;
   useEffect(() => {
-    if (fill.first !== first) return setFill({ first, count: FIRST_FRAME });
+    if (fill.epoch !== epoch) return setFill({ epoch, count: FIRST_FRAME });
     if (fill.count >= WINDOW || fill.count >= items.length) return;
-    const frame = requestAnimationFrame(() => setFill((f) => (f.first === first ? { first, count: f.count + PAGE } : f)));
+    const frame = requestAnimationFrame(() => setFill((f) => (f.epoch === epoch ? { epoch, count: f.count + PAGE } : f)));
     return () => cancelAnimationFrame(frame);
-  }, [first, fill, items.length]);
+  }, [epoch, fill, items.length]);
   // Page-aligned start, so a page always holds the same items.
   const start = Math.max(0, Math.floor((items.length - visible) / PAGE) * PAGE);
   const liveId = running ? items[items.length - 1]?.id : undefined;
@@ -152,6 +169,7 @@ export function Transcript({ items, running, empty, checkpoints }: { items: Tran
     pinned.current = atBottom;
     setShowJump(!atBottom);
     if (el.scrollTop < 200 && start > 0) loadEarlier();
+    else if (el.scrollTop < 200 && earlier === 'available') actions.loadEarlierHistory();
   };
 
   const loadEarlier = (): void => {
@@ -179,6 +197,16 @@ export function Transcript({ items, running, empty, checkpoints }: { items: Tran
           <button type="button" class="link-button load-earlier" onClick={loadEarlier}>
             {t('Show {0} earlier items', Math.min(start, STEP))}
           </button>
+        )}
+        {start === 0 && earlier === 'available' && (
+          <button type="button" class="link-button load-earlier" onClick={() => actions.loadEarlierHistory()}>
+            {t('Show earlier messages')}
+          </button>
+        )}
+        {start === 0 && earlier === 'loading' && (
+          <div class="load-earlier" role="status">
+            {t('Loading earlier messages…')}
+          </div>
         )}
         {items.length === 0 && empty}
         {pages.map((page, i) => (

@@ -23,6 +23,7 @@ import {
   SendPromptCommand,
   UndoChangesCommand,
   SteerCommand,
+  LoadEarlierCommand,
   applyTranscriptOps,
   itemList,
   type ChatPatch,
@@ -33,8 +34,8 @@ import {
 } from '../../../webview-ui/contract.ts';
 import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../extension/chat/chatController.ts';
 import type { DiffSource } from '../../../extension/chat/toolView.ts';
-import type { ChatAttentionEvent } from '../../../extension/chat/chatPorts.ts';
-import { callExtension, SteerRequest } from '../../../bridge/acp/extensionSchemas.ts';
+import type { ChatAttentionEvent, LoadedSession } from '../../../extension/chat/chatPorts.ts';
+import { callExtension, LoadEarlierRequest, SteerRequest } from '../../../bridge/acp/extensionSchemas.ts';
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../bridge/acp/extensionSchemas.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -107,7 +108,9 @@ class FakeSessions implements ChatSessions {
   private readonly active = new Emitter<string | undefined>();
   private readonly options = new Emitter<{ sessionId: string; configOptions: readonly SessionConfigOption[] }>();
   private readonly loads = new Emitter<string>();
-  private readonly loaded = new Emitter<string>();
+  private readonly loaded = new Emitter<LoadedSession>();
+  /** Sessions the "bridge" replays only the tail of: the cursor its load answers with. */
+  readonly earlierCursors = new Map<string, string>();
   readonly forks: (string | undefined)[] = [];
   onDidLoadSession = this.loaded.event;
   onDidChangeActiveSession = this.active.event;
@@ -143,7 +146,8 @@ class FakeSessions implements ChatSessions {
       this.host.update(id, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'history' } });
       this.host.update(id, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'answer' } });
     }
-    this.loaded.fire(id);
+    const earlierCursor = this.earlierCursors.get(id);
+    this.loaded.fire({ sessionId: id, ...(earlierCursor ? { earlierCursor } : {}) });
   }
   async listSessions(): Promise<SessionInfo[]> {
     return this.list;
@@ -602,5 +606,107 @@ describe('chat controller: changed files and checkpoints', () => {
     t.send(ForkFromCommand, { itemId: user.id });
     await until(() => t.sessions.forks.length === 1, 'the fork');
     assert.deepEqual(t.sessions.forks, ['c1']);
+  });
+});
+
+describe('long sessions: earlier pages', () => {
+  /** What the bridge sends for a `_zcode/session/loadEarlier` page: marked updates, then (when the test says so) the answer. */
+  function pagedBridge(t: ReturnType<typeof setup>, pages: Record<string, { texts: [string, string]; cursor?: string }>) {
+    const answers: Deferred<unknown>[] = [];
+    t.host.answers.set(LoadEarlierRequest.method, (params) => {
+      const { sessionId, cursor } = params as { sessionId: string; cursor: string };
+      const page = pages[cursor];
+      if (!page) throw new Error(`${LoadEarlierRequest.method}: unknown cursor ${cursor}`);
+      const earlierPage = { zcode: { earlierPage: cursor } };
+      t.host.update(sessionId, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: page.texts[0] }, _meta: earlierPage });
+      t.host.update(sessionId, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: page.texts[1] }, _meta: earlierPage });
+      const answer = deferred<unknown>();
+      answers.push(answer);
+      void answer.promise.catch(() => {});
+      return answer.promise.then(() => ({ messages: 2, ...(page.cursor ? { cursor: page.cursor } : {}) }));
+    });
+    return answers;
+  }
+  const texts = (t: ReturnType<typeof setup>) => t.view.list.items.map((i) => ('text' in i ? i.text : i.type));
+
+  test('the tail shows first; each page goes before it once its answer arrived; no cursor, no affordance', async () => {
+    const t = setup('old');
+    disposers.push(() => t.controller.dispose());
+    t.sessions.earlierCursors.set('old', 'c2');
+    const answers = pagedBridge(t, { c2: { texts: ['q1', 'a1'], cursor: 'c0' }, c0: { texts: ['q0', 'a0'] } });
+    t.send(ReadyCommand, { reason: 'start' });
+    await until(() => t.controller.session.earlier === 'available', 'the load');
+    t.sync();
+    assert.deepEqual(texts(t), ['history', 'answer']);
+    assert.equal(t.view.session?.earlier, 'available');
+
+    t.send(LoadEarlierCommand, {});
+    t.send(LoadEarlierCommand, {}); // a second scroll while the page is on its way asks nothing more
+    await until(() => answers.length === 1, 'the page request');
+    // The page's updates arrived, its answer not yet: nothing is shown of it, nothing appended.
+    t.host.update('old', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: ' (live)' } });
+    t.sync();
+    assert.deepEqual(texts(t), ['history', 'answer (live)']);
+    assert.equal(t.view.session?.earlier, 'loading');
+    assert.deepEqual(t.host.requests.filter((r) => r.method === LoadEarlierRequest.method).map((r) => r.params), [{ sessionId: 'old', cursor: 'c2' }]);
+
+    answers[0].resolve(undefined);
+    await until(() => t.controller.session.earlier === 'available', 'the first page');
+    t.sync();
+    assert.deepEqual(texts(t), ['q1', 'a1', 'history', 'answer (live)']);
+
+    t.send(LoadEarlierCommand, {});
+    await until(() => answers.length === 2, 'the second page request');
+    answers[1].resolve(undefined);
+    await until(() => t.controller.session.earlier === 'none', 'the last page');
+    t.sync();
+    assert.deepEqual(texts(t), ['q0', 'a0', 'q1', 'a1', 'history', 'answer (live)']);
+    assert.equal(t.view.session?.earlier, 'none', 'the start of the history: no affordance');
+    assert.equal(new Set(t.view.list.items.map((i) => i.id)).size, 6, 'every item has its own id');
+    t.send(LoadEarlierCommand, {});
+    await tick();
+    assert.equal(t.host.requests.filter((r) => r.method === LoadEarlierRequest.method).length, 2, 'nothing more to ask for');
+    assert.equal(t.view.gaps, 0, 'patch numbers are contiguous');
+    assert.deepEqual(t.view.list.items, t.controller.items, 'the webview state equals the host state');
+  });
+
+  test('a whole replay offers no earlier page; a stray marked update is never appended', async () => {
+    const t = setup('old');
+    disposers.push(() => t.controller.dispose());
+    t.send(ReadyCommand, { reason: 'start' });
+    await until(() => t.controller.items.length === 2, 'the load');
+    t.host.update('old', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'stale page' }, _meta: { zcode: { earlierPage: 'c9' } } });
+    t.send(LoadEarlierCommand, {});
+    await tick();
+    t.sync();
+    assert.equal(t.view.session?.earlier, 'none');
+    assert.deepEqual(texts(t), ['history', 'answer']);
+    assert.equal(t.host.requests.filter((r) => r.method === LoadEarlierRequest.method).length, 0);
+  });
+
+  test('a failed page says why and stays available; a page that answers after a reload is dropped', async () => {
+    const t = setup('old');
+    disposers.push(() => t.controller.dispose());
+    t.sessions.earlierCursors.set('old', 'c2');
+    const answers = pagedBridge(t, { c2: { texts: ['q1', 'a1'], cursor: 'c0' } });
+    t.send(ReadyCommand, { reason: 'start' });
+    await until(() => t.controller.session.earlier === 'available', 'the load');
+    t.send(LoadEarlierCommand, {});
+    await until(() => answers.length === 1, 'the page request');
+    answers[0].reject(new Error('cursor c2 is not in this history'));
+    await until(() => t.controller.items.some((i) => i.type === 'error'), 'the error card');
+    t.sync();
+    assert.equal(t.view.session?.earlier, 'available');
+    assert.deepEqual(texts(t), ['history', 'answer', 'error']);
+
+    t.send(LoadEarlierCommand, {});
+    await until(() => answers.length === 2, 'the retry');
+    t.send(LoadSessionCommand, { sessionId: 'old' });
+    await until(() => t.controller.items.length === 2 && t.controller.session.earlier === 'available', 'the reload');
+    answers[1].resolve(undefined);
+    await tick();
+    await tick();
+    t.sync();
+    assert.deepEqual(texts(t), ['history', 'answer'], 'the old page went with the old transcript');
   });
 });

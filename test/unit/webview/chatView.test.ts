@@ -290,6 +290,34 @@ describe('chat webview', () => {
     assert.equal(ids().at(-1), 'u200');
   });
 
+  test('once the window shows everything, the top asks the host for earlier history; a prepended page shows at once', async () => {
+    const h = open();
+    const items: TranscriptItem[] = Array.from({ length: 30 }, (_, i) => ({ type: 'user', id: `u${i}`, text: `message ${i}`, attachments: [] }));
+    h.snapshot({ earlier: 'available' }, items);
+    for (let frame = 0; frame < 10 && h.root.querySelectorAll('[data-item-id]').length < 30; frame++) await act(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
+    const ids = () => [...h.root.querySelectorAll('[data-item-id]')].map((e) => e.getAttribute('data-item-id'));
+    assert.equal(ids().length, 30);
+    click(button(h.root, 'Show earlier messages'));
+    assert.equal(h.commands('transcript/loadEarlier').length, 1);
+    h.patch({ seq: 2, ops: [], session: { earlier: 'loading' } });
+    assert.equal(h.root.querySelector('.load-earlier[role="status"]')?.textContent, 'Loading earlier messages…');
+    const page: TranscriptItem[] = Array.from({ length: 25 }, (_, i) => ({ type: 'user', id: `e${i}`, text: `earlier ${i}`, attachments: [] }));
+    h.patch({ seq: 3, ops: [{ op: 'prepend', items: page }], session: { earlier: 'none' } });
+    assert.deepEqual([ids().length, ids()[0], ids()[25]], [55, 'e0', 'u0'], 'the page goes in front, all of it shown');
+    assert.equal(h.root.querySelector('.load-earlier'), null, 'the start of the history: no affordance');
+    h.patch({ seq: 4, ops: [{ op: 'upsert', item: { type: 'user', id: 'u30', text: 'new', attachments: [] } }] });
+    assert.deepEqual([ids().length, ids().at(-1)], [56, 'u30']);
+  });
+
+  test('while the local window has more, it pages first; no earlier history, no affordance', () => {
+    const h = open();
+    const items: TranscriptItem[] = Array.from({ length: 100 }, (_, i) => ({ type: 'user', id: `u${i}`, text: `message ${i}`, attachments: [] }));
+    h.snapshot({ earlier: 'available' }, items);
+    assert.deepEqual([...h.root.querySelectorAll('.load-earlier')].map((e) => e.textContent), ['Show 20 earlier items']);
+    h.snapshot({ earlier: 'none' }, [{ type: 'user', id: 'x1', text: 'only', attachments: [] }], 2);
+    assert.equal(h.root.querySelector('.load-earlier'), null);
+  });
+
   test('the draft survives a reload of the webview (view state only)', async () => {
     const first = open();
     first.snapshot({});

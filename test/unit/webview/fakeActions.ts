@@ -30,6 +30,7 @@ export function recordingActions(mentions: (query: string) => MentionCandidate[]
     loadSession: rec('loadSession'),
     forkSession: rec('forkSession'),
     cancelBackgroundTask: rec('cancelBackgroundTask'),
+    loadEarlierHistory: rec('loadEarlierHistory'),
     reviewChanges: rec('reviewChanges'),
     undoChanges: rec('undoChanges'),
     rewindTo: rec('rewindTo'),

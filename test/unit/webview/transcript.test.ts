@@ -307,3 +307,52 @@ describe('edit permission cards', () => {
     assert.match(bash.input ?? '', /npm test/);
   });
 });
+
+describe('earlier history', () => {
+  test('a page of updates goes before every item, in order, with fresh ids; what it says about the session is ignored', () => {
+    const { state } = run([
+      { sessionUpdate: 'user_message_chunk', content: text('latest question') },
+      { sessionUpdate: 'agent_message_chunk', content: text('latest answer') },
+    ]);
+    state.session.title = 'Now';
+    const mirror = itemList(state.list.items.slice());
+    const change = T.prependHistory(state, [
+      { sessionUpdate: 'user_message_chunk', content: text('first ') },
+      { sessionUpdate: 'user_message_chunk', content: text('question') },
+      { sessionUpdate: 'tool_call', toolCallId: 'e1', title: 'Edit a.ts', kind: 'edit', status: 'completed', content: [{ type: 'diff', path: '/w/a.ts', oldText: 'a', newText: 'b' }] },
+      { sessionUpdate: 'agent_message_chunk', content: text('first answer') },
+      { sessionUpdate: 'session_info_update', title: 'Then' },
+    ]);
+    applyTranscriptOps(mirror, change.ops);
+    assert.deepEqual(mirror.items, state.list.items, 'the ops rebuild exactly the host state');
+    assert.equal(change.ops.length, 1);
+    assert.equal(change.session, undefined);
+    assert.equal(state.session.title, 'Now');
+    assert.deepEqual(
+      state.list.items.map((i) => [i.type, 'text' in i ? i.text : i.type === 'tool' ? i.title : '']),
+      [
+        ['user', 'first question'],
+        ['tool', 'Edit a.ts'],
+        ['agent', 'first answer'],
+        ['user', 'latest question'],
+        ['agent', 'latest answer'],
+      ],
+    );
+    assert.equal(new Set(state.list.items.map((i) => i.id)).size, 5, 'ids never collide with the items shown');
+    assert.deepEqual(state.list.items.map((i) => state.list.index.get(i.id)), [0, 1, 2, 3, 4], 'the index follows the new positions');
+    assert.deepEqual(state.diffs.get('e1'), [{ path: '/w/a.ts', oldText: 'a', newText: 'b' }], 'Open Diff works on earlier tool calls');
+    // Streaming goes on at the end, into the open message.
+    T.applySessionUpdate(state, { sessionUpdate: 'agent_message_chunk', content: text(', continued') });
+    assert.equal((state.list.items.at(-1) as { text: string }).text, 'latest answer, continued');
+  });
+
+  test('an empty page changes nothing; an item already shown is not shown twice', () => {
+    const { state } = run([{ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Read', kind: 'read', status: 'completed' }]);
+    assert.deepEqual(T.prependHistory(state, []).ops, []);
+    T.prependHistory(state, [
+      { sessionUpdate: 'user_message_chunk', content: text('earlier') },
+      { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Read', kind: 'read', status: 'completed' },
+    ]);
+    assert.deepEqual(state.list.items.map((i) => i.type), ['user', 'tool']);
+  });
+});
