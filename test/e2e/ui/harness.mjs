@@ -136,11 +136,27 @@ export function activityBarItem(page, title) {
   return page.locator(`.part.activitybar .action-item a.action-label[aria-label^="${title}"]`).first();
 }
 
-/** Clicks a view container's activity-bar item unless its side bar is already showing. */
+/**
+ * Shows a view container's side bar: clicks its activity-bar item unless it is already showing.
+ * Right after a (re)load the item can read as checked while the workbench is still restoring its
+ * layout and the side bar stays hidden; then the item is clicked again (hide, then show) until the
+ * container's title is visible.
+ */
 export async function openViewContainer(page, title = 'ZCode') {
   const li = page.locator('.part.activitybar .action-item').filter({ has: page.locator(`a.action-label[aria-label^="${title}"]`) }).first();
-  if (!(await li.getAttribute('class'))?.split(/\s+/).includes('checked')) await activityBarItem(page, title).click();
-  await page.locator('#workbench\\.parts\\.sidebar .composite.title', { hasText: title }).waitFor({ timeout: 15_000 });
+  const header = page.locator('#workbench\\.parts\\.sidebar .composite.title', { hasText: title });
+  await li.waitFor({ timeout: 30_000 });
+  for (let attempt = 1; ; attempt++) {
+    if (!(await li.getAttribute('class'))?.split(/\s+/).includes('checked')) await activityBarItem(page, title).click();
+    try {
+      await header.waitFor({ timeout: 15_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      // Checked but hidden: toggle it off; the next round shows it.
+      if ((await li.getAttribute('class'))?.split(/\s+/).includes('checked')) await activityBarItem(page, title).click();
+    }
+  }
 }
 
 /**
