@@ -61,7 +61,7 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
   context.subscriptions.push(host, sessions, remote, tree, statusBar, quota, locate);
 
   const history = new SessionHistoryStore(context.workspaceState);
-  context.subscriptions.push(history, registerChatView(context, host, sessions, log, statusBar, history));
+  context.subscriptions.push(history, registerChatView(context, host, sessions, log, statusBar, history, quota));
 
   const runner = new CommandRunner(log, locate, context.subscriptions);
   registerSessionCommands(runner, host, sessions, history);

@@ -14,6 +14,11 @@ const REFRESH_MS = 5 * 60_000;
 
 export class QuotaStatus extends Disposable {
   private last: HostState;
+  private readonly changed = new vscode.EventEmitter<AccountUsageResponse>();
+  /** New figures (the chats' context meters follow them). */
+  readonly onDidChange = this.changed.event;
+  /** The last figures read, if any. */
+  current: AccountUsageResponse | undefined;
   private readonly timer: ReturnType<typeof setInterval>;
 
   constructor(
@@ -21,6 +26,7 @@ export class QuotaStatus extends Disposable {
     private readonly statusBar: StatusBar,
   ) {
     super();
+    this.register(this.changed);
     this.last = host.state;
     this.register(
       host.onDidChangeState(() => {
@@ -41,6 +47,8 @@ export class QuotaStatus extends Disposable {
     try {
       const usage = await this.host.call(AccountUsageRequest, refresh ? { refresh } : {});
       this.statusBar.setQuota(usage);
+      this.current = usage;
+      this.changed.fire(usage);
       return usage;
     } catch (error) {
       vscode.window.setStatusBarMessage(vscode.l10n.t('ZCode: could not read the plan quota: {0}', error instanceof Error ? error.message : String(error)), 5_000);

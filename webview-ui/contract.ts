@@ -279,6 +279,18 @@ export interface QueuedPrompt {
 /** zcode/bridge state as the chat shows it. */
 export type ConnectionState = 'notStarted' | 'starting' | 'ready' | 'crashed' | 'error';
 
+/** One plan-quota window as the context meter shows it. */
+export interface PlanQuotaView {
+  /** The window's name ("5-hour window"). */
+  label: string;
+  /** 0–100. */
+  remainingPercent: number;
+  /** ISO 8601, when the provider says. */
+  resetsAt?: string;
+  /** The last refresh failed: these are older figures. */
+  stale: boolean;
+}
+
 /** Everything about the active session that is not a transcript item. */
 export interface SessionView {
   sessionId?: string;
@@ -291,6 +303,8 @@ export interface SessionView {
   /** Steer chip: sent → queued (zcode holds it) → drained (zcode consumed it). */
   steer?: 'sent' | 'queued' | 'drained';
   usage?: { used: number; size: number; cost?: { amount: number; currency: string } | null };
+  /** The GLM Coding Plan window with the least left (`_zcode/account/usage`); absent: no figures. */
+  planQuota?: PlanQuotaView;
   configOptions: SessionConfigOption[];
   commands: AvailableCommand[];
   currentModeId?: string;

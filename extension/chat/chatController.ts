@@ -52,6 +52,7 @@ import {
   type ConnectionState,
   type IpcMessage,
   type IpcRequest,
+  type PlanQuotaView,
   type QueuedPrompt,
   type SessionView,
   type TranscriptItem,
@@ -207,6 +208,11 @@ export class ChatController {
   /** The settings changed (or the webview just started): tell the webview. */
   pushSettings(): void {
     if (this.stream.isListening) this.stream.send(DidChangeSettingsNotification, this.env.settings?.() ?? DEFAULT_CHAT_SETTINGS);
+  }
+
+  /** The plan quota for the context meter (the account's, so it outlives session switches). */
+  setPlanQuota(planQuota: PlanQuotaView | undefined): void {
+    if (planQuota) this.queue(T.patchSession(this.state, { planQuota }));
   }
 
   /** Moves the keyboard to the composer (once the webview is listening). */
@@ -595,6 +601,7 @@ export class ChatController {
       ...(sessionId ? { sessionId, title: this.sessions.title(sessionId), configOptions: [...(this.sessions.configOptions(sessionId) ?? [])] } : {}),
       connection: previous?.connection ?? CONNECTION[this.host.state] ?? 'notStarted',
       ...(previous?.connectionMessage ? { connectionMessage: previous.connectionMessage } : {}),
+      ...(previous?.planQuota ? { planQuota: previous.planQuota } : {}),
       promptCapabilities: this.promptCaps(),
     });
   }

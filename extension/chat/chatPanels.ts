@@ -5,6 +5,7 @@
  * its session id in its state (viewState.ts) and the serializer re-binds the restored tab to it.
  */
 import * as vscode from 'vscode';
+import type { PlanQuotaView } from '../../webview-ui/contract.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
 import type { ClientSessions } from '../sessions.ts';
 import { BoundSessions } from './boundSessions.ts';
@@ -39,6 +40,8 @@ export interface ChatPanelsOptions {
   revealSidebar(): void;
   /** A session was removed from the history: its tab closes. */
   onDidRemoveSession?: vscode.Event<string>;
+  /** The plan quota a new tab's context meter starts with. */
+  planQuota?(): PlanQuotaView | undefined;
 }
 
 export class ChatPanels implements vscode.Disposable {
@@ -124,6 +127,7 @@ export class ChatPanels implements vscode.Disposable {
       ...this.options.environment,
       reveal: () => panel.reveal(undefined, true),
     });
+    controller.setPlanQuota(this.options.planQuota?.());
     const chat: ChatPanel = { panel, controller, sessions };
     self.chat = chat;
     this.panels.add(chat);

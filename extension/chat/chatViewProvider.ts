@@ -12,7 +12,9 @@ import * as vscode from 'vscode';
 import type { ZcodeClientHost } from '../acpClient.ts';
 import { historyForMenu, type SessionHistoryStore } from '../commands/sessionHistory.ts';
 import type { ClientSessions } from '../sessions.ts';
+import type { AccountUsageResponse } from '../../bridge/acp/extensionSchemas.ts';
 import { registerTurnChanges } from '../changes/changesUi.ts';
+import { planQuotaView } from '../planQuota.ts';
 import { defaultSessionFolder, pickSessionFolder } from '../sessionFolders.ts';
 import { ChatAttention } from './chatAttention.ts';
 import { ChatController, type ChatEnvironment } from './chatController.ts';
@@ -112,6 +114,7 @@ export function registerChatView(
   log?: Logger,
   statusBar?: { setNeedsInput(count: number): void },
   history?: SessionHistoryStore,
+  quota?: { readonly onDidChange: vscode.Event<AccountUsageResponse>; readonly current: AccountUsageResponse | undefined },
 ): vscode.Disposable {
   const diffs = new DiffDocuments();
   const turnChanges = registerTurnChanges(context, (message) => log?.warn(message));
@@ -154,10 +157,16 @@ export function registerChatView(
     sidebarShows: (sessionId) => controller.session.sessionId === sessionId,
     revealSidebar: () => provider.reveal(false),
     ...(history ? { onDidRemoveSession: history.onDidRemove } : {}),
+    planQuota: () => planQuotaView(quota?.current),
   });
+  controller.setPlanQuota(planQuotaView(quota?.current));
   return vscode.Disposable.from(
     diffs.register(),
     turnChanges.disposable,
+    quota?.onDidChange((usage) => {
+      const view = planQuotaView(usage);
+      for (const chat of [controller, ...panels.controllers]) chat.setPlanQuota(view);
+    }) ?? { dispose() {} },
     mentions,
     panels,
     vscode.commands.registerCommand(OPEN_CHAT_IN_EDITOR_COMMAND, (sessionId?: unknown) => panels.open(typeof sessionId === 'string' ? sessionId : undefined)),

@@ -1,7 +1,7 @@
 /** Config pickers (mode, model, thought level, …: ACP config options) and the context meter. */
 import { t } from '../l10n.ts';
 import type { SessionConfigOption, SessionConfigSelectGroup, SessionConfigSelectOption } from '@agentclientprotocol/sdk';
-import type { SessionView } from '../contract.ts';
+import type { PlanQuotaView, SessionView } from '../contract.ts';
 import { useActions } from '../actions.ts';
 
 const CATEGORY_ORDER = ['mode', 'model', 'thought_level'];
@@ -72,13 +72,32 @@ function UsageMeter({ usage }: { usage: NonNullable<SessionView['usage']> }) {
   );
 }
 
+/** The plan window with the least left: "62% left", its reset time and staleness in the tooltip. */
+function PlanQuotaMeter({ quota }: { quota: PlanQuotaView }) {
+  const left = Math.max(0, Math.min(100, Math.round(quota.remainingPercent)));
+  const level = left < 10 ? 'high' : left < 30 ? 'medium' : 'low';
+  const resets = quota.resetsAt ? new Date(quota.resetsAt) : undefined;
+  const parts = [t('Plan quota, {0}: {1}% left', quota.label, left)];
+  if (resets && !Number.isNaN(resets.getTime())) parts.push(t('resets {0}', resets.toLocaleString()));
+  if (quota.stale) parts.push(t('stale: the last refresh failed'));
+  const label = parts.join(' · ');
+  return (
+    <div class={`usage plan-quota ${level}${quota.stale ? ' stale' : ''}`} role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={left} title={label}>
+      <span class="codicon codicon-dashboard" aria-hidden="true" />
+      <span class="usage-text">
+        {left}%{quota.stale ? '?' : ''}
+      </span>
+    </div>
+  );
+}
+
 export function Toolbar({ session }: { session: SessionView }) {
   const options = [...session.configOptions].sort((a, b) => {
     const ra = CATEGORY_ORDER.indexOf(a.category ?? '');
     const rb = CATEGORY_ORDER.indexOf(b.category ?? '');
     return (ra < 0 ? 99 : ra) - (rb < 0 ? 99 : rb);
   });
-  if (options.length === 0 && !session.usage) return null;
+  if (options.length === 0 && !session.usage && !session.planQuota) return null;
   return (
     <div class="toolbar">
       {options.map((o) => (
@@ -86,6 +105,7 @@ export function Toolbar({ session }: { session: SessionView }) {
       ))}
       <span class="spacer" />
       {session.usage && <UsageMeter usage={session.usage} />}
+      {session.planQuota && <PlanQuotaMeter quota={session.planQuota} />}
     </div>
   );
 }

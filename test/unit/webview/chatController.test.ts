@@ -504,6 +504,20 @@ describe('chat controller', () => {
     assert.deepEqual(await pending, { outcome: { outcome: 'selected', optionId: 'ok' } });
   });
 
+  test('the plan quota reaches the view and stays there across a session switch (it is the account\'s)', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    t.send(ReadyCommand, {});
+    const quota = { label: '5-hour window', remainingPercent: 40, stale: false };
+    t.controller.setPlanQuota(quota);
+    t.sync();
+    assert.deepEqual(t.view.session?.planQuota, quota);
+    await t.sessions.loadSession('old');
+    t.sync();
+    assert.equal(t.view.session?.sessionId, 'old');
+    assert.deepEqual(t.view.session?.planQuota, quota);
+  });
+
   test('re-loading the shown session (restore, palette, chat menu) shows its history exactly once', async () => {
     const t = setup('old');
     disposers.push(() => t.controller.dispose());

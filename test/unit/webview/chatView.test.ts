@@ -250,6 +250,17 @@ describe('chat webview', () => {
     assert.match(meter.textContent!, /150k \/ 200k/);
   });
 
+  test('the plan quota beside the context meter: what is left, when it resets, stale marked', () => {
+    const h = open();
+    h.snapshot({ planQuota: { label: '5-hour window', remainingPercent: 8, resetsAt: '2026-12-02T09:00:00.000Z', stale: true } });
+    const meter = h.root.querySelector('.plan-quota[role="meter"]')!;
+    assert.ok(meter, 'the plan meter is shown even before any context usage');
+    assert.equal(meter.getAttribute('aria-valuenow'), '8');
+    assert.match(meter.getAttribute('aria-label')!, /5-hour window: 8% left · resets .+ · stale/);
+    assert.ok(meter.classList.contains('high') && meter.classList.contains('stale'));
+    assert.match(meter.textContent!, /8%\?/);
+  });
+
   test('session menu: new, fork, and resume from the list the host returns', async () => {
     const h = open();
     h.snapshot({});
