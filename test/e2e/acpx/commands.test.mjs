@@ -28,16 +28,9 @@ write(skillFile, '---\nname: deploy\ndescription: Deploy the app to an environme
 write(join(home, '.zcode', 'cli', 'config.json'), JSON.stringify({ plugins: { enabledPlugins: { 'reviewer@market': true } } }));
 write(join(home, '.zcode', 'cli', 'plugins', 'cache', 'market', 'reviewer', '1.0.0', 'commands', 'review.md'), '---\ndescription: Review the working tree changes\n---\n\nReview $ARGUMENTS.\n');
 
-after(() => {
-  acpx.run(['sessions', 'close']);
-  acpx.dispose();
-});
+after(() => acpx.close());
 
-function ok(args) {
-  const r = acpx.run(args, { timeout: 60_000 });
-  assert.equal(r.status, 0, `acpx ${args.join(' ')} failed:\n${r.output}`);
-  return r;
-}
+const ok = (args) => acpx.ok(args);
 
 /** What the simulator was sent as prompts (its saved session files). */
 function sentPrompts() {

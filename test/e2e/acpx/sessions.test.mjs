@@ -20,18 +20,9 @@ import { acpxRunner } from './acpxRunner.mjs';
 const T = { timeout: 120_000 };
 const acpx = acpxRunner();
 
-after(() => {
-  // Ends acpx's queue owner for the session (and with it the bridge and the simulator).
-  acpx.run(['sessions', 'close']);
-  acpx.dispose();
-});
+after(() => acpx.close());
 
-/** One acpx run that must succeed. */
-function ok(args) {
-  const r = acpx.run(args, { timeout: 60_000 });
-  assert.equal(r.status, 0, `acpx ${args.join(' ')} failed:\n${r.output}`);
-  return r;
-}
+const ok = (args) => acpx.ok(args);
 
 describe('acpx drives dist/cli.js', () => {
   test('sessions new → listed before its first prompt; a slash command; --model; still one entry under the same id', T, () => {
