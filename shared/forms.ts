@@ -42,6 +42,11 @@ export function choiceFieldOf(key: string): string | undefined {
   return key.endsWith('_other') && key.length > '_other'.length ? key.slice(0, -'_other'.length) : undefined;
 }
 
+/** The "other" field's title says which half of `combineAnswer`'s rule applies to its question. */
+export function otherTitle(multiple: boolean): string {
+  return multiple ? '↳ or type another value (added to the selection)' : '↳ or type a custom value (overrides the selection)';
+}
+
 /**
  * One question's answer from its picks and its "other" text — the rule the bridge answers zcode
  * with and every client shows:

@@ -31,7 +31,7 @@ import type {
   Question,
   UserInputReply,
 } from '../zcode/protocol.ts';
-import { combineAnswer, formKindMeta, otherFieldOf, PLAN_FEEDBACK_FIELD, SKIP_CHOICE, SKIP_TITLE } from '../../shared/forms.ts';
+import { combineAnswer, formKindMeta, otherFieldOf, otherTitle, PLAN_FEEDBACK_FIELD, SKIP_CHOICE, SKIP_TITLE } from '../../shared/forms.ts';
 import { textContent } from './content.ts';
 import { toolCallCard, type CardOptions, type ToolCallStart } from './toolCards.ts';
 import { toolKind, toolTitle } from './toolInfo.ts';
@@ -173,9 +173,6 @@ export function permissionOutcomeToReply(answer: PermissionAnswer, params: Permi
 // Questions (AskUserQuestion)
 // ---------------------------------------------------------------------------------------------
 
-/** Title of each question's free-text companion field `q_<i>_other`. */
-export const OTHER_TITLE = '↳ or type a custom value (overrides the selection)';
-
 /** The form field of question `i` (`q_<i>`) and of its free-text companion (`q_<i>_other`). */
 function questionFieldId(index: number): string {
   return `q_${index}`;
@@ -222,7 +219,7 @@ export function questionsToElicitation(sessionId: string, questions: readonly Qu
     properties[questionFieldId(i)] = question.multiSelect
       ? { type: 'array', ...label, items: { anyOf: withSkip } }
       : { type: 'string', ...label, oneOf: withSkip };
-    properties[otherFieldId(i)] = { type: 'string', title: OTHER_TITLE };
+    properties[otherFieldId(i)] = { type: 'string', title: otherTitle(question.multiSelect === true) };
   });
   const request: CreateElicitationRequest = {
     mode: 'form',

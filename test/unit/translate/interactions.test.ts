@@ -160,7 +160,7 @@ describe('questions form', () => {
               ],
             },
           },
-          q_1_other: { type: 'string', title: '↳ or type a custom value (overrides the selection)' },
+          q_1_other: { type: 'string', title: '↳ or type another value (added to the selection)' },
           q_2: { type: 'string', title: 'Anything else?' },
         },
         required: [],

@@ -13,6 +13,7 @@ import { ElicitationCard, PermissionCard } from '../../../webview-ui/components/
 import { recordingActions } from './fakeActions.ts';
 
 const OTHER_TITLE = '↳ or type a custom value (overrides the selection)';
+const OTHER_TITLE_MULTI = '↳ or type another value (added to the selection)';
 
 /** The bridge's AskUserQuestion form (issue 4 / seed): one single-select and one multi-select question. */
 const QUESTIONS: ElicitationSchema = {
@@ -39,7 +40,7 @@ const QUESTIONS: ElicitationSchema = {
         ],
       },
     },
-    q_1_other: { type: 'string', title: OTHER_TITLE },
+    q_1_other: { type: 'string', title: OTHER_TITLE_MULTI },
   },
   required: [],
 };
