@@ -31,10 +31,24 @@ async function sessionIn(page, folder, prompt) {
   assert.equal(await page.locator('.quick-input-list .monaco-list-row').count(), 2, 'one choice per folder');
   if (folder === 'two') await screenshot(page, 'multiroot-1-pick-folder');
   await row.click();
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
   const chat = webviewFrame(page);
   const input = chat.locator('textarea.prompt-input');
-  await input.fill(prompt);
-  await input.press('Enter');
+  const mine = chat.locator('.message.user', { hasText: prompt });
+  // Known, not yet understood (closing note of issue 16): once in CI the first prompt typed right after
+  // New Session in a fresh multi-root window left an empty composer and nothing was sent. The test types
+  // it again once, and says so, rather than fail on that instead of on what it checks (the folder).
+  for (let attempt = 1; ; attempt++) {
+    await input.fill(prompt);
+    await input.press('Enter');
+    try {
+      await mine.waitFor({ timeout: 15_000 });
+      break;
+    } catch (error) {
+      if (attempt === 2) throw error;
+      console.log(`[multiroot] the prompt "${prompt}" did not show after New Session; typing it again`);
+    }
+  }
   await chat.locator('.message.agent', { hasText: `You said: ${prompt}` }).waitFor({ timeout: 60_000 });
   await waitUntil(() => received('session/create').length > created, { what: 'zcode to create the session' });
   return received('session/create').at(-1).params;
