@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 
 export const QUOTA_KEY = 'test-coding-plan-key';
 /** 2030-01-01T05:00:00Z and 2030-01-07T00:00:00Z. */
@@ -87,5 +88,28 @@ export async function startQuotaEndpoint(): Promise<QuotaEndpoint> {
     requests,
     fail: () => (failing = true),
     close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * For a test file: a zcode HOME (`makeZcodeHome`) as this process's HOME — the in-process bridge, the
+ * CLI it spawns and the simulator all read it — and the quota stand-in, started before the tests and
+ * pointed at with `ZCODE_ACP_QUOTA_URL`, closed after them.
+ */
+export function useZcodeAccount(): { zhome: ZcodeHome; readonly quota: QuotaEndpoint } {
+  const zhome = makeZcodeHome();
+  process.env.HOME = zhome.home;
+  let endpoint: QuotaEndpoint | undefined;
+  before(async () => {
+    endpoint = await startQuotaEndpoint();
+    process.env.ZCODE_ACP_QUOTA_URL = endpoint.url;
+  });
+  after(() => endpoint?.close());
+  return {
+    zhome,
+    get quota() {
+      if (!endpoint) throw new Error('the quota endpoint starts in before()');
+      return endpoint;
+    },
   };
 }

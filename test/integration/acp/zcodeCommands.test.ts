@@ -6,26 +6,18 @@
  * from a loopback stand-in for the provider's endpoint.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
-import { makeZcodeHome, QUOTA_KEY, startQuotaEndpoint } from '../../helpers/zcodeHome.ts';
-import type { QuotaEndpoint } from '../../helpers/zcodeHome.ts';
+import { QUOTA_KEY, useZcodeAccount } from '../../helpers/zcodeHome.ts';
 import { buildCli, MODES } from './harness.ts';
 import type { AcpHarness } from './harness.ts';
 import { newSession, say, sentPrompts, withHarness } from './helpers.ts';
 
 const T = { timeout: 90_000 };
-const zhome = makeZcodeHome();
-// The bridge (in-process: this process; stdio: the CLI inherits it) and the simulator read this HOME.
-process.env.HOME = zhome.home;
-let quota: QuotaEndpoint;
+const account = useZcodeAccount();
+const { zhome } = account;
 
-before(async () => {
-  quota = await startQuotaEndpoint();
-  process.env.ZCODE_ACP_QUOTA_URL = quota.url;
-  await buildCli();
-});
-after(() => quota.close());
+before(() => buildCli());
 
 function menus(h: AcpHarness, sessionId: string): AvailableCommand[][] {
   return h.updatesOf(sessionId).flatMap((u) => (u.sessionUpdate === 'available_commands_update' ? [u.availableCommands] : []));
@@ -100,7 +92,7 @@ for (const mode of MODES) {
           text,
           'GLM Coding Plan (pro):\n- 75% left of the 5-hour window (250 of 1000 used), resets 2030-01-01 05:00 UTC\n- 60% left of the weekly window, resets 2030-01-07 00:00 UTC',
         );
-        assert.ok(quota.requests.every((r) => r.authorization === `Bearer ${QUOTA_KEY}`));
+        assert.ok(account.quota.requests.every((r) => r.authorization === `Bearer ${QUOTA_KEY}`));
         await say(h, sessionId, 'count some tokens [scenario:text]');
         const usage = (await h.agent.request('_zcode/account/usage', { sessionId })) as {
           quota: { provider: string; windows: Array<{ key: string; remainingPercent: number; resetsAt?: string }>; stale: boolean };

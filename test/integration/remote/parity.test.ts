@@ -5,23 +5,15 @@
  * bridge sends is schema-validated (strict) by the clients' taps (harness.ts).
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
-import { makeZcodeHome, startQuotaEndpoint } from '../../helpers/zcodeHome.ts';
-import type { QuotaEndpoint } from '../../helpers/zcodeHome.ts';
+import { useZcodeAccount } from '../../helpers/zcodeHome.ts';
 import { agentText, promptText, startHarness } from './bridgeHarness.ts';
 
 const T = { timeout: 60_000 };
 const TERMINAL = { _meta: { terminal_output: true } };
-const zhome = makeZcodeHome();
-process.env.HOME = zhome.home;
-let quota: QuotaEndpoint;
-
-before(async () => {
-  quota = await startQuotaEndpoint();
-  process.env.ZCODE_ACP_QUOTA_URL = quota.url;
-});
-after(() => quota.close());
+const account = useZcodeAccount();
+const { zhome } = account;
 
 function userChunks(updates: readonly SessionNotification[], sessionId: string): SessionNotification[] {
   return updates.filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'user_message_chunk');
@@ -82,7 +74,7 @@ describe('remote parity (WebSocket)', () => {
       assert.match(agentText(phone, sessionId), /^GLM Coding Plan \(pro\):\n- 75% left of the 5-hour window/);
       const usage = (await phone.agent.request('_zcode/account/usage', {})) as { quota: { windows: unknown[]; stale: boolean } };
       assert.equal(usage.quota.windows.length, 2);
-      quota.fail();
+      account.quota.fail();
       const stale = (await phone.agent.request('_zcode/account/usage', { refresh: true })) as { quota: { stale: boolean; staleReason: string }; unavailable: { reason: string } };
       assert.equal(stale.quota.stale, true, 'the last figures, marked stale');
       assert.equal(stale.unavailable.reason, 'unexpected');
