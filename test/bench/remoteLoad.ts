@@ -185,6 +185,8 @@ class LoadClient {
   /** session/update notifications received, per session, and how many were not the per-client command list. */
   readonly updateCounts = new Map<string, number>();
   broadcastCount = 0;
+  /** Prompts of another client shown to this one (`user_message_chunk` with `_meta.zcode.sentBy`). */
+  echoedPrompts = 0;
   /** Socket arrival time of every agent_message_chunk character of the watched session (one per zcode delta). */
   readonly chunkFrames: number[] = [];
   permissionsAsked = 0;
@@ -236,7 +238,9 @@ class LoadClient {
       case 'session/update': {
         const { sessionId, update } = message.params as SessionNotification;
         this.updateCounts.set(sessionId, (this.updateCounts.get(sessionId) ?? 0) + 1);
-        if (update.sessionUpdate !== 'available_commands_update') this.broadcastCount++;
+        // A prompt is echoed to every client but its sender (issue 15.6): counted apart, checked below.
+        if (update.sessionUpdate === 'user_message_chunk') this.echoedPrompts++;
+        else if (update.sessionUpdate !== 'available_commands_update') this.broadcastCount++;
         const chunk = chunkOf(message.params);
         if (chunk && chunk.sessionId === this.watched.session) pushPerCharacter(this.chunkFrames, at, chunk.length);
         return;
@@ -373,6 +377,9 @@ async function loadOnce(): Promise<{ p99: number; rows: Row[] }> {
     // The command list goes only to the client that created or loaded a session; the rest is broadcast.
     const broadcast = clients.map((c) => c.broadcastCount);
     if (new Set(broadcast).size !== 1) failures.push(`clients saw different broadcast update counts: ${JSON.stringify(broadcast)}`);
+    const prompts = ROUNDS + permissionTurns;
+    const echoes = clients.map((c) => c.echoedPrompts);
+    if (echoes[0] !== 0 || echoes.slice(1).some((n) => n !== prompts)) failures.push(`prompt echoes per client ${JSON.stringify(echoes)}, expected 0 for the sender and ${prompts} for each other client`);
     const chunkCounts = clients.map((c) => c.chunkFrames.length);
     if (chunkCounts.some((n) => n !== ROUNDS * DELTAS)) failures.push(`characters of agent text per client ${JSON.stringify(chunkCounts)}, expected ${ROUNDS * DELTAS} (one per delta)`);
     // The streaming session is the zcode session with the most deltas (the permission turns have a few).
