@@ -1,6 +1,7 @@
 // One build file, three bundles (see docs in README "Building"):
 //   dist/extension.js  VS Code extension host (node, cjs, `vscode` external)
-//   dist/cli.js        the `zcode-acp` stdio bridge (node, cjs, self-contained)
+//   dist/cli.js        the `zcode-acp` stdio bridge's entry (node, cjs): answers `initialize`, then loads
+//   dist/cli-bridge.js the bridge itself (node, cjs, self-contained) — apart so that start-up is quick
 //   dist/webview.js    the chat webview (browser, esm) + dist/webview.css
 // Flags: --watch (rebuild on change), --production (minify, no sourcemaps).
 // Type-checking is separate: `npm run typecheck` (tsc --noEmit).
@@ -30,9 +31,30 @@ const base = {
 /** Node bundles: the package is "type": "module", so dist/ gets its own package.json saying commonjs. */
 const node = { ...base, platform: 'node', target: 'node20', format: 'cjs', mainFields: ['module', 'main'] };
 
+/**
+ * dist/cli.js loads the bridge at run time from its own bundle (bridge/cli.ts, issue 18.1): its
+ * `import('./cliBridge.ts')` is left as a require of ./cli-bridge.js instead of being bundled in.
+ */
+const cliBridgeApart = {
+  name: 'cli-bridge-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/cliBridge\.ts$/ }, () => ({ path: './cli-bridge.js', external: true }));
+  },
+};
+
 const builds = [
   { ...node, entryPoints: { extension: 'extension/extension.ts' }, outdir, external: ['vscode'] },
-  { ...node, entryPoints: { cli: 'bridge/cli.ts' }, outdir, banner: { js: '#!/usr/bin/env node' } },
+  {
+    ...node,
+    entryPoints: { cli: 'bridge/cli.ts' },
+    outdir,
+    banner: { js: '#!/usr/bin/env node' },
+    plugins: [cliBridgeApart],
+    // import() becomes require(): Node's import() of a CommonJS file first scans it for its export
+    // names (cjs-module-lexer), ~30 ms for cli-bridge.js.
+    supported: { 'dynamic-import': false },
+  },
+  { ...node, entryPoints: { 'cli-bridge': 'bridge/cliBridge.ts' }, outdir },
   {
     ...base,
     entryPoints: { webview: 'webview-ui/main.tsx' },

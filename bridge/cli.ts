@@ -1,9 +1,11 @@
 /**
  * `zcode-acp`: the zcode ⇄ ACP bridge on stdio, for Zed, JetBrains and any ACP client.
  *
- * stdout carries only ACP messages (one JSON-RPC message per line); every log line goes to stderr.
- * The process exits when stdin closes (the editor went away): the bridge is disposed, which stops
- * zcode, so no orphan process is left behind.
+ * This file is what starts first, so it is kept small (issue 18.1): options, then the client's
+ * first line. A well-formed `initialize` is answered here at once (earlyInitialize.ts); the bridge
+ * itself (cliBridge.ts, bundled apart as dist/cli-bridge.js) is loaded when the client sends
+ * anything more. Everything else — `--doctor`, remote access, any other first message — loads the
+ * bridge straight away and leaves the input to it.
  *
  * Environment:
  *   ZCODE_BIN             the zcode CLI (else `zcode` on PATH, else the desktop app's bundled CLI)
@@ -12,14 +14,11 @@
  *   ZCODE_ACP_STORE_DIR   where acp-lazy-sessions.json lives (default ~/.zcode/v2)
  *   ZCODE_ACP_MODE        mode for new zcode sessions (default build)
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
-import { createBridge } from './acp/bridge.ts';
-import { formatDoctorReport, runDoctor } from './zcode/doctor.ts';
-import { guardedNdJsonStream } from './acp/stdioStream.ts';
-import type { Bridge } from './acp/bridge.ts';
-import type { Logger } from './zcode/backend.ts';
+import { earlyInitialize } from './acp/earlyInitialize.ts';
+// Types only (erased): the module itself is loaded on demand by loadBridge().
+import type * as CliBridge from './cliBridge.ts';
+import type { EarlyInitialize } from './acp/earlyInitialize.ts';
+import { checkIncoming } from './acp/wireGuard.ts';
 import { BRIDGE_NAME, BRIDGE_VERSION } from './version.ts';
 
 const HELP = `${BRIDGE_NAME} ${BRIDGE_VERSION}: zcode as an Agent Client Protocol (ACP) agent on stdio.
@@ -43,33 +42,62 @@ Zed (settings.json):
   "agent_servers": { "ZCode": { "command": "zcode-acp", "args": [], "env": {} } }
 `;
 
-function stderrLogger(debug: boolean): Logger {
-  const write =
-    (level: string, enabled: boolean) =>
-    (message: string | Error, ...args: unknown[]): void => {
-      if (!enabled) return;
-      const text = [message instanceof Error ? (message.stack ?? message.message) : message, ...args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a)))].join(' ');
-      process.stderr.write(`[${BRIDGE_NAME}] ${level} ${text}\n`);
-    };
-  return {
-    trace: write('trace', false),
-    debug: write('debug', debug),
-    info: write('info', true),
-    warn: write('warn', true),
-    error: write('error', true),
-  };
+/** Longest first line read for an early answer; a longer one goes to the bridge (an `initialize` is a few hundred bytes). */
+const EARLY_LINE_LIMIT = 64 * 1024;
+const NEWLINE = 0x0a;
+
+interface Read {
+  /** Every byte read so far. */
+  bytes: Buffer;
+  /** stdin ended. */
+  ended: boolean;
 }
 
+/** Reads stdin until `enough(chunk, bytesSoFar)` or its end, then pauses it: the bytes stay ours to hand on. */
+function readUntil(enough: (chunk: Buffer, bytesSoFar: number) => boolean): Promise<Read> {
+  const input = process.stdin;
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const finish = (ended: boolean): void => {
+      input.off('data', onData);
+      input.off('end', onEnd);
+      input.pause();
+      resolve({ bytes: Buffer.concat(chunks), ended });
+    };
+    const onData = (chunk: Buffer): void => {
+      chunks.push(chunk);
+      length += chunk.length;
+      if (enough(chunk, length)) finish(false);
+    };
+    const onEnd = (): void => finish(true);
+    input.on('data', onData);
+    input.once('end', onEnd);
+    // A paused stream stays paused when a 'data' listener is added.
+    input.resume();
+  });
+}
+
+/** The bridge, loaded on demand (a separate bundle: see esbuild.mjs). */
+const loadBridge = (): Promise<typeof CliBridge> => import('./cliBridge.ts');
+
 /**
- * ZCODE_ACP_REMOTE=1 + ZCODE_ACP_REMOTE_TOKEN (+ _HOST/_PORT): other ACP clients over WebSocket
- * (remote/env.ts decides; it never throws). Remote clients never keep the process alive: it ends
- * with stdin. Loaded only when asked for: the WebSocket server and `node:http` are a third of the
- * bundle, and an editor waiting for `initialize` should not pay for them (npm run bench -- startup).
+ * Answers a first-line `initialize` early when it can, then waits for more input before loading the
+ * bridge. Returns what the bridge must be given: the early answer (if one was sent) and the bytes
+ * read but not yet consumed; undefined when the client left without asking for anything more.
  */
-async function startRemoteAccess(bridge: Bridge, logger: Logger): Promise<void> {
-  if (!process.env.ZCODE_ACP_REMOTE) return;
-  const { startRemoteFromEnv } = await import('./remote/env.ts');
-  await startRemoteFromEnv(bridge, process.env, logger);
+async function answerInitializeEarly(): Promise<{ early?: EarlyInitialize; unread: Buffer } | undefined> {
+  const first = await readUntil((chunk, length) => chunk.includes(NEWLINE) || length > EARLY_LINE_LIMIT);
+  const newline = first.bytes.indexOf(NEWLINE);
+  const checked = newline >= 0 && newline <= EARLY_LINE_LIMIT ? checkIncoming(first.bytes.subarray(0, newline).toString('utf8').trim()) : undefined;
+  const early = checked?.ok ? earlyInitialize(checked.message) : undefined;
+  if (!early) return { unread: first.bytes };
+  process.stdout.write(`${JSON.stringify(early.response)}\n`);
+  const rest = first.bytes.subarray(newline + 1);
+  if (rest.length > 0) return { early, unread: rest };
+  if (first.ended) return undefined;
+  const more = await readUntil(() => true);
+  return more.bytes.length > 0 ? { early, unread: more.bytes } : undefined;
 }
 
 async function main(): Promise<void> {
@@ -83,9 +111,7 @@ async function main(): Promise<void> {
     return;
   }
   if (args.includes('--doctor')) {
-    const report = await runDoctor({ env: process.env });
-    process.stdout.write(args.includes('--json') ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorReport(report));
-    process.exitCode = report.verdict.ok ? 0 : 1;
+    await (await loadBridge()).doctorCommand(args.includes('--json'));
     return;
   }
   const unknown = args.filter((a) => a.startsWith('-'));
@@ -94,36 +120,17 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-
-  const logger = stderrLogger(process.env.ZCODE_ACP_DEBUG === '1' || process.env.ZCODE_ACP_DEBUG === 'true');
-  const bridge = createBridge({
-    // Discovery reads ZCODE_BIN / ZCODE_NODE from the environment itself.
-    locate: { env: process.env },
-    logger,
-    storageDir: process.env.ZCODE_ACP_STORE_DIR || join(homedir(), '.zcode', 'v2'),
-    defaultMode: process.env.ZCODE_ACP_MODE || undefined,
-  });
-  // Guarded framing: an oversized, too-deep or malformed line is answered and skipped (issue 17.1, 17.2).
-  const stream = guardedNdJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, { logger });
-  const connection = bridge.connect(stream, { kind: 'stdio' });
-  await startRemoteAccess(bridge, logger);
-
-  let exiting = false;
-  const shutdown = async (why: string): Promise<void> => {
-    if (exiting) return;
-    exiting = true;
-    logger.info(`${why}; shutting down`);
-    // Never wait forever: an unresponsive zcode is killed by dispose(); this is the last resort.
-    setTimeout(() => process.exit(process.exitCode ?? 0), 15_000).unref();
-    await bridge.dispose().catch((error: unknown) => logger.error(`dispose failed: ${String(error)}`));
-    process.exit(process.exitCode ?? 0);
-  };
-  // The connection closes when stdin ends (the client went away).
-  void connection.closed.then(() => shutdown('the ACP client disconnected'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  // stdout gone (EPIPE): nobody can hear us any more.
-  process.stdout.on('error', () => void shutdown('stdout closed'));
+  // Remote clients may connect at any time: their WebSocket server starts with the bridge, now.
+  if (process.env.ZCODE_ACP_REMOTE) {
+    await (await loadBridge()).serveStdio({ unread: Buffer.alloc(0) });
+    return;
+  }
+  const start = await answerInitializeEarly();
+  if (!start) {
+    process.stderr.write(`[${BRIDGE_NAME}] info the ACP client disconnected after initialize; nothing was started\n`);
+    return;
+  }
+  await (await loadBridge()).serveStdio(start);
 }
 
 main().catch((error: unknown) => {

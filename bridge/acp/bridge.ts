@@ -61,6 +61,7 @@ import { Emitter } from '../zcode/emitter.ts';
 import { BRIDGE_NAME } from '../version.ts';
 import { ClientRegistry } from './clients.ts';
 import { ResponseOrder } from './responseOrder.ts';
+import { answerInitializeFirst } from './initializeFirst.ts';
 import type { ClientInfo } from './clients.ts';
 import { ConfigService } from './configOptions.ts';
 import type { BridgeContext, SessionHandle, SlashCommandRunner } from './context.ts';
@@ -216,7 +217,7 @@ class BridgeImpl implements Bridge {
     this.pendingInfo = info;
     this.pendingOrder = order;
     try {
-      return this.app.connect(order.wrap(stream));
+      return this.app.connect(order.wrap(answerInitializeFirst(stream)));
     } finally {
       this.pendingInfo = undefined;
       this.pendingOrder = undefined;

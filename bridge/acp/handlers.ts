@@ -8,14 +8,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { RequestError } from '@agentclientprotocol/sdk';
-import type { AgentApp, AgentContext, ContentBlock, InitializeResponse, SessionConfigOption, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { AgentApp, AgentContext, ContentBlock, SessionConfigOption, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
 import { buildModeState } from '../translate/config.ts';
 import { historyToUpdates } from '../translate/history.ts';
 import { DEFAULT_REPLAY_MESSAGES, pageBefore, pageEndingAt, replayLimitOf } from '../translate/replayPage.ts';
 import { mcpServersToZcode } from '../translate/mcpServers.ts';
 import { availableCommands } from '../translate/prompt.ts';
 import type { Logger, ZcodeBackend } from '../zcode/backend.ts';
-import { BRIDGE_NAME, BRIDGE_VERSION } from '../version.ts';
 import type { ClientRegistry, ConnectedClient } from './clients.ts';
 import { supportsTerminalOutput } from './clients.ts';
 import type { ConfigService } from './configOptions.ts';
@@ -23,6 +22,7 @@ import type { CommandScope } from './commandCatalog.ts';
 import { requireAbsoluteCwd, requireUsableCwd } from './cwd.ts';
 import type { SlashCommandRunner, BridgeContext } from './context.ts';
 import { answerOrRequestError } from './errors.ts';
+import { AUTH_METHOD_ID, initializeResponse, PROTOCOL_VERSION } from './initializeAnswer.ts';
 import type { SessionRuntime } from './sessions.ts';
 import { LoadEarlierRequest } from './extensionSchemas.ts';
 import { paramsParser } from './paramsParser.ts';
@@ -32,17 +32,6 @@ import { listSessionInfos } from './sessionList.ts';
 import type { RequestRaces } from './races.ts';
 import type { SessionManager } from './sessions.ts';
 import type { TurnEngine } from './turns.ts';
-
-/** The one auth method: zcode holds its own credentials, the bridge never asks for a key. */
-const AUTH_METHOD_ID = 'zcode-login';
-
-/** What `initialize` advertises about concurrent prompts (conformance 6). */
-const PROMPT_QUEUE_META = {
-  policy: 'fifo',
-  scope: 'session',
-  description:
-    'A session/prompt sent while another prompt of the same session runs waits and starts when it ends (first in, first out). session/cancel cancels the running prompt and every queued one; each gets stopReason "cancelled".',
-} as const;
 
 export interface HandlerDeps {
   app: AgentApp;
@@ -57,28 +46,6 @@ export interface HandlerDeps {
   slashCommands: SlashCommandRunner;
 }
 
-function initializeResponse(): InitializeResponse {
-  return {
-    protocolVersion: 1,
-    agentInfo: { name: BRIDGE_NAME, title: 'ZCode', version: BRIDGE_VERSION },
-    agentCapabilities: {
-      loadSession: true,
-      promptCapabilities: { image: true, audio: false, embeddedContext: true },
-      // zcode connects stdio, http and sse servers itself (session/create and session/resume take all three).
-      mcpCapabilities: { http: true, sse: true },
-      sessionCapabilities: { list: {}, resume: {}, close: {} },
-    },
-    authMethods: [
-      {
-        id: AUTH_METHOD_ID,
-        name: 'ZCode account',
-        description: 'zcode signs in by itself (~/.zcode/v2/config.json): run `zcode` once in a terminal to log in. The bridge never asks for an API key.',
-      },
-    ],
-    _meta: { zcode: { promptQueue: PROMPT_QUEUE_META } },
-  };
-}
-
 /** Register the stable ACP methods on the agent app. */
 export function registerCoreHandlers(deps: HandlerDeps): void {
   const { app, clients, sessions, turns, config, logger } = deps;
@@ -91,7 +58,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
   app.onRequest('initialize', ({ params, client }) => {
     const me = clients.of(client);
     if (me) clients.initialized(me, params.clientCapabilities, params.clientInfo?.name);
-    logger.info(`initialize from ${params.clientInfo?.name ?? 'an unnamed client'} (asked for protocol ${params.protocolVersion}, answering 1)`);
+    logger.info(`initialize from ${params.clientInfo?.name ?? 'an unnamed client'} (asked for protocol ${params.protocolVersion}, answering ${PROTOCOL_VERSION})`);
     return initializeResponse();
   });
 

@@ -11,7 +11,7 @@ import { readZip } from '../lib/zip.mjs';
 const vsix = resolve(REPO_ROOT, process.env.ZCODE_TEST_VSIX || 'dist-vsix/zcode-vscode.vsix');
 /** What may be inside extension/ (vsce lower-cases readme/changelog and renames LICENSE to LICENSE.txt). */
 const ALLOWED = [
-  /^dist\/(extension|cli|webview)\.js$/,
+  /^dist\/(extension|cli|cli-bridge|webview)\.js$/,
   /^dist\/webview\.css$/,
   /^dist\/assets\/[^/]+$/,
   /^dist\/package\.json$/,
@@ -35,7 +35,7 @@ test('the .vsix contains only allow-listed files', () => {
   const banned = names.filter((n) => /\.(map|ts|tsx)$/.test(n) || /(^|\/)(node_modules|test|src|\.vscode-test)\//.test(n));
   assert.deepEqual(banned, [], `source maps, sources, tests or node_modules shipped:\n  ${banned.join('\n  ')}`);
 
-  for (const required of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/cli.js', 'extension/dist/webview.js', 'extension/dist/package.json', 'extension/LICENSE.txt']) {
+  for (const required of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/cli.js', 'extension/dist/cli-bridge.js', 'extension/dist/webview.js', 'extension/dist/package.json', 'extension/LICENSE.txt']) {
     assert.ok(names.includes(required), `${required} missing from the .vsix`);
   }
 

@@ -6,12 +6,13 @@
  * Every message the bridge sends is validated (traffic.ts); in stdio mode every stdout line must be
  * an ACP message (conformance 11).
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { client } from '@agentclientprotocol/sdk';
 import type {
   AnyMessage,
@@ -25,7 +26,6 @@ import type {
   SessionNotification,
   Stream,
 } from '@agentclientprotocol/sdk';
-import * as esbuild from 'esbuild';
 import { createBridge } from '../../../bridge/acp/bridge.ts';
 import type { Bridge, BridgeOptions } from '../../../bridge/acp/bridge.ts';
 import { createZcodeBackend } from '../../../bridge/zcode/client.ts';
@@ -89,27 +89,19 @@ export function withoutEvents(drop: (event: ZcodeEvent) => boolean): (backend: Z
 type PermissionAnswerer = (params: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
 type FormAnswerer = (params: CreateElicitationRequest, signal: AbortSignal) => Promise<CreateElicitationResponse>;
 
+const execFileAsync = promisify(execFile);
 let cliBundle: Promise<string> | undefined;
 
-/** Bundle bridge/cli.ts exactly as esbuild.mjs does (node, cjs, self-contained), into a temp dir. */
+/**
+ * `zcode-acp` as a user runs it: esbuild.mjs itself builds the bundles (dist/cli.js and the
+ * dist/cli-bridge.js it loads) into a temp dir, once per test process. Returns the cli.js path.
+ */
 export function buildCli(): Promise<string> {
   cliBundle ??= (async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'zcode-acp-cli-'));
-    const outfile = path.join(dir, 'cli.js');
-    await esbuild.build({
-      entryPoints: [path.join(ROOT, 'bridge/cli.ts')],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      mainFields: ['module', 'main'],
-      banner: { js: '#!/usr/bin/env node' },
-      define: { __ZCODE_BRIDGE_VERSION__: JSON.stringify('0.0.0-test') },
-      logLevel: 'silent',
-    });
     process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
-    return outfile;
+    await execFileAsync(process.execPath, ['esbuild.mjs', `--outdir=${dir}`], { cwd: ROOT });
+    return path.join(dir, 'cli.js');
   })();
   return cliBundle;
 }
