@@ -105,6 +105,13 @@ export class ZcodeClientHost extends Disposable {
   /** Fires when a `session/prompt` of this client starts or ends. */
   readonly onDidChangeRunningSessions = this._onDidChangeRunningSessions.event;
 
+  private readonly _onDidSettle = this.register(new vscode.EventEmitter<void>());
+  /**
+   * Fires when something of this client that keeps a session in use ends: a `session/prompt`, a
+   * permission prompt or form (answered or withdrawn), a `session/load` (session release, issue 18.2).
+   */
+  readonly onDidSettle = this._onDidSettle.event;
+
   private readonly _onDidResetBridge = this.register(new vscode.EventEmitter<void>());
   /** The bridge was dropped by `resetBridge()` (the remote endpoint re-attaches to the next one). */
   readonly onDidResetBridge = this._onDidResetBridge.event;
@@ -119,6 +126,9 @@ export class ZcodeClientHost extends Disposable {
   private _initializeResult: InitializeResponse | undefined;
   private _state: HostState = 'notStarted';
   private readonly running = new Map<string, number>();
+  /** Sessions with a permission prompt or form of the bridge waiting for this client's answer. */
+  private readonly asking = new Map<string, number>();
+  private loads = 0;
   private readonly ui: InteractiveUiSlot;
   /** Aborted on dispose: rejects every pending call. */
   private readonly lifetime = new AbortController();
@@ -148,6 +158,16 @@ export class ZcodeClientHost extends Disposable {
   /** Sessions with a `session/prompt` of this client in flight. */
   get runningSessions(): ReadonlySet<string> {
     return new Set(this.running.keys());
+  }
+
+  /** Whether a `session/prompt` of this client, or a permission prompt or form, of `sessionId` is in flight. */
+  isBusy(sessionId: string): boolean {
+    return this.running.has(sessionId) || this.asking.has(sessionId);
+  }
+
+  /** A `session/load` of this client is on its way (the session shown before it comes back if it fails). */
+  get loading(): boolean {
+    return this.loads > 0;
   }
 
   /**
@@ -202,6 +222,8 @@ export class ZcodeClientHost extends Disposable {
     const cancellationSignal = AbortSignal.any(signals);
     const sessionId = method === 'session/prompt' ? promptSessionId(params) : undefined;
     if (sessionId) this.markRunning(sessionId, +1);
+    const load = method === 'session/load';
+    if (load) this.loads++;
     try {
       return await connection.agent.request<T>(method, params, { cancellationSignal, stopWaitingOnCancel: true });
     } catch (error) {
@@ -212,6 +234,8 @@ export class ZcodeClientHost extends Disposable {
       throw error;
     } finally {
       if (sessionId) this.markRunning(sessionId, -1);
+      if (load) this.loads--;
+      if (sessionId || load) this._onDidSettle.fire();
     }
   }
 
@@ -361,16 +385,30 @@ export class ZcodeClientHost extends Disposable {
       .onRequest('session/request_permission', async ({ params, signal }) => {
         const ui = await this.ui.resolve(signal);
         if (signal.aborted) return { outcome: { outcome: 'cancelled' } };
-        return ui.requestPermission(params, signal);
+        return this.asked(params.sessionId, () => ui.requestPermission(params, signal));
       })
       .onRequest('elicitation/create', async ({ params, signal }) => {
         const ui = await this.ui.resolve(signal);
         if (signal.aborted) return { action: 'cancel' };
-        return ui.createElicitation(params, signal);
+        return this.asked(promptSessionId(params), () => ui.createElicitation(params, signal));
       })
       .onNotification('*', ({ method, params }) => {
         this._onExtNotification.fire({ method, params });
       });
+  }
+
+  /** Counts a permission prompt or form of `sessionId` while the user has it (`isBusy`). */
+  private async asked<R>(sessionId: string | undefined, ask: () => Promise<R>): Promise<R> {
+    if (!sessionId) return ask();
+    this.asking.set(sessionId, (this.asking.get(sessionId) ?? 0) + 1);
+    try {
+      return await ask();
+    } finally {
+      const left = (this.asking.get(sessionId) ?? 1) - 1;
+      if (left > 0) this.asking.set(sessionId, left);
+      else this.asking.delete(sessionId);
+      this._onDidSettle.fire();
+    }
   }
 
   private markRunning(sessionId: string, delta: number): void {

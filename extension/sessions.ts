@@ -5,6 +5,10 @@
  *
  * The active session id is remembered in `workspaceState`, so a window reload can load it again
  * (`restore()`); the bridge's persisted lazy-session store makes that id valid across restarts.
+ *
+ * `open` is every session this window has open on the bridge, the editor-tab chats' too
+ * (boundSessions.ts registers theirs with `didOpen`): they are resumed after a zcode restart, and
+ * `closeSession` (sessionRelease.ts, when no chat shows one any more) closes them again.
  */
 import * as vscode from 'vscode';
 import type {
@@ -61,6 +65,10 @@ export class ClientSessions extends Disposable {
   /** Fires on `session_info_update` titles. */
   readonly onDidChangeTitle = this._onDidChangeTitle.event;
 
+  private readonly _onDidCloseSession = this.register(new vscode.EventEmitter<string>());
+  /** A session was closed on the bridge (`closeSession`): drop what is kept of it. */
+  readonly onDidCloseSession = this._onDidCloseSession.event;
+
   private _activeSessionId: string | undefined;
   private readonly options = new Map<string, SessionConfigOption[]>();
   private readonly titles = new Map<string, string>();
@@ -107,9 +115,29 @@ export class ClientSessions extends Disposable {
     return this._activeSessionId;
   }
 
-  /** Sessions opened (new/load/fork) by this window since activation. */
+  /** Sessions opened (new/load/fork) by this window since activation and not closed since. */
   get openSessions(): ReadonlySet<string> {
     return new Set(this.open);
+  }
+
+  /** A session another chat of this window opened on the bridge itself (boundSessions.ts). */
+  didOpen(sessionId: string): void {
+    this.open.add(sessionId);
+  }
+
+  /**
+   * `session/close` (the bridge advertises `sessionCapabilities.close`): the bridge drops the
+   * session's runtime; it stays in the history and a later `session/load` opens it again. What
+   * this window kept of it goes too (config options, title; the folder stays, to load it in).
+   * Call only for a session no chat shows and none uses (sessionRelease.ts decides).
+   */
+  async closeSession(sessionId: string): Promise<void> {
+    if (!this.open.delete(sessionId)) return;
+    this.options.delete(sessionId);
+    this.titles.delete(sessionId);
+    this._onDidCloseSession.fire(sessionId);
+    if (!this.host.initializeResult?.agentCapabilities?.sessionCapabilities?.close) return;
+    await this.host.request('session/close', { sessionId });
   }
 
   /** The last known config options of a session (undefined when never seen). */
@@ -212,11 +240,18 @@ export class ClientSessions extends Disposable {
    * `ForkRequest` of the active session (from `checkpointId`, else the latest checkpoint),
    * then loads the fork, which becomes active. Returns the new session id.
    */
-  async fork(checkpointId?: string): Promise<string> {
-    const sessionId = this.requireActive();
+  fork(checkpointId?: string): Promise<string> {
+    return this.forkThenLoad(this.requireActive(), checkpointId, (id) => this.loadSession(id));
+  }
+
+  /**
+   * `ForkRequest` of `sessionId` (from `checkpointId`, else the latest checkpoint), then `load`s
+   * the fork (this class's `loadSession`, or a chat tab's own). Returns the new session id.
+   */
+  async forkThenLoad(sessionId: string, checkpointId: string | undefined, load: (forkId: string) => Promise<void>): Promise<string> {
     // The answer is checked against the contract (a fork without its session id is refused there).
     const result = await this.host.call(ForkRequest, checkpointId ? { sessionId, checkpointId } : { sessionId });
-    await this.loadSession(result.sessionId);
+    await load(result.sessionId);
     return result.sessionId;
   }
 
@@ -250,8 +285,7 @@ export class ClientSessions extends Disposable {
 
   /** The active session id, or an error in plain words. */
   requireActive(): string {
-    if (!this._activeSessionId) throw new Error(vscode.l10n.t('There is no active ZCode session. Start one with "ZCode: New Session".'));
-    return this._activeSessionId;
+    return requireSession(this._activeSessionId);
   }
 
   /** After a zcode restart, resume every open session on the fresh process (no replay). */
@@ -284,4 +318,10 @@ export class ClientSessions extends Disposable {
     });
     if (changed) this.setOptions(sessionId, next);
   }
+}
+
+/** `sessionId`, or the plain-words error of a chat or command without a session. */
+export function requireSession(sessionId: string | undefined): string {
+  if (!sessionId) throw new Error(vscode.l10n.t('There is no active ZCode session. Start one with "ZCode: New Session".'));
+  return sessionId;
 }

@@ -29,6 +29,7 @@ import { paramsParser } from './paramsParser.ts';
 import type { ParsedParamsOf, ResultOf } from './extensionSchemas.ts';
 import { settledMessages } from './replay.ts';
 import { listSessionInfos } from './sessionList.ts';
+import { SessionHolders } from './sessionHolders.ts';
 import type { RequestRaces } from './races.ts';
 import type { SessionManager } from './sessions.ts';
 import type { TurnEngine } from './turns.ts';
@@ -49,6 +50,7 @@ export interface HandlerDeps {
 /** Register the stable ACP methods on the agent app. */
 export function registerCoreHandlers(deps: HandlerDeps): void {
   const { app, clients, sessions, turns, config, logger } = deps;
+  const holders = new SessionHolders(clients);
   /** Wraps a handler so nothing but a RequestError can leave it. */
   const safe =
     <P, R>(fn: (params: P, client: AgentContext, signal: AbortSignal) => Promise<R>) =>
@@ -77,6 +79,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       await requireUsableCwd(params.cwd);
       // The client's MCP servers go to zcode with session/create (and again with every resume).
       const sessionId = sessions.createPlaceholder(params.cwd, mcpServersToZcode(params.mcpServers));
+      holders.hold(sessionId, clients.of(client));
       const configOptions = sessions.placeholderConfig();
       afterResponse(client, () => void sendCommands(client, sessionId, { cwd: params.cwd }));
       return { sessionId, configOptions, ...modes(configOptions) };
@@ -89,6 +92,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       await requireUsableCwd(params.cwd);
       const limit = replayLimit(params._meta);
       const runtime = await sessions.open(params.sessionId, params.cwd, mcpServersToZcode(params.mcpServers));
+      holders.hold(params.sessionId, clients.of(client));
       let replay: { total: number; replayed: number; cursor?: string } | undefined;
       if (runtime) {
         // The whole history goes to the loading client before the response (conformance 7), shaped
@@ -128,6 +132,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     safe(async (params, client) => {
       await requireUsableCwd(params.cwd);
       const runtime = await sessions.open(params.sessionId, params.cwd, mcpServersToZcode(params.mcpServers ?? undefined));
+      holders.hold(params.sessionId, clients.of(client));
       const configOptions = runtime?.configOptions ?? sessions.placeholderConfig();
       afterResponse(client, () => caughtUp(client, params.sessionId, params.cwd));
       return { configOptions, ...modes(configOptions) };
@@ -148,8 +153,10 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
 
   app.onRequest(
     'session/close',
-    safe(async (params) => {
+    safe(async (params, client) => {
       await sessions.require(params.sessionId);
+      // Another client still has it open: only this client's hold goes (sessionHolders.ts).
+      if (!holders.release(params.sessionId, clients.of(client))) return {};
       turns.cancelSession(params.sessionId);
       const runtime = sessions.close(params.sessionId);
       if (!runtime) await sessions.dropUnprompted(params.sessionId);
@@ -186,6 +193,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
         signal,
         async (jobSignal, holdEvents) => {
           await sessions.require(params.sessionId);
+          holders.hold(params.sessionId, clients.of(client));
           echoPrompt(client, params.sessionId, params.prompt);
           // Slash commands run before the queue (`/steer` must reach a running turn). They get the
           // prompt's signal, which `session/cancel` aborts too (a /compact waiting for its outcome,

@@ -7,12 +7,15 @@
  * A session shows in one chat at a time: loading a session another chat shows would replay its
  * history into both, so `loadSession` refuses it (the caller reveals that chat instead). When the
  * sidebar re-loads the session this chat shows, this chat starts over too (the replay is shared).
+ *
+ * Every session this chat opens is registered with the ClientSessions (`didOpen`): it resumes them
+ * after a zcode restart with its own, and closes them once no chat shows them (sessionRelease.ts).
  */
 import * as vscode from 'vscode';
 import type { LoadSessionResponse, NewSessionResponse, SessionConfigOption, SessionInfo } from '@agentclientprotocol/sdk';
-import { ForkRequest, replayOf } from '../../bridge/acp/extensionSchemas.ts';
+import { replayOf } from '../../bridge/acp/extensionSchemas.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
-import type { ClientSessions } from '../sessions.ts';
+import { requireSession, type ClientSessions } from '../sessions.ts';
 import type { ChatSessions, LoadedSession } from './chatPorts.ts';
 
 export class SessionShownElsewhereError extends Error {
@@ -61,9 +64,7 @@ export class BoundSessions implements ChatSessions, vscode.Disposable {
       sessions.onWillLoadSession((id) => {
         if (id === this.sessionId) this._onWillLoadSession.fire(id);
       }),
-      // A fresh zcode process: open this session on it again (no replay), as ClientSessions does for its own.
-      host.onDidRestart(() => void this.resume()),
-      host.onDidResetBridge(() => void this.resume()),
+      sessions.onDidCloseSession((id) => this.options.delete(id)),
     ];
   }
 
@@ -82,6 +83,7 @@ export class BoundSessions implements ChatSessions, vscode.Disposable {
   async newSession(): Promise<string> {
     const result = await this.host.request<NewSessionResponse>('session/new', { cwd: this.cwd, mcpServers: [] });
     this.sessions.rememberFolder(result.sessionId, this.cwd);
+    this.sessions.didOpen(result.sessionId);
     this.setOptions(result.sessionId, result.configOptions);
     this.bind(result.sessionId);
     return result.sessionId;
@@ -94,6 +96,7 @@ export class BoundSessions implements ChatSessions, vscode.Disposable {
     this.bind(sessionId);
     try {
       const result = await this.host.request<LoadSessionResponse | null>('session/load', { sessionId, cwd: this.sessions.cwdOf(sessionId), mcpServers: [] });
+      this.sessions.didOpen(sessionId);
       this.setOptions(sessionId, result?.configOptions ?? undefined);
       const earlierCursor = replayOf(result)?.cursor;
       this._onDidLoadSession.fire({ sessionId, ...(earlierCursor ? { earlierCursor } : {}) });
@@ -111,13 +114,8 @@ export class BoundSessions implements ChatSessions, vscode.Disposable {
     return this.sessions.setConfigOption(sessionId, configId, value);
   }
 
-  async fork(checkpointId?: string): Promise<string> {
-    const sessionId = this.sessionId;
-    if (!sessionId) throw new Error(vscode.l10n.t('There is no active ZCode session. Start one with "ZCode: New Session".'));
-    // The answer is checked against the contract (a fork without its session id is refused there).
-    const result = await this.host.call(ForkRequest, checkpointId ? { sessionId, checkpointId } : { sessionId });
-    await this.loadSession(result.sessionId);
-    return result.sessionId;
+  fork(checkpointId?: string): Promise<string> {
+    return this.sessions.forkThenLoad(requireSession(this.sessionId), checkpointId, (id) => this.loadSession(id));
   }
 
   /** Loads the bound session once (a restored tab shows its history again). */
@@ -151,14 +149,5 @@ export class BoundSessions implements ChatSessions, vscode.Disposable {
     if (!configOptions) return;
     this.options.set(sessionId, configOptions);
     this._onDidChangeConfigOptions.fire({ sessionId, configOptions });
-  }
-
-  private async resume(): Promise<void> {
-    if (!this.sessionId) return;
-    try {
-      await this.host.request('session/resume', { sessionId: this.sessionId, cwd: this.sessions.cwdOf(this.sessionId), mcpServers: [] });
-    } catch {
-      // A session zcode lost is reported when it is used next.
-    }
   }
 }

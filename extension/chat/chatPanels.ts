@@ -42,6 +42,8 @@ export interface ChatPanelsOptions {
   onDidRemoveSession?: vscode.Event<string>;
   /** The plan quota a new tab's context meter starts with. */
   planQuota?(): PlanQuotaView | undefined;
+  /** A tab stopped showing a session (it showed another, or it closed): sessionRelease.ts may close it. */
+  didStopShowing?(): void;
 }
 
 export class ChatPanels implements vscode.Disposable {
@@ -137,6 +139,7 @@ export class ChatPanels implements vscode.Disposable {
       connectChatWebview(panel.webview, controller),
       sessions.onDidChangeActiveSession((id) => {
         panel.title = panelTitle(id ? this.options.sessions.title(id) : undefined);
+        this.options.didStopShowing?.();
       }),
       // Without retained context a hidden tab's webview is torn down; it says `ready` when shown
       // again. Only a change of visibility counts: focus moving between tabs fires this event too,
@@ -154,6 +157,7 @@ export class ChatPanels implements vscode.Disposable {
       for (const s of subscriptions) s.dispose();
       controller.dispose();
       sessions.dispose();
+      this.options.didStopShowing?.();
     });
     return chat;
   }

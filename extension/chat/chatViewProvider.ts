@@ -25,6 +25,7 @@ import { connectChatWebview, loadChatWebview } from './chatWebview.ts';
 import { selectionAttachment } from './contextAttachments.ts';
 import { DiffDocuments } from './diffDocuments.ts';
 import { MentionSource } from './mentions.ts';
+import { SessionRelease } from './sessionRelease.ts';
 
 const CHAT_VIEW_ID = 'zcode.chat';
 /** Editor command: put the selection into the chat composer. */
@@ -146,6 +147,7 @@ export function registerChatView(
   const controller = new ChatController(host, sessions, env);
   const provider = new ChatViewProvider(context.extensionUri, router, controller);
   view.provider = provider;
+  const release: { sessions?: SessionRelease } = {};
   const panels = new ChatPanels({
     extensionUri: context.extensionUri,
     host,
@@ -158,7 +160,15 @@ export function registerChatView(
     revealSidebar: () => provider.reveal(false),
     ...(history ? { onDidRemoveSession: history.onDidRemove } : {}),
     planQuota: () => planQuotaView(quota?.current),
+    didStopShowing: () => release.sessions?.sweep(),
   });
+  // After the sidebar's controller: on a switch of the active session it has moved on already.
+  release.sessions = new SessionRelease(
+    host,
+    sessions,
+    (id) => sessions.activeSessionId === id || controller.session.sessionId === id || panels.showsSession(id),
+    (message) => log?.warn(message),
+  );
   controller.setPlanQuota(planQuotaView(quota?.current));
   return vscode.Disposable.from(
     diffs.register(),
@@ -169,6 +179,7 @@ export function registerChatView(
     }) ?? { dispose() {} },
     mentions,
     panels,
+    release.sessions,
     vscode.commands.registerCommand(OPEN_CHAT_IN_EDITOR_COMMAND, (sessionId?: unknown) => panels.open(typeof sessionId === 'string' ? sessionId : undefined)),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     vscode.commands.registerCommand(ATTACH_SELECTION_COMMAND, () => {

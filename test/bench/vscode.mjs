@@ -19,7 +19,10 @@
 // and reads the stamps that became visible: latency = that frame's time − the stamp (one clock, one
 // machine). 2 s at 1,000 and at 5,000 deltas/s; plus Enter in the composer → first token painted.
 //
-// Env: ZCODE_BENCH_RUNS (activations in fresh windows, default 3), ZCODE_BENCH_SOURCE=<checkout> (measure
+// Env: ZCODE_BENCH_HEAP_DIR=<dir> also writes heap snapshots at the idle and after-leaving samples
+// (idle / left1 / left2 .heapsnapshot, each after its memory sample; a snapshot may perturb later samples a
+// little) and says what the heap grew by, by kind (heapSnapshot.mjs);
+// ZCODE_BENCH_RUNS (activations in fresh windows, default 3), ZCODE_BENCH_SOURCE=<checkout> (measure
 // another tree, e.g. a worktree of the commit before a change), ZCODE_BENCH_CPU_PROF=<file> writes a CPU profile of the extension host during activation (the
 // profiler slows activation: the row then says so). Standalone: node test/bench/vscode.mjs
 import { execFileSync } from 'node:child_process';
@@ -28,6 +31,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
+import { heapByKind, kindGrowth } from './heapSnapshot.mjs';
 import { REPO_ROOT, openViewContainer, openWorkbench, runCommand, webviewFrame } from '../e2e/ui/harness.mjs';
 
 const ACTIVATION_TARGET_MS = 50;
@@ -88,13 +92,15 @@ export async function inspect(pid) {
     targets = await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json/list`).then((r) => r.json(), () => undefined);
   }
   if (!targets?.length) throw new Error(`the extension host did not open its inspector on port ${INSPECTOR_PORT} (in use by another process?)`);
-  const ws = new WebSocket(targets[0].webSocketDebuggerUrl);
+  const ws = new WebSocket(targets[0].webSocketDebuggerUrl, { maxPayload: 2 ** 30 });
   await new Promise((res, rej) => (ws.once('open', res), ws.once('error', rej)));
   let nextId = 0;
   const pending = new Map();
+  let snapshotChunks;
   ws.on('message', (data) => {
     const m = JSON.parse(String(data));
     if (m.id !== undefined) pending.get(m.id)?.(m), pending.delete(m.id);
+    else if (m.method === 'HeapProfiler.addHeapSnapshotChunk') snapshotChunks?.push(m.params.chunk);
   });
   const call = (method, params = {}) =>
     new Promise((res, rej) => {
@@ -110,6 +116,13 @@ export async function inspect(pid) {
       await call('HeapProfiler.collectGarbage');
       const r = await call('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true });
       return JSON.parse(r.result.value);
+    },
+    /** A heap snapshot written to `file` (its chunks arrive before the call's answer). */
+    async snapshot(file) {
+      snapshotChunks = [];
+      await call('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+      writeFileSync(file, snapshotChunks.join(''));
+      snapshotChunks = undefined;
     },
     close: () => ws.close(),
   };
@@ -285,6 +298,15 @@ export async function benchVscode() {
     }
     await quiet(pid);
     const activated = await inspector.memory();
+    const heapDir = process.env.ZCODE_BENCH_HEAP_DIR;
+    // After the memory sample (the snapshot allocates in the host); the samples stay comparable.
+    const snapshot = async (name) => {
+      if (!heapDir) return undefined;
+      const file = join(heapDir, `${name}.heapsnapshot`);
+      await inspector.snapshot(file);
+      return heapByKind(file);
+    };
+    const idleKinds = await snapshot('idle');
     const first = await activationTimes(page);
     const zcodeTimes = [zcodeActivation(first)];
     let peers = first.filter((t) => !isZcode(t));
@@ -298,13 +320,14 @@ export async function benchVscode() {
       const during = await inspector.memory();
       await newSession(page, chat);
       await quiet(pid);
-      return { during, after: await inspector.memory() };
+      return { during, after: await inspector.memory(), kinds: await snapshot(`left${++sessions}`) };
     };
+    let sessions = 0;
     const items = TRANSCRIPT_ITEMS;
-    const { during: afterSession, after: afterClose } = await longSession();
+    const { during: afterSession, after: afterClose, kinds: firstKinds } = await longSession();
     // A second one: what stays after the first may be one-time cost (code compiled on first use,
     // caches); what a second session adds again is what each session leaves behind.
-    const { after: afterSecond } = await longSession();
+    const { after: afterSecond, kinds: secondKinds } = await longSession();
 
     const streams = [];
     for (const rate of RATES) streams.push(await streamLatency(page, chat, frame, rate, pid));
@@ -358,6 +381,12 @@ export async function benchVscode() {
         target: `≤ +${PER_SESSION_SLACK_MB} MB`,
         ok: secondGrowth <= PER_SESSION_SLACK_MB * 2 ** 20,
       },
+      ...(idleKinds && firstKinds && secondKinds
+        ? [
+            { name: `vscode:   heap snapshots (${heapDir}): idle → after leaving the first session, by kind`, value: kindGrowth(idleKinds, firstKinds) },
+            { name: 'vscode:   heap snapshots: after leaving the first → the second session, by kind', value: kindGrowth(firstKinds, secondKinds) },
+          ]
+        : []),
     ];
     for (const s of streams) {
       const complete = s.seen === s.count;
