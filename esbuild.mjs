@@ -1,12 +1,15 @@
 // One build file, three bundles (see docs in README "Building"):
-//   dist/extension.js  VS Code extension host (node, cjs, `vscode` external)
+//   dist/extension.js  VS Code extension host (node, cjs, `vscode` external) + dist/chunks/*.js, the
+//                      modules it loads with `import()` after activation (see `extensionBuild`)
 //   dist/cli.js        the `zcode-acp` stdio bridge's entry (node, cjs): answers `initialize`, then loads
 //   dist/cli-bridge.js the bridge itself (node, cjs, self-contained) — apart so that start-up is quick
 //   dist/webview.js    the chat webview (browser, esm) + dist/webview.css
 // Flags: --watch (rebuild on change), --production (minify, no sourcemaps).
 // Type-checking is separate: `npm run typecheck` (tsc --noEmit).
 import * as esbuild from 'esbuild';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
@@ -42,8 +45,58 @@ const cliBridgeApart = {
   },
 };
 
+/**
+ * The extension bundle, in two passes. VS Code loads `main` with require() and times it as part of
+ * activation (issue 18.2), and a single file makes it parse everything: the bridge, the ACP SDK,
+ * zod, ws. So the first pass splits the ESM graph (esbuild splits only ESM) into dist/extension.js
+ * and chunks, one per `import()` target (bridge/acp/bridge.ts, the SDK, the remote server, the
+ * doctor) plus the modules they share; the second converts each file to CommonJS, each `import()`
+ * becoming a `require()` of its chunk when it runs. esbuild chains the source maps of both passes.
+ */
+function extensionBuild() {
+  const esmDir = mkdtempSync(join(tmpdir(), 'zcode-extension-esm-'));
+  const toCommonJs = {
+    name: 'extension-to-commonjs',
+    setup(build) {
+      build.onStart(() => rmSync(esmDir, { recursive: true, force: true }));
+      build.onEnd(async (result) => {
+        if (result.errors.length) return;
+        const files = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'));
+        await esbuild.build({
+          ...base,
+          bundle: false,
+          define: {},
+          entryPoints: files,
+          outbase: esmDir,
+          outdir,
+          platform: 'node',
+          target: 'node20',
+          format: 'cjs',
+          supported: { 'dynamic-import': false },
+        });
+        // Chunks are named by hash: drop those of earlier builds.
+        const current = new Set(files.map((f) => relative(join(esmDir, 'chunks'), f)));
+        for (const name of readdirSync(join(outdir, 'chunks'))) if (!current.has(name.replace(/\.map$/, ''))) rmSync(join(outdir, 'chunks', name));
+        rmSync(esmDir, { recursive: true, force: true });
+      });
+    },
+  };
+  return {
+    ...node,
+    entryPoints: { extension: 'extension/extension.ts' },
+    outdir: esmDir,
+    external: ['vscode'],
+    format: 'esm',
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [toCommonJs],
+  };
+}
+
 const builds = [
-  { ...node, entryPoints: { extension: 'extension/extension.ts' }, outdir, external: ['vscode'] },
+  extensionBuild(),
   {
     ...node,
     entryPoints: { cli: 'bridge/cli.ts' },

@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import type * as AcpSdk from '@agentclientprotocol/sdk';
 import type { ClientApp, ClientConnection, InitializeResponse, SessionNotification } from '@agentclientprotocol/sdk';
 import type { Bridge, BridgeOptions } from '../bridge/acp/bridge.ts';
-import { callExtension, CompactRequest } from '../bridge/acp/extensionSchemas.ts';
+import { callExtension, CompactRequest, loadExtensionSchemas } from '../bridge/acp/extensionSchemas.ts';
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../bridge/acp/extensionSchemas.ts';
 import type { ExitInfo, LocateOptions, Logger } from '../bridge/zcode/backend.ts';
 import { Disposable } from './disposable.ts';
@@ -326,8 +326,9 @@ export class ZcodeClientHost extends Disposable {
 
   private async connect(): Promise<void> {
     let bridge = this._bridge;
-    // The SDK is loaded with the bridge, on first use (see `createBridge`).
-    const sdk = await loadSdk();
+    // The SDK is loaded with the bridge, on first use (see `createBridge`); so are the `_zcode/*`
+    // schemas, which every message read from the bridge may need (readNotification, replayOf).
+    const [sdk] = await Promise.all([loadSdk(), loadExtensionSchemas()]);
     if (!bridge) {
       const logger = this.options.logger;
       bridge = await this.options.createBridge({

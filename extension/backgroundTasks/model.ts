@@ -7,7 +7,7 @@
  * `ModelChange` that tells the view exactly what to refresh: nothing, some items (by id), or
  * everything (the list itself changed).
  */
-import { BackgroundTasksParams } from '../../bridge/acp/extensionSchemas.ts';
+import { BackgroundTasksNotification } from '../../bridge/acp/extensionSchemas.ts';
 import type { BackgroundTaskKind } from '../../shared/backgroundTasks.ts';
 
 /** zcode's statuses plus `cancelling` (our request is on its way). */
@@ -154,7 +154,7 @@ interface WireTask {
  * (design.md rule 2: once, at the boundary); never throws.
  */
 export function parseNotification(params: unknown): { sessionId: string; tasks: WireTask[] } | undefined {
-  const parsed = BackgroundTasksParams.safeParse(params);
+  const parsed = BackgroundTasksNotification.params.safeParse(params);
   if (!parsed.success) return undefined;
   const tasks = parsed.data.tasks.map((task) => ({
     id: task.id,

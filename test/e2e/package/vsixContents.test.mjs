@@ -12,6 +12,7 @@ const vsix = resolve(REPO_ROOT, process.env.ZCODE_TEST_VSIX || 'dist-vsix/zcode-
 /** What may be inside extension/ (vsce lower-cases readme/changelog and renames LICENSE to LICENSE.txt). */
 const ALLOWED = [
   /^dist\/(extension|cli|cli-bridge|webview)\.js$/,
+  /^dist\/chunks\/[\w-]+\.js$/,
   /^dist\/webview\.css$/,
   /^dist\/assets\/[^/]+$/,
   /^dist\/package\.json$/,

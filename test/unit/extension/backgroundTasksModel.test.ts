@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BackgroundTasksModel, formatElapsed, parseNotification } from '../../../extension/backgroundTasks/model.ts';
+import { loadExtensionSchemas } from '../../../bridge/acp/extensionSchemas.ts';
+
+// A client loads the contract's schemas before it reads the bridge's messages (ZcodeClientHost.connect).
+await loadExtensionSchemas();
 
 function clock(start = 1_000_000) {
   let t = start;

@@ -13,11 +13,15 @@ import {
   EXTENSION_NOTIFICATIONS,
   EXTENSION_REQUESTS,
   ForkRequest,
+  loadExtensionSchemas,
   readNotification,
   SteerStateNotification,
 } from '../../../bridge/acp/extensionSchemas.ts';
 import { backgroundTaskKindOf } from '../../../shared/backgroundTasks.ts';
 import { combineAnswer, formKindMeta, otherEffect, readFormKind, SKIP_CHOICE } from '../../../shared/forms.ts';
+
+// A client loads the contract's schemas before it reads the bridge's messages (ZcodeClientHost.connect).
+await loadExtensionSchemas();
 
 describe('the _zcode/* descriptors', () => {
   test('every method and notification is _zcode/<session|account>/<name>, each declared once', () => {

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RequestError } from '@agentclientprotocol/sdk';
-import { EXTENSION_METHOD, ForkParams, GoalParams, RewindParams, SteerParams } from '../../../bridge/acp/extensionSchemas.ts';
+import { EXTENSION_METHOD } from '../../../bridge/acp/extensionSchemas.ts';
+import { ForkParams, GoalParams, RewindParams, SteerParams } from '../../../bridge/acp/extensionShapes.ts';
 import { paramsParser } from '../../../bridge/acp/paramsParser.ts';
 
 function parse(parser: ReturnType<typeof paramsParser>, params: unknown): unknown {

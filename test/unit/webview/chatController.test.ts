@@ -35,7 +35,7 @@ import {
 import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../extension/chat/chatController.ts';
 import type { DiffSource } from '../../../extension/chat/toolView.ts';
 import type { ChatAttentionEvent, LoadedSession } from '../../../extension/chat/chatPorts.ts';
-import { callExtension, LoadEarlierRequest, SteerRequest } from '../../../bridge/acp/extensionSchemas.ts';
+import { callExtension, LoadEarlierRequest, loadExtensionSchemas, SteerRequest } from '../../../bridge/acp/extensionSchemas.ts';
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../bridge/acp/extensionSchemas.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,6 +43,9 @@ import { join } from 'node:path';
 import { ChangeStore } from '../../../extension/changes/changeStore.ts';
 import { ChangeTracker } from '../../../extension/changes/changeTracker.ts';
 import { nodeFiles } from '../../helpers/nodeFiles.ts';
+
+// A client loads the contract's schemas before it reads the bridge's messages (ZcodeClientHost.connect).
+await loadExtensionSchemas();
 
 class Emitter<T> {
   private readonly listeners = new Set<(e: T) => unknown>();

@@ -1,0 +1,309 @@
+/**
+ * The zod schemas of the `_zcode/*` contract (bridge/acp/extensionSchemas.ts names the methods and
+ * pairs each with its schemas here). Apart from the names because zod and ~40 schemas cost the
+ * extension about a third of its activation (npm run bench -- vscode): the extension's activation
+ * path imports only extensionSchemas.ts, and this module is loaded with the bridge (whose
+ * paramsParser.ts imports it) or by `loadExtensionSchemas()`.
+ *
+ * Params: zod, run by the SDK before a handler (`paramsParser`: -32602 with a readable message);
+ * every method takes the ACP `sessionId` (a lazy placeholder or a real zcode id); `_meta` is
+ * accepted and ignored, other unknown keys are dropped. Results: zod too, so a client checks the
+ * answer it gets instead of trusting a generic.
+ */
+import * as z from 'zod';
+import { backgroundTaskKindOf } from '../../shared/backgroundTasks.ts';
+import type { BackgroundTask } from '../../shared/backgroundTasks.ts';
+import type { QuotaWindow as QuotaWindowShape } from '../translate/quota.ts';
+import { bindExtensionSchemas } from './extensionSchemas.ts';
+// This module's own namespace: what the descriptors' `params` / `result` read (see the end).
+import * as self from './extensionShapes.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Params
+// ---------------------------------------------------------------------------------------------
+
+const nonEmpty = (what: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `${what} is required` : `${what} must be a string`) })
+    .trim()
+    .min(1, `${what} must not be empty`);
+
+const base = {
+  sessionId: nonEmpty('sessionId'),
+  _meta: z.record(z.string(), z.unknown()).nullish(),
+};
+
+/** A checkpoint id; absent or "latest" (any case) means zcode's latest checkpoint. */
+const checkpointId = nonEmpty('checkpointId').optional();
+
+export const SessionParams = z.object(base);
+export type SessionParams = z.infer<typeof SessionParams>;
+
+export const ForkParams = z.object({ ...base, checkpointId });
+export type ForkParams = z.infer<typeof ForkParams>;
+
+export const RewindParams = z.object({ ...base, checkpointId, cascade: z.boolean({ error: 'cascade must be true or false' }).optional() });
+export type RewindParams = z.infer<typeof RewindParams>;
+
+export const GOAL_ACTIONS = ['show', 'set', 'replace', 'clear', 'pause', 'resume'] as const;
+
+export const GoalParams = z
+  .object({
+    ...base,
+    action: z.enum(GOAL_ACTIONS, { error: `action must be one of: ${GOAL_ACTIONS.join(', ')}` }),
+    objective: z.string({ error: 'objective must be a string' }).trim().optional(),
+  })
+  .superRefine((p, ctx) => {
+    if ((p.action === 'set' || p.action === 'replace') && !p.objective) {
+      ctx.addIssue({ code: 'custom', path: ['objective'], message: `action '${p.action}' needs a non-empty objective` });
+    }
+  });
+export type GoalParams = z.infer<typeof GoalParams>;
+
+/** `instructions`: what the summary should keep (passed to zcode's `session/compact`). */
+export const CompactParams = z.object({ ...base, instructions: z.string().optional() });
+export type CompactParams = z.infer<typeof CompactParams>;
+
+export const SteerParams = z.object({ ...base, content: nonEmpty('content') });
+export type SteerParams = z.infer<typeof SteerParams>;
+
+export const SetModeParams = z.object({ ...base, mode: nonEmpty('mode') });
+export type SetModeParams = z.infer<typeof SetModeParams>;
+
+export const SetThoughtLevelParams = z.object({ ...base, thoughtLevel: nonEmpty('thoughtLevel') });
+export type SetThoughtLevelParams = z.infer<typeof SetThoughtLevelParams>;
+
+export const CancelBackgroundTaskParams = z.object({ ...base, taskId: nonEmpty('taskId') });
+export type CancelBackgroundTaskParams = z.infer<typeof CancelBackgroundTaskParams>;
+
+export const CheckpointsParams = SessionParams;
+export type CheckpointsParams = SessionParams;
+
+/**
+ * `_zcode/account/usage`: the plan quota for any client (acp/quota.ts); with `sessionId`, zcode's own
+ * token counts for that session too (`session/usage`). `refresh` skips the one-minute cache.
+ */
+export const AccountUsageParams = z.object({
+  sessionId: nonEmpty('sessionId').optional(),
+  refresh: z.boolean({ error: 'refresh must be true or false' }).optional(),
+  _meta: base._meta,
+});
+export type AccountUsageParams = z.infer<typeof AccountUsageParams>;
+
+/**
+ * `_zcode/session/loadEarlier`: the page of the session's history before `cursor` (the
+ * `_meta.zcode.replay.cursor` of `session/load`'s answer, or of the previous page), replayed as
+ * `session/update`s before the answer, like a load. `limit`: messages per page (default 200, at most 1000).
+ */
+export const LoadEarlierParams = z.object({
+  ...base,
+  cursor: nonEmpty('cursor'),
+  limit: z.number({ error: 'limit must be a number' }).int('limit must be an integer').min(1, 'limit must be at least 1').max(1000, 'limit must be at most 1000').optional(),
+});
+export type LoadEarlierParams = z.infer<typeof LoadEarlierParams>;
+
+// ---------------------------------------------------------------------------------------------
+// Results
+// ---------------------------------------------------------------------------------------------
+
+/** `_zcode/session/fork`: the new session, loadable at once with `session/load {sessionId, cwd}`. */
+export const ForkResponse = z.object({
+  sessionId: z.string().min(1),
+  /** The source session's working directory (what `session/load` needs). */
+  cwd: z.string(),
+});
+export type ForkResponse = z.infer<typeof ForkResponse>;
+
+export const RewindResponse = z.object({
+  rewound: z.literal(true),
+  /** The checkpoint zcode rewound to, when it says. */
+  checkpointId: z.string().optional(),
+  removedMessages: z.number().int().nonnegative().optional(),
+  /** With `cascade`: the forks zcode deleted with the removed checkpoints. */
+  removedSessions: z.array(z.string()).optional(),
+});
+export type RewindResponse = z.infer<typeof RewindResponse>;
+
+export const GoalResponse = z.object({
+  /** null when no goal is set. */
+  goal: z.object({ objective: z.string().nullish(), status: z.string().optional() }).passthrough().nullable(),
+});
+export type GoalResponse = z.infer<typeof GoalResponse>;
+
+export const COMPACT_OUTCOMES = ['compacted', 'cancelled', 'failed'] as const;
+export type CompactOutcome = (typeof COMPACT_OUTCOMES)[number];
+
+export const CompactResponse = z.object({
+  outcome: z.enum(COMPACT_OUTCOMES),
+  message: z.string().optional(),
+  tokensBefore: z.number().optional(),
+  tokensAfter: z.number().optional(),
+});
+export type CompactResponse = z.infer<typeof CompactResponse>;
+
+export const SteerResponse = z.object({ accepted: z.literal(true) });
+export type SteerResponse = z.infer<typeof SteerResponse>;
+
+export const SetModeResponse = z.object({ mode: z.string() });
+export type SetModeResponse = z.infer<typeof SetModeResponse>;
+
+export const SetThoughtLevelResponse = z.object({ thoughtLevel: z.string() });
+export type SetThoughtLevelResponse = z.infer<typeof SetThoughtLevelResponse>;
+
+export const CancelBackgroundTaskResponse = z.object({ cancelled: z.boolean() });
+export type CancelBackgroundTaskResponse = z.infer<typeof CancelBackgroundTaskResponse>;
+
+export const CheckpointInfo = z.object({
+  checkpointId: z.string(),
+  /** ISO 8601. */
+  createdAt: z.string().optional(),
+  label: z.string().optional(),
+  turnId: z.string().optional(),
+});
+export type CheckpointInfo = z.infer<typeof CheckpointInfo>;
+
+export const CheckpointsResponse = z.object({
+  checkpoints: z.array(CheckpointInfo),
+  /** zcode cannot list checkpoints (no `session/checkpoints`): only "latest" works for fork/rewind. */
+  latestOnly: z.literal(true).optional(),
+});
+export type CheckpointsResponse = z.infer<typeof CheckpointsResponse>;
+
+/** One plan window (its type is translate/quota.ts's, which reads them off the provider's answer). */
+export const QuotaWindow: z.ZodType<QuotaWindowShape> = z.object({
+  /** Stable id: `tokens_5h`, `tokens_week`, `tokens_<n>`, `mcp`, or the raw type in lower case. */
+  key: z.string(),
+  label: z.string(),
+  usedPercent: z.number(),
+  remainingPercent: z.number(),
+  /** ISO 8601, when the provider says. */
+  resetsAt: z.string().optional(),
+  used: z.number().optional(),
+  total: z.number().optional(),
+});
+export type QuotaWindow = QuotaWindowShape;
+
+export const AccountQuota = z.object({
+  /** zcode's provider id whose key was used (`builtin:zai-coding-plan` …). */
+  provider: z.string(),
+  /** The plan level the provider names (`lite`, `pro` …), when it does. */
+  plan: z.string().optional(),
+  windows: z.array(QuotaWindow),
+  /** ISO 8601: when these figures were read. */
+  fetchedAt: z.string(),
+  /** True when the last refresh failed and these are the figures of `fetchedAt`. */
+  stale: z.boolean(),
+  staleReason: z.string().optional(),
+});
+export type AccountQuota = z.infer<typeof AccountQuota>;
+
+export const QuotaUnavailable = z.object({
+  reason: z.enum(['no_key', 'auth', 'rate_limited', 'network', 'unexpected']),
+  message: z.string(),
+});
+export type QuotaUnavailable = z.infer<typeof QuotaUnavailable>;
+
+export const AccountUsageResponse = z.object({
+  /** null when no figures were ever read (see `unavailable`). */
+  quota: AccountQuota.nullable(),
+  /** Why there are no fresh figures. */
+  unavailable: QuotaUnavailable.optional(),
+  /** zcode's token counts for the session (`session/usage`), when asked for one and the build has it. */
+  session: z.record(z.string(), z.unknown()).optional(),
+});
+export type AccountUsageResponse = z.infer<typeof AccountUsageResponse>;
+
+/** `_zcode/session/loadEarlier`: the page was replayed; `cursor` pages further back (absent at the start). */
+export const LoadEarlierResponse = z.object({
+  /** Messages replayed by this call. */
+  messages: z.number().int().nonnegative(),
+  cursor: z.string().optional(),
+});
+export type LoadEarlierResponse = z.infer<typeof LoadEarlierResponse>;
+
+/**
+ * `session/load`'s answer `_meta.zcode.replay`: how much of the history was replayed; `cursor`
+ * (absent when all of it was) is what `_zcode/session/loadEarlier` pages back from.
+ */
+export const ReplayMeta = z.object({
+  total: z.number().int().nonnegative(),
+  replayed: z.number().int().nonnegative(),
+  cursor: z.string().optional(),
+});
+export type ReplayMeta = z.infer<typeof ReplayMeta>;
+
+// ---------------------------------------------------------------------------------------------
+// Notification params (bridge → client)
+// ---------------------------------------------------------------------------------------------
+
+const sessionIdParam = z.string().min(1);
+
+/** `turn.steerQueued` / `turn.steerDrained`: a "queued" chip in UIs. */
+export const SteerStateParams = z.object({ sessionId: sessionIdParam, state: z.enum(['queued', 'drained']) });
+export type SteerStateParams = z.infer<typeof SteerStateParams>;
+
+/**
+ * One background task off the wire: `id` (or zcode's `taskId`) is required; a missing `kind` is
+ * read from the id (`backgroundTaskKindOf`), a missing description is the id, a missing status
+ * `running`; a numeric `startedAt` (epoch ms) becomes ISO.
+ */
+const BackgroundTaskEntry = z
+  .object({
+    id: z.string().min(1).optional(),
+    taskId: z.string().min(1).optional(),
+    kind: z.enum(['agent', 'bash']).optional().catch(undefined),
+    description: z.string().optional().catch(undefined),
+    status: z.string().optional().catch(undefined),
+    startedAt: z.union([z.string(), z.number()]).optional().catch(undefined),
+    outputPath: z.string().optional().catch(undefined),
+    toolCallId: z.string().optional().catch(undefined),
+    cardId: z.string().optional().catch(undefined),
+  })
+  .transform((raw): BackgroundTask | undefined => {
+    const id = raw.id ?? raw.taskId;
+    if (!id) return undefined;
+    const task: BackgroundTask = { id, kind: raw.kind ?? backgroundTaskKindOf(id), description: raw.description || id, status: raw.status || 'running' };
+    const startedAt = isoTime(raw.startedAt);
+    if (startedAt) task.startedAt = startedAt;
+    if (raw.outputPath) task.outputPath = raw.outputPath;
+    if (raw.toolCallId) task.toolCallId = raw.toolCallId;
+    if (raw.cardId) task.cardId = raw.cardId;
+    return task;
+  });
+
+/** The task list, malformed entries dropped (one bad entry must not hide the others). */
+const BackgroundTaskList = z.array(z.unknown()).transform((entries) =>
+  entries.flatMap((entry) => {
+    const parsed = BackgroundTaskEntry.safeParse(entry);
+    return parsed.success && parsed.data ? [parsed.data] : [];
+  }),
+);
+
+/** The session's full background-task list, on every change (so no client need parse cards). */
+export const BackgroundTasksParams = z.object({ sessionId: sessionIdParam, tasks: BackgroundTaskList });
+export type BackgroundTasksParams = z.infer<typeof BackgroundTasksParams>;
+
+/** zcode made a checkpoint (`checkpoint.created`, current builds): refresh the fork / rewind pickers. */
+export const CheckpointsChangedParams = z.object({ sessionId: sessionIdParam, checkpointId: z.string().optional() });
+export type CheckpointsChangedParams = z.infer<typeof CheckpointsChangedParams>;
+
+function isoTime(value: string | number | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const date = new Date(typeof value === 'number' ? value : Number.isFinite(Number(value)) ? Number(value) : value);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** "sessionId is required; objective: action …": one line, each problem prefixed with its path unless the message names it already (zod's `prettifyError` spans lines). */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const where = issue.path.map(String).join('.');
+      return where && !issue.message.startsWith(where) ? `${where}: ${issue.message}` : issue.message;
+    })
+    .join('; ');
+}
+
+// Evaluated once every schema above exists: from now on the descriptors' `params` and `result`
+// (extensionSchemas.ts) are these schemas. Module evaluation, not timing: whoever imports this
+// module (the bridge, `loadExtensionSchemas()`, a test) has bound them before its own code runs.
+bindExtensionSchemas(self);
