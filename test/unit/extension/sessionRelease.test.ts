@@ -5,8 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BackgroundTasksNotification } from '../../../bridge/acp/extensionSchemas.ts';
+import { BackgroundTasksNotification, loadExtensionSchemas } from '../../../bridge/acp/extensionSchemas.ts';
 import { SessionRelease, type ReleasableSessions, type SessionReleaseHost } from '../../../extension/chat/sessionRelease.ts';
+
+// The host loads the _zcode/* schemas when it connects, before any notification can come.
+await loadExtensionSchemas();
 
 class Emitter<T> {
   private readonly listeners = new Set<(e: T) => unknown>();
