@@ -83,7 +83,7 @@ const cs = await startCodeServer({
   smokeTestDriver: false,
   settings: { ...zcodeSimSettings(), 'workbench.colorTheme': 'Default Dark Modern' },
   // The newest build's shapes by default; ZCODE_SIM_PROFILE=0.15.2 npm run demo shows the seed era.
-  env: { ZCODE_SIM_SPEED: process.env.ZCODE_SIM_SPEED ?? '1', ZCODE_SIM_PROFILE: process.env.ZCODE_SIM_PROFILE ?? 'desktop-3.12' },
+  env: { ZCODE_SIM_SPEED: process.env.ZCODE_SIM_SPEED ?? '1', ZCODE_SIM_PROFILE: process.env.ZCODE_SIM_PROFILE ?? 'desktop-3.15' },
   prepare: ({ extensionsDir }) => linkExtension(join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`)),
   keep: true,
 });

@@ -42,6 +42,7 @@ import {
   SetModeRequest,
   SetThoughtLevelRequest,
   SteerRequest,
+  CapabilitiesRequest,
   BackgroundTasksNotification,
 } from './extensionSchemas.ts';
 import { paramsParser } from './paramsParser.ts';
@@ -69,6 +70,7 @@ import type {
   SetThoughtLevelParams,
   SetThoughtLevelResponse,
   SteerParams,
+  ZcodeCapabilities,
   SteerResponse,
 } from './extensionSchemas.ts';
 
@@ -118,6 +120,7 @@ export function registerExtensionMethods(app: AgentApp, ctx: BridgeContext, tuni
   register(CancelBackgroundTaskRequest, (p) => ops.cancelBackgroundTask(p));
   register(CheckpointsRequest, (p) => ops.checkpoints(p));
   register(AccountUsageRequest, (p) => accountUsage(ctx, p));
+  register(CapabilitiesRequest, () => Promise.resolve(unprobedCapabilities()));
   return registered;
 }
 
@@ -392,4 +395,24 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
       },
     );
   });
+}
+
+/** What is known before zcode has been probed: nothing, and every feature says so. */
+export function unprobedCapabilities(): ZcodeCapabilities {
+  const unknown = { available: false, reason: 'zcode has not been started yet' };
+  return {
+    probed: false,
+    v4: false,
+    steer: unknown,
+    rewindLatestPrompt: unknown,
+    rewindWithFiles: unknown,
+    rewindEarlier: unknown,
+    fileRewind: unknown,
+    retryTurn: unknown,
+    rename: unknown,
+    forkCheckpoint: unknown,
+    forkAssistant: unknown,
+    queueEdit: unknown,
+    modes: [],
+  };
 }

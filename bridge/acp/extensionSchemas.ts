@@ -21,6 +21,7 @@ export type {
   AccountQuota,
   AccountUsageParams,
   AccountUsageResponse,
+  CapabilitiesParams,
   BackgroundTasksParams,
   CancelBackgroundTaskParams,
   CancelBackgroundTaskResponse,
@@ -50,6 +51,8 @@ export type {
   SteerParams,
   SteerResponse,
   SteerStateParams,
+  FeatureAvailability,
+  ZcodeCapabilities,
 } from './extensionShapes.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -162,6 +165,8 @@ export const CheckpointsRequest = request('_zcode/session/checkpoints', (s) => s
 export const AccountUsageRequest = request('_zcode/account/usage', (s) => s.AccountUsageParams, (s) => s.AccountUsageResponse);
 /** Replays the page of history before `cursor` as `session/update`s, then answers. */
 export const LoadEarlierRequest = request('_zcode/session/loadEarlier', (s) => s.LoadEarlierParams, (s) => s.LoadEarlierResponse);
+/** What the running zcode supports (answers at once; `probed:false` until zcode has been started). */
+export const CapabilitiesRequest = request('_zcode/capabilities', (s) => s.CapabilitiesParams, (s) => s.ZcodeCapabilities);
 /** Every request the bridge serves (extensionMethods.ts registers each; a test checks it). */
 export const EXTENSION_REQUESTS = [
   ForkRequest,
@@ -175,14 +180,17 @@ export const EXTENSION_REQUESTS = [
   CheckpointsRequest,
   AccountUsageRequest,
   LoadEarlierRequest,
+  CapabilitiesRequest,
 ] as const;
 
 export const SteerStateNotification = notification('_zcode/session/steerState', (s) => s.SteerStateParams);
 export const BackgroundTasksNotification = notification('_zcode/session/backgroundTasks', (s) => s.BackgroundTasksParams);
 export const CheckpointsChangedNotification = notification('_zcode/session/checkpointsChanged', (s) => s.CheckpointsChangedParams);
+/** Sent to every client when what zcode supports is learned or changes (a probe, a restart of zcode). */
+export const CapabilitiesChangedNotification = notification('_zcode/capabilitiesChanged', (s) => s.ZcodeCapabilities);
 
 /** Every notification the bridge sends. */
-export const EXTENSION_NOTIFICATIONS = [SteerStateNotification, BackgroundTasksNotification, CheckpointsChangedNotification] as const;
+export const EXTENSION_NOTIFICATIONS = [SteerStateNotification, BackgroundTasksNotification, CheckpointsChangedNotification, CapabilitiesChangedNotification] as const;
 
 /** The request method names by operation (tests and logs; code passes the descriptors). */
 export const EXTENSION_METHOD = {
@@ -197,6 +205,7 @@ export const EXTENSION_METHOD = {
   checkpoints: CheckpointsRequest.method,
   accountUsage: AccountUsageRequest.method,
   loadEarlier: LoadEarlierRequest.method,
+  capabilities: CapabilitiesRequest.method,
 } as const;
 
 // ---------------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ export const SIM_PATH = fileURLToPath(new URL('../zcode-sim/zcode-sim.mjs', impo
 export interface SimOptions {
   /**
    * Version profile: '0.14.6' | '0.14.8' | '0.15.2' | '0.16' | '0.16.5' | 'desktop-3.12'. Omitted: the run's
-   * ZCODE_TEST_SIM_PROFILE, else the simulator's default (desktop-3.12).
+   * ZCODE_TEST_SIM_PROFILE, else the simulator's default (desktop-3.15).
    */
   profile?: string;
   /** Quirk switches, e.g. ['resend-interactions', 'split-lines']. */
@@ -46,7 +46,7 @@ export function simLocateOptions(options: SimOptions = {}): LocateOptions {
   delete env.ZCODE_SIM_STATE_DIR;
   delete env.ZCODE_BIN;
   delete env.ZCODE_NODE;
-  // A test that names no profile runs against the simulator's default (desktop-3.12), or against the
+  // A test that names no profile runs against the simulator's default (desktop-3.15), or against the
   // profile the whole run asks for: ZCODE_TEST_SIM_PROFILE=0.15.2 npm run test:unit (the seed era).
   const profile = options.profile ?? process.env.ZCODE_TEST_SIM_PROFILE;
   if (profile) env.ZCODE_SIM_PROFILE = profile;
@@ -126,10 +126,10 @@ export function testLogger(name = 'test'): TestLogger {
 
 /** The simulator profile a test that names none runs against (ZCODE_TEST_SIM_PROFILE, else the simulator's default). */
 export function testSimProfile(): string {
-  return process.env.ZCODE_TEST_SIM_PROFILE || 'desktop-3.12';
+  return process.env.ZCODE_TEST_SIM_PROFILE || 'desktop-3.15';
 }
 
-/** Whether that profile speaks the current builds' shapes (0.16.5, desktop-3.12) rather than the seed era's. */
+/** Whether that profile speaks the current builds' shapes (0.16.5, desktop-3.12, desktop-3.15) rather than the seed era's. */
 export function currentEra(profile = testSimProfile()): boolean {
-  return profile === '0.16.5' || profile === 'desktop-3.12';
+  return profile === '0.16.5' || profile.startsWith('desktop-');
 }

@@ -45,7 +45,7 @@ export class Sim {
     const named = args.some((a) => a.startsWith('--profile')) || env.ZCODE_SIM_PROFILE !== undefined;
     const profileArgs = named ? [] : ['--profile', '0.15.2'];
     const profile = named ? (args[args.indexOf('--profile') + 1] ?? env.ZCODE_SIM_PROFILE) : '0.15.2';
-    this.current = profile === '0.16.5' || profile === 'desktop-3.12';
+    this.current = profile === '0.16.5' || profile.startsWith('desktop-');
     this.child = spawn(process.execPath, [SIM, ...profileArgs, ...args, 'app-server', '--stdio'], {
       env: { ...process.env, ZCODE_SIM_SPEED: '0', ...env },
     });

@@ -58,8 +58,19 @@ PROFILES['0.16.5'] = { version: '0.16.5', current: true, missing: REMOVED_CURREN
 // any request, provider runtime headers before model requests of Start Plan models.
 PROFILES['desktop-3.12'] = { version: '0.16.5', current: true, missing: REMOVED_CURRENT, steerEvents: false, turnTerminal: false, createSettings: true, workspaceMethods: false, providerHeaders: true, storageStartup: true };
 
+// `desktop-3.15`: the CLI inside the desktop app 3.15.1 (CLI 0.16.9; its source is the newest public one).
+// Like desktop-3.12, plus the flags below; each flag's behaviour lives next to the code that reads it:
+// - v4: the `v4/command` surface (envelope, ACKs, `v4/commands/query`, `v4/conversation/*` queries);
+// - guarded: the `guarded` collaboration mode;
+// - deferredDrafts: `session/create {persistence:"deferred"}` drafts, closed with `expectedPersistence`;
+// - strictCreate315: `session/create` no longer lists agentMemory / officialMcpServers /
+//   confineFileToolsToWorkspace and adds dynamicWorkflowMode;
+// - events315: the optional event fields 3.15 added (turn.started.executionStartedAt, tool.updated
+//   agentType / childToolCallId / description, …).
+PROFILES['desktop-3.15'] = { ...PROFILES['desktop-3.12'], version: '0.16.9', v4: true, guarded: true, deferredDrafts: true, strictCreate315: true, events315: true };
+
 /** The newest build: the demo's and the tests' default (ZCODE_SIM_PROFILE=0.15.2 for the seed era). */
-export const DEFAULT_PROFILE = 'desktop-3.12';
+export const DEFAULT_PROFILE = 'desktop-3.15';
 
 /** Every quirk switch. `reject-jsonrpc` is on by default because the real backend always does it. */
 export const QUIRKS = {

@@ -18,8 +18,8 @@ import { transcript } from './normalize.ts';
  * ZCODE_TEST_SIM_PROFILE (default: the simulator's, desktop-3.12); a profile without its own directory
  * shares its era's (seed builds: 0.15.2, current builds: desktop-3.12).
  */
-const PROFILE = process.env.ZCODE_TEST_SIM_PROFILE || 'desktop-3.12';
-const CURRENT_PROFILES = new Set(['0.16.5', 'desktop-3.12']);
+const PROFILE = process.env.ZCODE_TEST_SIM_PROFILE || 'desktop-3.15';
+const CURRENT_PROFILES = new Set(['0.16.5', 'desktop-3.12', 'desktop-3.15']);
 const GOLDEN_ROOT = fileURLToPath(new URL('../../golden/', import.meta.url));
 const GOLDEN_DIR = existsSync(`${GOLDEN_ROOT}${PROFILE}/`) || process.env.UPDATE_GOLDEN === '1'
   ? `${GOLDEN_ROOT}${PROFILE}/`
