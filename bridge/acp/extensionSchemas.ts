@@ -166,7 +166,7 @@ export const AccountUsageRequest = request('_zcode/account/usage', (s) => s.Acco
 /** Replays the page of history before `cursor` as `session/update`s, then answers. */
 export const LoadEarlierRequest = request('_zcode/session/loadEarlier', (s) => s.LoadEarlierParams, (s) => s.LoadEarlierResponse);
 /** What the running zcode supports (answers at once; `probed:false` until zcode has been started). */
-export const CapabilitiesRequest = request('_zcode/capabilities', (s) => s.CapabilitiesParams, (s) => s.ZcodeCapabilities);
+export const CapabilitiesRequest = request('_zcode/agent/capabilities', (s) => s.CapabilitiesParams, (s) => s.ZcodeCapabilities);
 /** Every request the bridge serves (extensionMethods.ts registers each; a test checks it). */
 export const EXTENSION_REQUESTS = [
   ForkRequest,
@@ -187,7 +187,7 @@ export const SteerStateNotification = notification('_zcode/session/steerState', 
 export const BackgroundTasksNotification = notification('_zcode/session/backgroundTasks', (s) => s.BackgroundTasksParams);
 export const CheckpointsChangedNotification = notification('_zcode/session/checkpointsChanged', (s) => s.CheckpointsChangedParams);
 /** Sent to every client when what zcode supports is learned or changes (a probe, a restart of zcode). */
-export const CapabilitiesChangedNotification = notification('_zcode/capabilitiesChanged', (s) => s.ZcodeCapabilities);
+export const CapabilitiesChangedNotification = notification('_zcode/agent/capabilitiesChanged', (s) => s.ZcodeCapabilities);
 
 /** Every notification the bridge sends. */
 export const EXTENSION_NOTIFICATIONS = [SteerStateNotification, BackgroundTasksNotification, CheckpointsChangedNotification, CapabilitiesChangedNotification] as const;

@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import {
   BackgroundTasksNotification,
   callExtension,
+  CapabilitiesRequest,
   CheckpointsChangedNotification,
   CheckpointsRequest,
   EXTENSION_NOTIFICATIONS,
@@ -26,6 +27,11 @@ describe('the _zcode/* contract, served', () => {
   test('every request descriptor is registered: empty params get -32602 naming the method', () =>
     withBridge({}, async (h) => {
       for (const descriptor of EXTENSION_REQUESTS) {
+        // `_zcode/agent/capabilities` takes no parameters at all: there is nothing to get wrong.
+        if (descriptor === CapabilitiesRequest) {
+          assert.equal(typeof (await callExtension((m, p) => h.agent.request(m, p), CapabilitiesRequest, {})).probed, 'boolean');
+          continue;
+        }
         // `_zcode/account/usage` takes no session: a wrong type is its bad input.
         const bad = descriptor.params.safeParse({}).success ? { sessionId: 7 } : {};
         const error = await errorOf(h.agent.request(descriptor.method, bad));

@@ -24,9 +24,9 @@ import { combineAnswer, formKindMeta, otherEffect, readFormKind, SKIP_CHOICE } f
 await loadExtensionSchemas();
 
 describe('the _zcode/* descriptors', () => {
-  test('every method and notification is _zcode/<session|account>/<name>, each declared once', () => {
+  test('every method and notification is _zcode/<session|account|agent>/<name>, each declared once', () => {
     const methods = [...EXTENSION_REQUESTS, ...EXTENSION_NOTIFICATIONS].map((d) => d.method);
-    for (const method of methods) assert.match(method, /^_zcode\/(session|account)\/[a-zA-Z]+$/);
+    for (const method of methods) assert.match(method, /^_zcode\/(session|account|agent)\/[a-zA-Z]+$/);
     assert.equal(new Set(methods).size, methods.length);
   });
 

@@ -12,7 +12,7 @@ function parse(parser: ReturnType<typeof paramsParser>, params: unknown): unknow
 
 describe('extension param schemas', () => {
   test('method names are _zcode/session/* or _zcode/account/*', () => {
-    for (const method of Object.values(EXTENSION_METHOD)) assert.match(method, /^_zcode\/(session|account)\/[a-zA-Z]+$/);
+    for (const method of Object.values(EXTENSION_METHOD)) assert.match(method, /^_zcode\/(session|account|agent)\/[a-zA-Z]+$/);
   });
 
   test('strings are trimmed, unknown keys dropped, _meta accepted', () => {
