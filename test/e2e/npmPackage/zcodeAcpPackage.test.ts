@@ -106,7 +106,10 @@ test('installed with no dependencies: node_modules holds zcode-acp alone', () =>
   assert.ok(existsSync(path.join(installDir, 'node_modules/.bin/zcode-acp')), 'npm linked no zcode-acp bin');
 });
 
-test('npx zcode-acp --version and --help', () => {
+test(`npx zcode-acp --version and --help (on Node ${spawnSync(NODE, ['--version'], { encoding: 'utf8' }).stdout.trim()})`, () => {
+  // `#!/usr/bin/env node`: the Node under test is the one the bin's shebang finds
+  const found = spawnSync('node', ['-p', 'process.execPath'], { env: userEnv(), encoding: 'utf8' });
+  assert.equal(found.stdout.trim(), NODE);
   const v = npx(['--version'], userEnv());
   assert.equal(v.status, 0, v.stderr);
   assert.equal(v.stdout, `zcode-acp ${version}\n`);

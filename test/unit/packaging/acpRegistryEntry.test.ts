@@ -27,7 +27,7 @@ test('the entry installs the zcode-acp package this repository packs, pinned to 
   assert.equal(entry.version, root.version);
   assert.deepEqual(entry.distribution, { npx: { package: `${npm.name}@${root.version}` } });
   assert.equal(entry.license, root.license);
-  assert.equal(`git+${entry.repository}.git`, root.repository.url.startsWith('git+') ? root.repository.url : `git+${root.repository.url}`);
+  assert.equal(entry.repository, root.repository.url.replace(/^git\+/, '').replace(/\.git$/, ''));
 });
 
 test('initialize answers authMethods the registry accepts (no type means agent auth)', () => {
