@@ -73,7 +73,8 @@ const changelog = readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8');
 if (check && !changelog.includes(`\n## [${root.version}]`)) problems.push(`CHANGELOG.md: no "## [${root.version}]" section (move the [Unreleased] entries under it)`);
 
 if (problems.length > 0) {
-  console.error(`out of step with package.json ${root.version}:\n  ${problems.join('\n  ')}\nrun: node scripts/syncVersion.mjs`);
+  const fix = problems.some((p) => !p.startsWith('CHANGELOG')) ? '\nrun node scripts/syncVersion.mjs to copy package.json into the others' : '';
+  console.error(`out of step with package.json ${root.version}:\n  ${problems.join('\n  ')}${fix}`);
   process.exit(1);
 }
 if (check) console.log(`package.json, ${NPM_PACKAGE_JSON}, ${REGISTRY_ENTRY} and CHANGELOG.md agree on ${root.version}`);
