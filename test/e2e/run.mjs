@@ -171,7 +171,7 @@ async function main() {
 
   const passed = results.reduce((s, r) => s + r.passed, 0);
   const failed = results.reduce((s, r) => s + r.failed, 0);
-  const table = results.map((r) => `  ${r.code === 0 ? 'ok  ' : 'FAIL'} ${r.name.padEnd(14)} ${String(r.passed).padStart(3)} passed ${String(r.failed).padStart(3)} failed ${String(r.secs).padStart(5)}s${r.note ? `  (${r.note})` : ''}`).join('\n');
+  const table = results.map((r) => `  ${r.code === 0 ? 'ok  ' : 'FAIL'} ${r.name.padEnd(17)} ${String(r.passed).padStart(3)} passed ${String(r.failed).padStart(3)} failed ${String(r.secs).padStart(5)}s${r.note ? `  (${r.note})` : ''}`).join('\n');
   const total = Math.round((Date.now() - t0) / 1000);
   const summary = `${table}\n  total ${total}s\ne2e: ${passed} passed, ${failed} failed`;
   console.log(`\n${summary}`);

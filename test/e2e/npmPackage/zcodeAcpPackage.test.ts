@@ -104,6 +104,12 @@ test('installed with no dependencies: node_modules holds zcode-acp alone', () =>
   const entries = readdirSync(path.join(installDir, 'node_modules')).filter((e) => !e.startsWith('.'));
   assert.deepEqual(entries, ['zcode-acp']);
   assert.ok(existsSync(path.join(installDir, 'node_modules/.bin/zcode-acp')), 'npm linked no zcode-acp bin');
+  // and nothing the bundles were built from is reachable from there (the bundles need none of it)
+  const bin = path.join(installDir, 'node_modules/zcode-acp/dist/cli.js');
+  for (const dependency of ['@agentclientprotocol/sdk', 'zod', 'ws', 'vscode-jsonrpc']) {
+    const r = spawnSync(NODE, ['-e', `require.resolve(${JSON.stringify(dependency)}, { paths: [${JSON.stringify(path.dirname(bin))}] })`], { env: userEnv(), encoding: 'utf8' });
+    assert.notEqual(r.status, 0, `${dependency} resolves from the installed package: module resolution reaches outside the install`);
+  }
 });
 
 test(`npx zcode-acp --version and --help (on Node ${spawnSync(NODE, ['--version'], { encoding: 'utf8' }).stdout.trim()})`, () => {
