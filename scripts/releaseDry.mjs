@@ -38,6 +38,13 @@ function main() {
   const [packed] = JSON.parse(pack.stdout);
   const tgz = join(OUT, packed.filename);
 
+  // npm's own checks of what it would publish (a manifest it would auto-correct warns here); only the
+  // missing login is expected
+  const npmTag = preRelease ? ['--tag', 'next'] : [];
+  const dry = spawnSync('npm', ['publish', '--dry-run', tgz, ...npmTag], { cwd: OUT, encoding: 'utf8' });
+  const npmWarnings = `${dry.stdout}${dry.stderr}`.split('\n').filter((l) => /^npm (warn|error)/i.test(l) && !/requires you to be logged in/.test(l));
+  if (dry.status !== 0 || npmWarnings.length > 0) throw new Error(`npm publish --dry-run ${relative(ROOT, tgz)}:\n  ${npmWarnings.join('\n  ') || dry.stderr}`);
+
   const registryDir = join(OUT, 'acp-registry/zcode');
   cpSync(join(ROOT, 'registry/zcode'), registryDir, { recursive: true });
 
@@ -60,7 +67,6 @@ function main() {
 
   const rel = (f) => relative(ROOT, f);
   const kb = (f) => `${(statSync(f).size / 1024).toFixed(0)} KB`;
-  const npmTag = preRelease ? ' --tag next' : '';
   console.log(`
 Release ${version} (${preRelease ? 'pre-release: odd minor' : 'release: even minor'}), nothing published. In ${rel(OUT)}/:
   ${rel(vsix).padEnd(44)} ${kb(vsix).padStart(7)}  VS Code Marketplace (publisher ${pkg.publisher}) and Open VSX (namespace ${pkg.publisher})
@@ -69,8 +75,8 @@ Release ${version} (${preRelease ? 'pre-release: odd minor' : 'release: even min
   ${rel(join(OUT, 'SHA256SUMS'))}
 
 A maintainer publishes with (docs/releasing.md; the README's images and links point at tag ${tag}, so push it first):
-  git tag ${tag} && git push origin ${tag}
-  npm publish ${rel(tgz)}${npmTag}
+  git push origin HEAD ${tag}                                  # the tag \`npm version ${version}\` made
+  npm publish ${rel(tgz)}${npmTag.map((a) => ` ${a}`).join('')}
   npx @vscode/vsce publish --packagePath ${rel(vsix)}          # VSCE_PAT: Azure DevOps token, Marketplace > Manage
   npx ovsx publish ${rel(vsix)} -p "$OVSX_PAT"                 # open-vsx.org token for namespace ${pkg.publisher}
 ${preRelease
