@@ -9,7 +9,8 @@
  *   npm run build -- --production && node --import tsx --test test/e2e/npmPackage/zcodeAcpPackage.test.ts
  *
  * ZCODE_ACP_TEST_NODE=/path/to/node runs the installed package (and the simulator) on that Node
- * instead of this one: how the lowest `engines.node` was checked.
+ * instead of this one: the e2e step `npm-package-floor` sets it to the package's `engines.node`
+ * floor (test/e2e/lib/floorNode.mjs), so the lowest version it claims is the one it is tested on.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
