@@ -19,6 +19,7 @@ const vsix = resolve(REPO_ROOT, process.env.ZCODE_TEST_VSIX || 'dist-vsix/zcode-
 const entries = () => new Map(readZip(vsix).map((e) => [e.name, e]));
 const text = (byName, name) => byName.get(name).read().toString('utf8');
 
+const MARKETPLACE_CATEGORIES = new Set(['AI', 'Azure', 'Chat', 'Data Science', 'Debuggers', 'Education', 'Extension Packs', 'Formatters', 'Keymaps', 'Language Packs', 'Linters', 'Machine Learning', 'Notebooks', 'Other', 'Programming Languages', 'SCM Providers', 'Snippets', 'Testing', 'Themes', 'Visualization']);
 /** Open VSX's name pattern for namespaces (= publisher) and extension names. */
 const OPEN_VSX_NAME = /^[\w\-+$~]+$/;
 /** Java's CONTROL, FORMAT, PRIVATE_USE, LINE/PARAGRAPH_SEPARATOR (unassigned code points aside). */
@@ -55,6 +56,8 @@ test('Open VSX metadata rules: names, version, lengths, characters, URLs, licenc
   if (pkg.galleryBanner?.theme !== undefined && !['dark', 'light'].includes(pkg.galleryBanner.theme)) problems.push(`galleryBanner.theme "${pkg.galleryBanner.theme}"`);
   // the Marketplace's own limit, enforced by vsce too
   if ((pkg.keywords ?? []).length > 30) problems.push(`${pkg.keywords.length} keywords (at most 30)`);
+  // the Marketplace's category list (vsce passes any string through unchecked)
+  for (const c of pkg.categories ?? []) if (!MARKETPLACE_CATEGORIES.has(c)) problems.push(`category "${c}" is not one the Marketplace lists`);
   if (!pkg.license || !byName.has('extension/LICENSE.txt')) problems.push('no licence: Open VSX refuses unlicensed extensions');
   assert.deepEqual(problems, []);
 });
