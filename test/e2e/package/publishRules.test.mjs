@@ -98,3 +98,13 @@ test('the CHANGELOG in the .vsix has a section for the version it ships', () => 
   const { version } = JSON.parse(text(byName, 'extension/package.json'));
   assert.match(text(byName, 'extension/changelog.md'), new RegExp(`^## \\[${version.replace(/\./g, '\\.')}\\]`, 'm'));
 });
+
+test('the Marketplace page links (Repository, Issues, Learn) are the manifest\'s', () => {
+  const byName = entries();
+  const pkg = JSON.parse(text(byName, 'extension/package.json'));
+  const xml = text(byName, 'extension.vsixmanifest');
+  const link = (id) => new RegExp(`<Property Id="Microsoft\\.VisualStudio\\.Services\\.Links\\.${id}" Value="([^"]*)"`).exec(xml)?.[1];
+  assert.equal(link('Source'), pkg.repository.url);
+  assert.equal(link('Support'), pkg.bugs.url);
+  assert.equal(link('Learn'), pkg.homepage);
+});
