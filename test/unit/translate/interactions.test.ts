@@ -218,6 +218,11 @@ describe('questions without forms', () => {
       _meta: { zcode: { questionIndex: 1, question: 'Which checks should run?', multiSelect: true, header: 'Checks' } },
     });
     assert.deepEqual(requests[2].options, [{ optionId: '__skip__', name: 'Skip this question', kind: 'reject_once' }]);
+    // With no card behind the dialog there is nothing else to show: the dialog names one.
+    const alone = questionToPermission('acp_sess', questions[1], 1);
+    validateOutgoing('session/request_permission', alone, 'request');
+    assert.equal(alone.toolCall.title, 'Checks: Which checks should run?');
+    assert.equal(alone.toolCall.toolCallId, 'question_1');
 
     assert.deepEqual(
       permissionAnswersToReply(questions, [
