@@ -110,20 +110,22 @@ export function v4Methods(sv, legacy, startTurn) {
       if ((NEEDS_REVISION.has(e.type) && e.baseRevision === undefined) || (NEEDS_EPOCH.has(e.type) && e.baseLogEpoch === undefined)) {
         return invalid([{ code: 'custom', path: [e.baseRevision === undefined ? 'baseRevision' : 'baseLogEpoch'], message: 'CAS commands require baseRevision and baseLogEpoch' }]);
       }
+      // The ledger is looked up by key before anything else about the session.
+      const known = e.sessionId === null ? null : sv.store.get(e.sessionId);
+      const prior = (e.sessionId === null ? globalLedger : known?.v4?.ledger)?.get(e.commandId);
+      if (prior) return finish({ ...prior, status: prior.status === 'failed' ? 'failed' : 'duplicate' });
       let session = null;
-      if (e.type !== 'createSession') {
-        session = e.sessionId === null ? undefined : sv.store.get(e.sessionId);
+      if (e.sessionId !== null || e.type !== 'createSession') {
         // Only this process's live records: v4 commands never cold-resume.
-        if (!session?.active) return rejected('proto.sessionNotFound', `Session not found: ${e.sessionId}`);
+        if (!known?.active) return rejected('proto.sessionNotFound');
+        session = known;
       }
       const ledger = session ? v4Of(session).ledger : globalLedger;
-      const prior = ledger.get(e.commandId);
-      if (prior) return finish({ ...prior, status: prior.status === 'failed' ? 'failed' : 'duplicate' });
       const revision = session ? v4Of(session).revision : 0;
-      if (session) {
-        const v4 = v4Of(session);
-        if (NEEDS_EPOCH.has(e.type) && e.baseLogEpoch !== v4.logEpoch) return finish({ commandId, status: 'stale', reasonCode: 'proto.staleLogEpoch', revisionAtDecision: revision });
-        if (NEEDS_REVISION.has(e.type) && e.baseRevision !== revision) return finish({ commandId, status: 'stale', reasonCode: 'proto.staleRevision', revisionAtDecision: revision });
+      // CAS only for the commands that require a revision; the epoch is checked first, for row targets only.
+      if (session && NEEDS_REVISION.has(e.type)) {
+        if (NEEDS_EPOCH.has(e.type) && e.baseLogEpoch !== v4Of(session).logEpoch) return finish({ commandId, status: 'stale', reasonCode: 'proto.staleLogEpoch', revisionAtDecision: revision });
+        if (e.baseRevision !== revision) return finish({ commandId, status: 'stale', reasonCode: 'proto.staleRevision', revisionAtDecision: revision });
       }
       const handler = handlers[e.type];
       let outcome;
