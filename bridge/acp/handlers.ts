@@ -208,6 +208,10 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
 
   app.onNotification('session/cancel', ({ params }) => {
     turns.cancelSession(params.sessionId);
+    // A turn a v4 command started (a re-asked prompt, a retry, a deferred steer zcode ran by itself)
+    // has no prompt here to cancel: stop it in zcode (the backend adds zcode's v4 stop for it).
+    const runtime = sessions.peek(params.sessionId);
+    if (runtime && deps.backend.v4.runsV4Turn(runtime.zcodeId)) deps.backend.stop({ sessionId: runtime.zcodeId });
   });
 
   /** The menu the client can offer (after new/load/resume): the bridge's commands and zcode's (commandCatalog.ts). */
