@@ -228,14 +228,17 @@ export function commandHandlers(sv, legacy, startTurn) {
       if (!row) return { stale: 'proto.staleTarget' };
       if (row.kind !== 'userInput' || !row.actions?.canEdit) return failed('guard.latestQueryEditOnly', 'Only the latest user query can be edited');
       if (p.newText.trim() === '' && !(p.attachments?.length > 0)) return failed('proto.invalidPayload', 'input must not be empty');
+      // zcode stops a running turn before it previews the files, so a blocked rewind has stopped it too.
+      if (session.turn || session.compaction) await preempt(session);
       const rewind = p.workspaceMode === 'rewind';
       if (rewind) {
         const preview = rewindPreview(sv, session, row.turnId);
-        const reasonCode = preview.unsafeFiles.length > 0 ? 'guard.workspaceRewindUnsafeFiles' : preview.ignoredFiles.length > 0 ? 'guard.workspaceRewindIgnoredFiles' : !preview.canApply || preview.safeFiles.length === 0 ? 'guard.workspaceRewindUnavailable' : null;
-        if (reasonCode) return accepted({ type: 'editUserQuery', disposition: 'blocked', sessionId: session.sessionId, reasonCode, preview });
+        if (!preview.canApply || preview.ignoredFiles.length > 0 || preview.safeFiles.length === 0) {
+          const reasonCode = preview.unsafeFiles.length > 0 ? 'guard.workspaceRewindUnsafeFiles' : preview.ignoredFiles.length > 0 ? 'guard.workspaceRewindIgnoredFiles' : preview.safeFiles.length === 0 ? 'guard.workspaceRewindUnavailable' : 'guard.workspaceRewindApplyConflict';
+          return accepted({ type: 'editUserQuery', disposition: 'blocked', sessionId: session.sessionId, reasonCode, preview });
+        }
+        applyRewind(sv, session, row.turnId);
       }
-      if (session.turn || session.compaction) await preempt(session);
-      if (rewind) applyRewind(sv, session, row.turnId);
       cutAt(session, session.messages.findIndex((m) => m.info.id === row.entityId));
       await start(session, { text: p.newText, commandId: e.commandId, clientId: e.clientId, editRerun: true }, ctx);
       return accepted({ type: 'editUserQuery', disposition: 'rewind', sessionId: session.sessionId });

@@ -140,7 +140,7 @@ function toolStatus(state, running) {
 /**
  * Every row of the current branch, ascending, with the actions zcode advertises: canEdit on the latest real
  * user query, canFork on the last assistant text of each settled turn, canRetry on the latest assistant reply
- * that a real user input caused, canRewindFiles on a turn header whose files can still be rewound.
+ * of the latest turn, once settled and if a real user input caused it; canRewindFiles on a turn header whose files can still be rewound.
  */
 export function rowsOf(sv, session) {
   const v4 = v4Of(session);
@@ -189,15 +189,14 @@ export function rowsOf(sv, session) {
   }
   const latestQuery = rows.findLast((r) => r.kind === 'userInput' && r.origin === 'realUser' && !r.guided);
   if (latestQuery) latestQuery.actions = { canEdit: true, editDisposition: 'rewind' };
-  let retryMarked = false;
-  for (const turn of [...turns.values()].reverse()) {
+  const all = [...turns.values()];
+  for (const turn of all) {
     if (!turn.running && turn.lastText) turn.lastText.actions = { canFork: true };
-    if (!retryMarked && !turn.running && turn.lastText && turn.cause) {
-      turn.lastText.actions = { ...turn.lastText.actions, canRetry: true };
-      retryMarked = true;
-    }
     if (turn.header.fileChanges && rewindPreview(sv, session, turn.header.turnId).canApply) turn.header.actions = { canRewindFiles: true };
   }
+  // Only the latest turn's reply can be retried, and only once it settled and if a real user input caused it.
+  const last = all.at(-1);
+  if (last && !last.running && last.lastText && last.cause) last.lastText.actions = { ...last.lastText.actions, canRetry: true };
   return rows;
 }
 
