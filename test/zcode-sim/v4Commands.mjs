@@ -47,7 +47,7 @@ export function commandHandlers(sv, legacy, startTurn) {
       const input = { text: p.text, commandId: e.commandId, clientId: e.clientId };
       const busy = Boolean(session.turn || session.compaction);
       if (!busy || p.requestedDelivery === 'startNow') {
-        if (busy) await preempt(session);
+        if (busy) await preempt(session, { preserveAutoDrain: true });
         await start(session, input, ctx);
         return inputAccepted('startNow', e.commandId);
       }
@@ -68,7 +68,7 @@ export function commandHandlers(sv, legacy, startTurn) {
       if (turn) {
         const v4 = v4Of(session);
         if (v4.queue.length > 0 && v4.autoDrain) {
-          v4.autoDrain = false; // a stopped turn holds the queue instead of running it
+          v4.autoDrain = false; // a stopped turn holds the queue instead of running it (until setAutoDrain true)
           bump(session);
         }
         turn.cancel();

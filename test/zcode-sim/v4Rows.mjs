@@ -50,6 +50,8 @@ export function observe(session, type, payload) {
   if (type === 'model.streaming' || type === 'session.updated' || type === 'checkpoint.created') return;
   const v4 = v4Of(session);
   if (type === 'turn.completed') v4.turnStates.set(payload.turnId, payload.resultType === 'cancelled' ? 'completedInterrupted' : 'completedSuccess');
+  // A cancelled turn holds a non-empty queue (zcode's runtime queue gate), except when "send now" preempts it.
+  if (type === 'turn.completed' && payload.resultType === 'cancelled' && v4.queue.length > 0 && !v4.preserveAutoDrain) v4.autoDrain = false;
   if (type === 'turn.failed') v4.turnStates.set(payload.turnId, 'failed');
   bump(session);
 }
