@@ -49,6 +49,20 @@ export const WORKSPACE_METHODS = [
   'session/updateRuntimeModelConfig', 'workspace/updateInteractionPreferences',
 ];
 
+/**
+ * A client may learn what a build has from zcode's own -32602: a draft's `persistence` where drafts do
+ * not exist, `mode:"guarded"` where that mode does not. Same answer as any strict failure, but not a
+ * violation when `expected` says the request is such a probe (any other problem in it still is).
+ */
+function asProbe(check, expected) {
+  try {
+    return check();
+  } catch (error) {
+    if (expected && error instanceof SimError) error.violation = false;
+    throw error;
+  }
+}
+
 function oneOf(p, key, values) {
   if (!values.includes(p[key])) throw zodError([{ code: 'invalid_value', path: [key], values, message: `${key}: expected one of ${values.join('|')}` }]);
   return p[key];
@@ -83,9 +97,9 @@ function checkpointFor(session, target = { kind: 'latestCheckpoint' }) {
 export function currentMethods(sv, startTurn) {
   return {
     async 'session/create'(params, ctx) {
-      const p = strict(params, { required: ['workspace'], optional: createKeys(sv.profile) });
+      const p = asProbe(() => strict(params, { required: ['workspace'], optional: createKeys(sv.profile) }), isObject(params) && Object.keys(params).filter((k) => k !== 'workspace' && !createKeys(sv.profile).includes(k)).join() === 'persistence');
       const workspace = workspaceRef(p.workspace);
-      const mode = p.mode === undefined ? 'build' : oneOf(p, 'mode', modesOf(sv.profile));
+      const mode = p.mode === undefined ? 'build' : asProbe(() => oneOf(p, 'mode', modesOf(sv.profile)), p.mode === 'guarded');
       const persistence = p.persistence === undefined ? 'immediate' : oneOf(p, 'persistence', ['immediate', 'deferred']);
       if (p.dynamicWorkflowMode !== undefined) oneOf(p, 'dynamicWorkflowMode', DYNAMIC_WORKFLOW_MODES);
       const model = p.model === undefined ? undefined : listedModel(p.model);
