@@ -293,6 +293,9 @@ export class SessionManager implements Disposable {
    */
   private async applyPending(runtime: SessionRuntime, pending: ConfigPatch): Promise<void> {
     const { backend, logger } = this.options;
+    // The options first: zcode echoes each change (`state.updated`), and an echo of what the client
+    // already chose must be a no-op, not an announcement of a half-applied state.
+    runtime.configOptions = applyConfigPatch(runtime.configOptions, { model: pending.model, thoughtLevel: pending.thoughtLevel });
     if (pending.thoughtLevel !== undefined) await backend.setThoughtLevel({ sessionId: runtime.zcodeId, thoughtLevel: pending.thoughtLevel });
     if (pending.model !== undefined) {
       const selection = modelSelectionFor(runtime.settings, pending.model, pending.thoughtLevel);
@@ -300,7 +303,6 @@ export class SessionManager implements Disposable {
       runtime.chosenModel = pending.model;
       await backend.setModel({ sessionId: runtime.zcodeId, ...selection });
     }
-    runtime.configOptions = applyConfigPatch(runtime.configOptions, { model: pending.model, thoughtLevel: pending.thoughtLevel });
     logger.info(`applied the choices made before ${runtime.zcodeId} existed: ${JSON.stringify(pending)}`);
   }
 
@@ -319,13 +321,15 @@ export class SessionManager implements Disposable {
 
   /**
    * The client was given the placeholder's options (`session/new`, or `session/load`/`resume` of an
-   * unused placeholder): mode and thought level only, since zcode's models are unknown before it has
-   * the session. Now that zcode's settings are known (create result, else `session/read`), the full
-   * set goes out once as `config_option_update` — without it a client shows no model picker — plus
-   * `current_mode_update` if zcode did not take the default mode. A mapped placeholder or a real id
-   * is opened through `session/load`/`resume`, whose response carries the real options already.
+   * unused placeholder): without a draft (modelDraft.ts) mode and thought level only, since zcode's
+   * models were unknown. Now that zcode's settings are known (create result, else `session/read`),
+   * the full set goes out once as `config_option_update` — without it a client shows no model picker
+   * — plus `current_mode_update` if zcode did not take the mode given. Nothing goes out when the
+   * client already has exactly these options (the draft showed the same list). A mapped placeholder
+   * or a real id is opened through `session/load`/`resume`, whose response carries the real options.
    */
   private announceMaterialized(runtime: SessionRuntime, given: SessionConfigOption[] = this.placeholderConfig(runtime.cwd)): void {
+    if (JSON.stringify(runtime.configOptions) === JSON.stringify(given)) return;
     const updates: SessionUpdate[] = [{ sessionUpdate: 'config_option_update', configOptions: runtime.configOptions }];
     const mode = runtime.configOptions.find((o) => o.id === CONFIG_ID.mode)?.currentValue;
     if (typeof mode === 'string' && mode !== given.find((o) => o.id === CONFIG_ID.mode)?.currentValue) {
