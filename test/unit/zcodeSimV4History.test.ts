@@ -113,6 +113,16 @@ test('forkAssistant: a new session with the conversation up to that reply; renam
   assert.equal(draft.result.type, 'createSession');
   const onDraft = await command(sim, draft.result.sessionId, 'renameSession', { title: 'x' });
   assert.deepEqual([onDraft.status, onDraft.reasonCode, onDraft.message], ['failed', 'fault.command.executionFailed', `Session not found: ${draft.result.sessionId}`]);
+  const listedIds = async () => (await sim.result('session/list', { workspace: WS })).sessions.map((s: Msg) => s.sessionId);
+  assert.equal((await listedIds()).includes(draft.result.sessionId), false, 'a draft is not listed');
+  const other = await command(sim, null, 'createSession', { workspaceId: WS.workspacePath });
+  assert.equal((await command(sim, other.result.sessionId, 'deleteSession', {})).status, 'accepted');
+  assert.equal((await command(sim, other.result.sessionId, 'renameSession', { title: 'x' })).reasonCode, 'proto.sessionNotFound', 'a deleted draft is gone');
+  // a v4 draft has no legacy delivery until session/subscribe
+  await sim.result('session/subscribe', { sessionId: draft.result.sessionId, deliveryKind: 'desktop-continuous' });
+  await v4Turn(sim, draft.result.sessionId, '[scenario:text] first input');
+  assert.equal((await listedIds()).includes(draft.result.sessionId), true, 'the first input promotes the draft');
+  assert.equal((await command(sim, draft.result.sessionId, 'renameSession', { title: 'Now persisted' })).status, 'accepted');
   await sim.close();
   assertSentValid(record);
 });

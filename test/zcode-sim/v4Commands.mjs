@@ -30,13 +30,10 @@ export function commandHandlers(sv, legacy, startTurn) {
     async createSession({ envelope: e, payload: p, ctx }) {
       const sessionId = sv.store.newId();
       await sv.hosts.runtimePreferences(sessionId, 'runtime-materialization');
-      const session = sv.store.create({ sessionId, workspace: { workspacePath: p.workspaceId, workspaceKey: p.workspaceId }, mode: 'build' });
+      // Without a first input: a draft (memory only, unlisted until its first input; sessions.mjs).
+      const session = sv.store.create({ sessionId, workspace: { workspacePath: p.workspaceId, workspaceKey: p.workspaceId }, mode: 'build', persistence: p.firstInput ? 'immediate' : 'deferred' });
       session.thoughtLevel = 'high';
-      if (!p.firstInput) {
-        // A draft: memory only until its first input.
-        session.persistence = 'deferred';
-        return accepted({ type: 'createSession', sessionId });
-      }
+      if (!p.firstInput) return accepted({ type: 'createSession', sessionId });
       await start(session, { text: p.firstInput.text, commandId: e.commandId, clientId: e.clientId }, ctx);
       return accepted({ type: 'createSession', sessionId, input: { delivery: 'startNow', inputId: e.commandId } });
     },
@@ -193,7 +190,7 @@ export function commandHandlers(sv, legacy, startTurn) {
       session.turn?.cancel();
       session.active = false;
       session.subscribed = false;
-      if (session.persistence === 'deferred') sv.store.remove(session.sessionId);
+      if (session.persistence === 'deferred') sv.store.remove(session.sessionId); // a draft is gone with its record
       return accepted();
     },
 

@@ -23,7 +23,7 @@ export async function startInput(sv, session, startTurn, { text, commandId, clie
   const picked = parsePrompt(text);
   const steps = await loadSteps(picked, { prompt: text, session, workspace: session.workspace.workspacePath, attachments: [] });
   await sv.hosts.runtimePreferences(session.sessionId, 'user-execution');
-  if (session.persistence === 'deferred') session.persistence = 'immediate'; // the first input promotes a draft
+  sv.store.promote(session); // the first input makes a draft a real, listed session
   const first = session.title === 'New session';
   if (first) {
     session.previousTitle = session.title;
