@@ -222,6 +222,8 @@ test('config and maintenance: switchModelConfig (noop, provider.notInRegistry, a
   assert.deepEqual([locked.status, locked.reasonCode], ['failed', 'compactOperationLock']);
   assert.equal((await command(sim, sessionId, 'stop', {})).status, 'accepted');
   await turnEnd(sim, sessionId, turnFrom);
+  const unmodelled = await command(sim, sessionId, 'resolveInteraction', { interactionId: 'perm_x', answer: { optionId: 'allow' } });
+  assert.deepEqual([unmodelled.status, unmodelled.reasonCode], ['failed', 'fault.command.notImplemented']);
   const created = await command(sim, null, 'createSession', { workspaceId: WS.workspacePath, firstInput: { text: '[scenario:text] hi' } });
   assert.deepEqual(created.result.input, { delivery: 'startNow', inputId: created.commandId });
   const listed = (await sim.result('session/list', { workspace: WS })).sessions.map((s: Msg) => s.sessionId);
