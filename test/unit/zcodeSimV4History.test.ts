@@ -18,7 +18,11 @@ const textRows = (range: Msg) => range.rows.filter((r: Msg) => r.kind === 'assis
 test('rowsRange: ascending rows with CAS values; canEdit only on the latest real query, canFork/canRetry on assistant text; beforeRowId pages', async () => {
   const { sim, record } = v4Sim();
   const sessionId = await sim.session(WS.workspacePath);
-  await v4Turn(sim, sessionId, '[scenario:text] first');
+  const before = (await rows(sim, sessionId)).atRevision;
+  const { from } = await v4Turn(sim, sessionId, '[scenario:text] first');
+  const deltas = sim.messages.slice(from).filter((m) => m.method === 'session/event' && m.params.type === 'model.streaming').length;
+  const moved = (await rows(sim, sessionId)).atRevision - before;
+  assert.ok(moved > 0 && moved < deltas / 2, `streaming text does not move the revision (${moved} commits for ${deltas} deltas)`);
   await v4Turn(sim, sessionId, '[scenario:tools] second');
   const range = await rows(sim, sessionId);
   assert.deepEqual(range.rows.map((r: Msg) => r.rowId), range.rows.map((_: Msg, i: number) => i));

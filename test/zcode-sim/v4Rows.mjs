@@ -47,7 +47,13 @@ export function newLogEpoch(session) {
  * state; not streaming text or usage). Also remembers how each turn ended, for its turnHeader row.
  */
 export function observe(session, type, payload) {
-  if (type === 'model.streaming' || type === 'session.updated' || type === 'checkpoint.created') return;
+  if (type === 'model.streaming') {
+    // Streaming text moves nothing, except the delta that opens a new text or reasoning row (an append).
+    const kind = payload.kind === 'text_delta' ? 'text' : payload.kind === 'reasoning_delta' ? 'reasoning' : null;
+    if (kind && session.turn && session.turn.assistant.parts.at(-1)?.type !== kind) bump(session);
+    return;
+  }
+  if (type === 'session.updated' || type === 'checkpoint.created') return;
   const v4 = v4Of(session);
   if (type === 'turn.completed') v4.turnStates.set(payload.turnId, payload.resultType === 'cancelled' ? 'completedInterrupted' : 'completedSuccess');
   // A cancelled turn holds a non-empty queue (zcode's runtime queue gate), except when "send now" preempts it.
