@@ -7,7 +7,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Sim, tempDir, type Msg } from '../helpers/simWire.ts';
+import { isEvent, Sim, tempDir, type Msg } from '../helpers/simWire.ts';
 import { WS, assertSentValid, cas, command, event, rows, targetOf, turnEnd, v4Sim, v4Turn } from '../helpers/simV4.ts';
 
 after(() => Sim.killAll());
@@ -197,11 +197,13 @@ test('stop: a mismatched expectedForegroundExecutionId is noop/guard.stopTargetC
   const wrong = await command(sim, sessionId, 'stop', { expectedForegroundExecutionId: 'fx_other' });
   assert.deepEqual([wrong.status, wrong.reasonCode], ['noop', 'guard.stopTargetChanged']);
   assert.deepEqual(await sim.result('session/stop', { sessionId }), {});
-  const stop = await sim.request('v4/command', { commandId: 'stop-1', clientId: 't', sessionId, type: 'stop', payload: { expectedForegroundExecutionId: fg }, issuedAt: 0 });
-  assert.deepEqual([stop.result.status, stop.result.result], ['accepted', undefined]);
+  // a round trip after the legacy stop (a cancel ends a turn at once): the turn is still running
+  await rows(sim, sessionId);
+  assert.equal(sim.messages.slice(from).some((m) => isEvent(m, sessionId) && m.params.type === 'turn.completed'), false, 'the legacy stop did not end the v4 turn');
+  const stop = await command(sim, sessionId, 'stop', { expectedForegroundExecutionId: fg });
+  assert.deepEqual([stop.status, stop.result], ['accepted', undefined]);
   const end = await turnEnd(sim, sessionId, from);
   assert.equal(end.params.payload.resultType, 'cancelled');
-  assert.ok(sim.messages.indexOf(end) > sim.messages.indexOf(stop), 'the turn ran on after the legacy stop');
   await sim.close();
   assertSentValid(record);
 });
