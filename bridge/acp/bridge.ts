@@ -79,6 +79,8 @@ import { handleSignal, notifyAliases } from './signals.ts';
 import { runSlashCommand } from './slashCommands.ts';
 import { LazySessionStore } from './store.ts';
 import { ModelOptionCache } from './modelCache.ts';
+import { ModelDraft } from './modelDraft.ts';
+import { BuildModes } from '../zcode/buildModes.ts';
 import { AutomationProbe } from '../zcode/automation.ts';
 import { DEFAULT_TURN_TUNING, TurnEngine } from './turns.ts';
 import type { TurnTuning } from './turns.ts';
@@ -161,6 +163,7 @@ class BridgeImpl implements Bridge {
     this.registry = new ClientRegistry(logger);
     this.store = new LazySessionStore({ storageDir: options.storageDir, logger });
     void this.store.load();
+    const modes = new BuildModes();
     this.sessions = new SessionManager({
       backend: this.backend,
       store: this.store,
@@ -168,6 +171,8 @@ class BridgeImpl implements Bridge {
       logger,
       defaultMode: options.defaultMode ?? DEFAULT_MODE,
       models: new ModelOptionCache(options.storageDir, logger),
+      draft: new ModelDraft(this.backend, modes, logger),
+      modes,
       automation: new AutomationProbe(this.backend, logger),
     });
     this.races = new RequestRaces(this.registry, logger);

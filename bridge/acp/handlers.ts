@@ -77,10 +77,12 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     'session/new',
     safe(async (params, client) => {
       await requireUsableCwd(params.cwd);
+      // zcode's model list before any session (a draft, once per zcode process and workspace: modelDraft.ts).
+      await sessions.prepareNew(params.cwd);
       // The client's MCP servers go to zcode with session/create (and again with every resume).
       const sessionId = sessions.createPlaceholder(params.cwd, mcpServersToZcode(params.mcpServers));
       holders.hold(sessionId, clients.of(client));
-      const configOptions = sessions.placeholderConfig();
+      const configOptions = sessions.lazyOptions(sessionId, params.cwd);
       afterResponse(client, () => void sendCommands(client, sessionId, { cwd: params.cwd }));
       return { sessionId, configOptions, ...modes(configOptions) };
     }),
@@ -106,7 +108,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
         for (const update of updates) sendTo(client, params.sessionId, update);
         replay = { total: page.total, replayed: page.messages.length, ...(page.cursor ? { cursor: page.cursor } : {}) };
       }
-      const configOptions = runtime?.configOptions ?? sessions.placeholderConfig();
+      const configOptions = runtime?.configOptions ?? sessions.lazyOptions(params.sessionId, params.cwd);
       afterResponse(client, () => caughtUp(client, params.sessionId, params.cwd));
       return { configOptions, ...modes(configOptions), ...(replay ? { _meta: { zcode: { replay } } } : {}) };
     }),
@@ -133,7 +135,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       await requireUsableCwd(params.cwd);
       const runtime = await sessions.open(params.sessionId, params.cwd, mcpServersToZcode(params.mcpServers ?? undefined));
       holders.hold(params.sessionId, clients.of(client));
-      const configOptions = runtime?.configOptions ?? sessions.placeholderConfig();
+      const configOptions = runtime?.configOptions ?? sessions.lazyOptions(params.sessionId, params.cwd);
       afterResponse(client, () => caughtUp(client, params.sessionId, params.cwd));
       return { configOptions, ...modes(configOptions) };
     }),
