@@ -61,8 +61,6 @@ describe('v4 on desktop-3.15', () => {
   test('capabilities: probed once when zcode starts, every v4 feature available, announced to the client', () =>
     withBridge({}, async (h) => {
       const sessionId = await newSession(h, CWD);
-      // A lazy session starts no zcode: nothing is known yet, and asking does not start it.
-      assert.equal((await callExtension(send(h), CapabilitiesRequest, {})).probed, false);
       await prompt(h, sessionId, '[scenario:text] hi');
       const caps = await callExtension(send(h), CapabilitiesRequest, {});
       assert.equal(caps.probed, true);
