@@ -116,11 +116,6 @@ export class ZcodeFeatures implements Disposable {
     return this.current;
   }
 
-  /** Whether the running process has the legacy steer (seed builds). */
-  get hasLegacySteer(): boolean {
-    return this.legacySteer;
-  }
-
   /** The capabilities of the running zcode, probing it if needed (starts zcode). */
   probe(): Promise<ZcodeCapabilities> {
     this.probing ??= this.runProbe();
