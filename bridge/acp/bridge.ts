@@ -307,6 +307,9 @@ class BridgeImpl implements Bridge {
         get announcedCheckpoints() {
           return runtime.checkpoints;
         },
+        get configOptions() {
+          return runtime.configOptions;
+        },
         get mcpServers() {
           return runtime.mcpServers;
         },
