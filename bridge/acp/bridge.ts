@@ -146,6 +146,8 @@ class BridgeImpl implements Bridge {
   private readonly config: ConfigService;
   private readonly commands: CommandCatalog;
   private readonly quota: QuotaService;
+  /** Which modes the running zcode takes (learned by the model-list draft; zcode/buildModes.ts). */
+  private readonly buildModes = new BuildModes();
   private readonly disposables: Disposable[] = [];
   private readonly disposeEmitter: Emitter<void>;
   /** The ClientInfo for the connection being opened right now (onConnect runs synchronously inside connect). */
@@ -161,7 +163,7 @@ class BridgeImpl implements Bridge {
     this.registry = new ClientRegistry(logger);
     this.store = new LazySessionStore({ storageDir: options.storageDir, logger });
     void this.store.load();
-    const modes = new BuildModes();
+    const draft = new ModelDraft(this.backend, this.buildModes, logger);
     this.sessions = new SessionManager({
       backend: this.backend,
       store: this.store,
@@ -169,8 +171,8 @@ class BridgeImpl implements Bridge {
       logger,
       defaultMode: options.defaultMode ?? DEFAULT_MODE,
       models: new ModelOptionCache(options.storageDir, logger),
-      draft: new ModelDraft(this.backend, modes, logger),
-      modes,
+      draft,
+      modes: this.buildModes,
       automation: new AutomationProbe(this.backend, logger),
     });
     this.races = new RequestRaces(this.registry, logger);
@@ -186,6 +188,7 @@ class BridgeImpl implements Bridge {
 
     const context = this.context();
     this.disposables.push(
+      draft,
       this.sessions,
       this.turns,
       this.sessions.onSignal(({ runtime, signal }) => handleSignal({ runtime, signal, registry: this.registry, titles: this.turns.titles, config: this.config })),
@@ -306,6 +309,9 @@ class BridgeImpl implements Bridge {
         },
         get announcedCheckpoints() {
           return runtime.checkpoints;
+        },
+        get configOptions() {
+          return runtime.configOptions;
         },
         get mcpServers() {
           return runtime.mcpServers;

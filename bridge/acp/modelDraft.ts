@@ -23,15 +23,16 @@
 import type { BuildModes } from '../zcode/buildModes.ts';
 import { GUARDED_MODE } from '../zcode/buildModes.ts';
 import { ZcodeError } from '../zcode/backend.ts';
-import type { CreateSessionParams, Logger, ZcodeBackend } from '../zcode/backend.ts';
+import type { CreateSessionParams, Disposable, Logger, ZcodeBackend } from '../zcode/backend.ts';
 import { workspaceKeyFor } from '../zcode/methods.ts';
 import type { CreateSessionResult, SessionSettings } from '../zcode/protocol.ts';
 
 /** Whether this zcode process makes drafts: not asked yet, yes, or no (the fallback then holds). */
 type DraftSupport = 'unknown' | 'yes' | 'no';
 
-export class ModelDraft {
+export class ModelDraft implements Disposable {
   private support: DraftSupport = 'unknown';
+  private readonly exitWatch: Disposable;
   /** Per workspace key: the settings a draft showed (kept for the process's life). */
   private readonly settings = new Map<string, Promise<SessionSettings | undefined>>();
   private readonly resolved = new Map<string, SessionSettings>();
@@ -41,13 +42,17 @@ export class ModelDraft {
     private readonly modes: BuildModes,
     private readonly logger: Logger,
   ) {
-    backend.onDidExit(() => {
+    this.exitWatch = backend.onDidExit(() => {
       // Another process may be another build: learn everything again.
       this.support = 'unknown';
       this.settings.clear();
       this.resolved.clear();
       this.modes.forget();
     });
+  }
+
+  dispose(): void {
+    this.exitWatch.dispose();
   }
 
   /** The settings a draft showed for `cwd`, if one already did (no I/O). */

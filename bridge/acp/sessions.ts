@@ -17,7 +17,7 @@ import type { ZcodeSlashCommand } from '../zcode/catalogShapes.ts';
 import { randomUUID } from 'node:crypto';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
-import { applyConfigPatch, buildConfigOptions, CONFIG_ID, modelSelectionFor } from '../translate/config.ts';
+import { buildConfigOptions, CONFIG_ID, modelSelectionFor } from '../translate/config.ts';
 import type { ConfigPatch } from '../translate/config.ts';
 import type { Disposable, Logger, ZcodeBackend, ZcodeMcpServer } from '../zcode/backend.ts';
 import { Emitter } from '../zcode/emitter.ts';
@@ -30,6 +30,7 @@ import { isNotActive, isSessionNotFound } from './errors.ts';
 import type { LazyEntry, LazySessionStore } from './store.ts';
 import type { ModelOptionCache } from './modelCache.ts';
 import type { ModelDraft } from './modelDraft.ts';
+import { applyChoices, chosen, placeholderOptions } from './lazyChoices.ts';
 import type { BuildModes } from '../zcode/buildModes.ts';
 import type { AutomationProbe } from '../zcode/automation.ts';
 import { UpdateSink } from './updateSink.ts';
@@ -182,18 +183,10 @@ export class SessionManager implements Disposable {
   choose(acpId: string, patch: ConfigPatch): SessionConfigOption[] {
     const entry = this.entries.get(acpId);
     if (!entry) throw RequestError.sessionNotFound(acpId);
-    const before = entry.options ?? this.placeholderConfig(entry.cwd);
-    const after = applyConfigPatch(before, patch);
+    const { after, updates } = chosen(entry.options ?? this.placeholderConfig(entry.cwd), patch);
     entry.pending = { ...entry.pending, ...patch };
     entry.options = after;
-    if (after !== before) {
-      const updates: SessionUpdate[] = [{ sessionUpdate: 'config_option_update', configOptions: after }];
-      const mode = after.find((o) => o.id === CONFIG_ID.mode)?.currentValue;
-      if (patch.mode !== undefined && typeof mode === 'string' && mode !== before.find((o) => o.id === CONFIG_ID.mode)?.currentValue) {
-        updates.push({ sessionUpdate: 'current_mode_update', currentModeId: mode });
-      }
-      for (const update of updates) this.options.clients.broadcast('session/update', { sessionId: acpId, update });
-    }
+    for (const update of updates) this.options.clients.broadcast('session/update', { sessionId: acpId, update });
     return after;
   }
 
@@ -280,30 +273,10 @@ export class SessionManager implements Disposable {
       this.options.store.set(entry.id, { cwd: entry.cwd, createdAt: stored?.createdAt ?? Date.now(), zcodeSessionId: zcodeId, lastUsedAt: Date.now() });
     }
     const runtime = await this.attach(entry, zcodeId, entry.cwd, { resume: false, settings: created.settings, title: created.session.title, slashCommands: created.slashCommands });
-    if (pending) await this.applyPending(runtime, pending);
+    if (pending) await applyChoices(this.options.backend, this.options.logger, runtime, pending);
     entry.pending = undefined;
     this.announceMaterialized(runtime, entry.options);
     return runtime;
-  }
-
-  /**
-   * The model and thought level chosen before the zcode session existed go to zcode right after the
-   * create, before anything is sent (the mode went with the create): the first prompt runs on the
-   * model the user picked. setModel is not the workspace default (`persistAsWorkspaceLastUsed:false`).
-   */
-  private async applyPending(runtime: SessionRuntime, pending: ConfigPatch): Promise<void> {
-    const { backend, logger } = this.options;
-    // The options first: zcode echoes each change (`state.updated`), and an echo of what the client
-    // already chose must be a no-op, not an announcement of a half-applied state.
-    runtime.configOptions = applyConfigPatch(runtime.configOptions, { model: pending.model, thoughtLevel: pending.thoughtLevel });
-    if (pending.thoughtLevel !== undefined) await backend.setThoughtLevel({ sessionId: runtime.zcodeId, thoughtLevel: pending.thoughtLevel });
-    if (pending.model !== undefined) {
-      const selection = modelSelectionFor(runtime.settings, pending.model, pending.thoughtLevel);
-      // Kept first: should setModel fail, a later resume still applies it (reapplyModel).
-      runtime.chosenModel = pending.model;
-      await backend.setModel({ sessionId: runtime.zcodeId, ...selection });
-    }
-    logger.info(`applied the choices made before ${runtime.zcodeId} existed: ${JSON.stringify(pending)}`);
   }
 
   /** `session/create`, keeping tools this build cannot serve from the model (automation.ts). */
@@ -463,24 +436,10 @@ export class SessionManager implements Disposable {
     return read;
   }
 
-  /**
-   * The config options of a session whose zcode session does not exist yet (lazy placeholder): the
-   * draft's settings for `cwd` when a draft showed them (modelDraft.ts) — its model list and thought
-   * levels, never its mode (the placeholder starts in the default mode) — else mode and thought level
-   * plus the last model list seen (modelCache.ts), so clients see model support at `session/new`.
-   */
+  /** The config options of a session zcode has no session for yet (lazyChoices.ts). */
   placeholderConfig(cwd?: string): SessionConfigOption[] {
-    const fallbacks = { mode: this.options.defaultMode, modes: this.options.modes?.offered };
-    const drafted = cwd === undefined ? undefined : this.options.draft?.peek(cwd);
-    if (drafted) {
-      const options = buildConfigOptions({ ...drafted, mode: undefined }, fallbacks);
-      this.options.models?.remember(options.find((o) => o.id === CONFIG_ID.model));
-      return options;
-    }
-    const options = buildConfigOptions(undefined, fallbacks);
-    const model = this.options.models?.current;
-    if (model && !options.some((o) => o.id === CONFIG_ID.model)) options.splice(1, 0, model);
-    return options;
+    const { defaultMode, modes, models, draft } = this.options;
+    return placeholderOptions({ defaultMode, modes, models, drafted: cwd === undefined ? undefined : draft?.peek(cwd) });
   }
 
   /** New settings from zcode: the config options are rebuilt from them. */

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
-import { agentText, draftCreates, prompt, sessionCreates, withHarness, WORKSPACE } from './helpers.ts';
+import { agentText, draftCreates, prompt, say, sessionCreates, withHarness, WORKSPACE } from './helpers.ts';
 import type { Mode } from './harness.ts';
 
 const T = { timeout: 60_000 };
@@ -58,6 +58,21 @@ for (const mode of ['inproc', 'stdio'] as Mode[]) {
     });
   });
 }
+
+describe('guarded through the slash command (desktop-3.15)', () => {
+  test('/mode guarded switches a session whose build has it; desktop-3.12 refuses it with the modes it has', T, async () => {
+    await withHarness('inproc', { sim: { profile: 'desktop-3.15' } }, async (h) => {
+      const sessionId = (await h.agent.request('session/new', { cwd: WORKSPACE, mcpServers: [] })).sessionId;
+      assert.match(await say(h, sessionId, '/mode guarded'), /Mode set to `guarded`/);
+      assert.equal(h.simRecord().received.filter((m) => m.method === 'session/setMode').map((m) => (m.params as { mode: string }).mode).at(-1), 'guarded');
+    });
+    await withHarness('inproc', { sim: { profile: 'desktop-3.12' } }, async (h) => {
+      const sessionId = (await h.agent.request('session/new', { cwd: WORKSPACE, mcpServers: [] })).sessionId;
+      assert.match(await say(h, sessionId, '/mode guarded'), /Unknown mode `guarded`/);
+      assert.equal(h.simRecord().received.filter((m) => m.method === 'session/setMode').length, 0);
+    });
+  });
+});
 
 describe('fresh install, builds without drafts', () => {
   test('desktop-3.12 (no persistence key, no guarded): no model picker, one refused draft, nothing created', T, async () => {
