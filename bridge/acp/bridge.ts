@@ -66,6 +66,7 @@ import type { ClientInfo } from './clients.ts';
 import { ConfigService } from './configOptions.ts';
 import type { BridgeContext, SessionHandle, SlashCommandRunner } from './context.ts';
 import { registerExtensionMethods } from './extensionMethods.ts';
+import { ZcodeFeatures } from './capabilities.ts';
 import { registerCoreHandlers } from './handlers.ts';
 import { CommandCatalog } from './commandCatalog.ts';
 import { QuotaService } from './quota.ts';
@@ -78,6 +79,8 @@ import { handleSignal, notifyAliases } from './signals.ts';
 import { runSlashCommand } from './slashCommands.ts';
 import { LazySessionStore } from './store.ts';
 import { ModelOptionCache } from './modelCache.ts';
+import { ModelDraft } from './modelDraft.ts';
+import { BuildModes } from '../zcode/buildModes.ts';
 import { AutomationProbe } from '../zcode/automation.ts';
 import { DEFAULT_TURN_TUNING, TurnEngine } from './turns.ts';
 import type { TurnTuning } from './turns.ts';
@@ -144,6 +147,9 @@ class BridgeImpl implements Bridge {
   private readonly config: ConfigService;
   private readonly commands: CommandCatalog;
   private readonly quota: QuotaService;
+  private readonly features: ZcodeFeatures;
+  /** Which modes the running zcode takes (learned by the model-list draft; zcode/buildModes.ts). */
+  private readonly buildModes = new BuildModes();
   private readonly disposables: Disposable[] = [];
   private readonly disposeEmitter: Emitter<void>;
   /** The ClientInfo for the connection being opened right now (onConnect runs synchronously inside connect). */
@@ -159,6 +165,7 @@ class BridgeImpl implements Bridge {
     this.registry = new ClientRegistry(logger);
     this.store = new LazySessionStore({ storageDir: options.storageDir, logger });
     void this.store.load();
+    const draft = new ModelDraft(this.backend, this.buildModes, logger);
     this.sessions = new SessionManager({
       backend: this.backend,
       store: this.store,
@@ -166,6 +173,8 @@ class BridgeImpl implements Bridge {
       logger,
       defaultMode: options.defaultMode ?? DEFAULT_MODE,
       models: new ModelOptionCache(options.storageDir, logger),
+      draft,
+      modes: this.buildModes,
       automation: new AutomationProbe(this.backend, logger),
     });
     this.races = new RequestRaces(this.registry, logger);
@@ -177,10 +186,13 @@ class BridgeImpl implements Bridge {
     this.config = new ConfigService(this.sessions, this.backend);
     this.commands = new CommandCatalog(this.backend, logger);
     this.quota = new QuotaService(logger);
+    this.features = new ZcodeFeatures(this.backend, (method, params) => this.registry.broadcast(method, params), logger);
     this.backend.setInteractionHandler(this.router.handle);
 
     const context = this.context();
     this.disposables.push(
+      this.features,
+      draft,
       this.sessions,
       this.turns,
       this.sessions.onSignal(({ runtime, signal }) => handleSignal({ runtime, signal, registry: this.registry, titles: this.turns.titles, config: this.config })),
@@ -302,6 +314,9 @@ class BridgeImpl implements Bridge {
         get announcedCheckpoints() {
           return runtime.checkpoints;
         },
+        get configOptions() {
+          return runtime.configOptions;
+        },
         get mcpServers() {
           return runtime.mcpServers;
         },
@@ -313,6 +328,7 @@ class BridgeImpl implements Bridge {
       clients: this.registry,
       commands: this.commands,
       quota: this.quota,
+      features: this.features,
       materialize: async (acpId) => handle(acpId, await this.sessions.materialize(acpId)),
       peek: (acpId) => {
         const runtime = this.sessions.peek(acpId);
@@ -339,6 +355,10 @@ class BridgeImpl implements Bridge {
       whenIdle: async (acpId) => {
         const runtime = this.sessions.peek(acpId);
         if (runtime) await this.turns.whenIdle(runtime);
+      },
+      renameLocally: (acpId, title) => {
+        const runtime = this.sessions.peek(acpId);
+        if (runtime) this.turns.titles.renameLocally(runtime, title);
       },
     };
   }

@@ -4,12 +4,13 @@
  * Those files receive a `BridgeContext` and never reach into the core's internals, so the core can
  * change without breaking them and they can be tested against the same contract.
  */
-import type { ContentBlock, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { ContentBlock, PromptResponse, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Disposable, Logger, ZcodeBackend, ZcodeMcpServer } from '../zcode/backend.ts';
 import type { SessionSettings } from '../zcode/protocol.ts';
 import type { ClientRegistry } from './clients.ts';
 import type { CommandCatalog } from './commandCatalog.ts';
 import type { QuotaService } from './quota.ts';
+import type { ZcodeFeatures } from './capabilities.ts';
 import type { CheckpointInfo, ExtensionNotification, SessionNotificationParams } from './extensionSchemas.ts';
 import type { TranslatorState, TurnSignal } from './translation.ts';
 
@@ -24,6 +25,8 @@ export interface SessionHandle {
   readonly translator: TranslatorState;
   /** zcode's settings as last read or changed (mode, model, thought level). */
   readonly settings: SessionSettings | undefined;
+  /** The session's config options as announced (they also list the modes the build takes, zcode/buildModes.ts). */
+  readonly configOptions?: readonly SessionConfigOption[];
   /** Whether a prompt turn is running right now (steer needs one; compact prefers none). */
   readonly running: boolean;
   /**
@@ -47,6 +50,8 @@ export interface BridgeContext {
   readonly commands: CommandCatalog;
   /** The GLM Coding Plan quota, read from the provider (quota.ts). */
   readonly quota: QuotaService;
+  /** What the running zcode can do (capabilities.ts): probed once per process. */
+  readonly features: ZcodeFeatures;
   /**
    * Resolve an ACP session id to its live zcode session, creating the zcode session of a lazy
    * placeholder and resuming/re-subscribing after a backend restart as needed.
@@ -71,6 +76,8 @@ export interface BridgeContext {
   onSignal(listener: (acpSessionId: string, signal: TurnSignal) => void): Disposable;
   /** Resolves when no prompt turn is running or queued for the session. */
   whenIdle(acpSessionId: string): Promise<void>;
+  /** Give the session a title the bridge keeps itself (announced as `session_info_update`); zcode's generated titles no longer replace it. */
+  renameLocally(acpSessionId: string, title: string): void;
 }
 
 /**

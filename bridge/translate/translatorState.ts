@@ -50,7 +50,7 @@ export type TurnSignal =
       background: boolean;
     }
   /** `turn.steerQueued` / `turn.steerDrained`. */
-  | { type: 'steer'; state: 'queued' | 'drained' }
+  | { type: 'steer'; state: 'queued' | 'drained'; queueItemIds?: string[]; text?: string }
   /** The session's full background task list, on every change. */
   | { type: 'background_tasks'; tasks: BackgroundTaskInfo[] }
   /** Backend-side settings change (`state.updated`); `model` is the model id. */
@@ -110,7 +110,9 @@ export interface ToolRecord {
   output?: OutputTrack;
   /** The launch acknowledgement of a background command. */
   launchText?: string;
+  /** The Agent call a sub-agent's tool runs under, and that sub-agent's type (zcode 3.15+). */
   parentToolCallId?: string;
+  agentType?: string;
 }
 
 /** What the translator knows about one background task. */
@@ -203,6 +205,7 @@ export function announce(state: SessionTranslatorState, record: ToolRecord, stat
   const extra: Record<string, unknown> = {};
   if (isBackgroundInput(record)) extra.background = true;
   if (record.parentToolCallId) extra.parentToolCallId = record.parentToolCallId;
+  if (record.agentType) extra.agentType = record.agentType;
   const out: SessionUpdate[] = [toolCallCard(record.id, record.name, record.input, status, state, extra)];
   if (canonicalToolName(record.name) === 'TodoWrite' && Array.isArray(record.input?.todos)) out.push(planUpdate(record.input.todos));
   return out;

@@ -35,8 +35,18 @@ export const TurnStartedPayload = z
     inputSource: z.string().optional(),
     inputVisibility: z.string().optional(),
     input: z.string().optional(),
+    /** The input that started the turn: a v4 command's id (v4 uses the commandId as inputId). */
+    inputId: z.string().optional().catch(undefined),
   })
   .passthrough();
+
+/** `turn.steerQueued`: the queued input's id (`queue_<commandId>` for a v4 sendText) and a preview. */
+export const SteerQueuedPayload = z
+  .object({ pendingInputId: z.string().optional().catch(undefined), inputPreview: z.string().optional().catch(undefined), delivery: z.string().optional().catch(undefined) })
+  .passthrough();
+
+/** `turn.steerDrained`: the queued inputs the running turn took in. */
+export const SteerDrainedPayload = z.object({ pendingInputIds: z.array(z.string()).optional().catch(undefined) }).passthrough();
 
 /** `model.streaming` kinds current builds send that carry nothing the bridge shows (start/end markers, tool input streaming). */
 export const SILENT_STREAMING_KINDS = [
@@ -75,11 +85,24 @@ export type ToolResult = z.infer<typeof ToolResult>;
  * objects `{type, message, …}` (seed: a string; `errorText` reads both), count a batch as
  * `successCount` / `errorCount` (seed: `succeeded` / `failed`) and add a `raw` kind.
  */
+/**
+ * Whose tool call it is (desktop 3.15+, every field optional): a sub-agent's tools carry the Agent
+ * call they run under (`parentToolCallId`), `source:"subagent"`, the sub-agent's `agentType` /
+ * `agentId` / `description`, and the call's id inside the child session (`childToolCallId`).
+ * `scheduled` may also carry the scheduler's `assistantMessageId`, `dependencies`,
+ * `parallelGroupIndex`, `canRunParallel` (read by no one yet; passed through).
+ */
+const attribution = {
+  parentToolCallId: z.string().optional().catch(undefined),
+  agentType: z.string().optional().catch(undefined),
+  childToolCallId: z.string().optional().catch(undefined),
+};
+
 export const ToolUpdatedPayload = z.discriminatedUnion('kind', [
   z
-    .object({ kind: z.literal('scheduled'), toolCallId: z.string(), toolName: z.string().optional(), input: ToolInput.optional() })
+    .object({ kind: z.literal('scheduled'), toolCallId: z.string(), toolName: z.string().optional(), input: ToolInput.optional(), ...attribution })
     .passthrough(),
-  z.object({ kind: z.literal('started'), toolCallId: z.string(), toolName: z.string().optional() }).passthrough(),
+  z.object({ kind: z.literal('started'), toolCallId: z.string(), toolName: z.string().optional(), ...attribution }).passthrough(),
   z
     .object({
       kind: z.literal('progress'),
@@ -270,8 +293,8 @@ export const ZcodeEvent = z.discriminatedUnion('type', [
   z.object({ ...turnEnvelope, type: z.literal('turn.completed'), payload: TurnCompletedPayload }),
   z.object({ ...turnEnvelope, type: z.literal('turn.failed'), payload: TurnFailedPayload }),
   z.object({ ...turnEnvelope, type: z.literal('turn.terminal'), payload: TurnTerminalPayload }),
-  z.object({ ...envelope, type: z.literal('turn.steerQueued'), payload: z.object({}).passthrough().optional() }),
-  z.object({ ...envelope, type: z.literal('turn.steerDrained'), payload: z.object({}).passthrough().optional() }),
+  z.object({ ...envelope, type: z.literal('turn.steerQueued'), payload: SteerQueuedPayload.optional() }),
+  z.object({ ...envelope, type: z.literal('turn.steerDrained'), payload: SteerDrainedPayload.optional() }),
   z.object({ ...envelope, type: z.literal('session.updated'), payload: z.union([BackgroundTaskPayload, UsagePayload]) }),
   z.object({ ...envelope, type: z.literal('state.updated'), payload: StateUpdatedPayload }),
   z.object({ ...envelope, type: z.literal('session.titleUpdated'), payload: TitleUpdatedPayload }),

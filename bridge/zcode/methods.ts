@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type * as z from 'zod';
 import { ZcodeError } from './backend.ts';
-import type { ImageAttachment, ZcodeBackend, ZcodeMcpServer } from './backend.ts';
+import type { CreateSessionParams, ImageAttachment, SessionPersistence, ZcodeBackend, ZcodeMcpServer } from './backend.ts';
 import {
   AnyResult,
   CancelBackgroundTaskResult,
@@ -23,6 +23,8 @@ import {
 import type { CheckpointTarget, GoalAction } from './protocol.ts';
 import { CheckpointsResult, CompactResult, McpListResult, RewindResult, SessionUsageResult } from './operationShapes.ts';
 import { PluginListResult, SkillCatalogResult } from './catalogShapes.ts';
+import { V4Ack, V4CommandsQueryResult, V4FileRewindPreview, V4RowsRange } from './v4Shapes.ts';
+import type { V4CommandKey, V4Envelope, V4RowTarget } from './v4Shapes.ts';
 
 /** The one `deliveryKind` the bridge subscribes with: a continuous push, like the desktop app. */
 const DELIVERY_KIND = 'desktop-continuous';
@@ -46,7 +48,7 @@ function workspaceParam(workspacePath: string): { workspacePath: string; workspa
 
 type Methods = Omit<
   ZcodeBackend,
-  'state' | 'onDidChangeState' | 'onDidExit' | 'onEvent' | 'onDidDrainEvents' | 'setInteractionHandler' | 'start' | 'restart' | 'dispose'
+  'state' | 'onDidChangeState' | 'onDidExit' | 'onEvent' | 'onDidDrainEvents' | 'setInteractionHandler' | 'start' | 'restart' | 'dispose' | 'v4'
 >;
 
 export abstract class ZcodeMethods implements Methods {
@@ -67,11 +69,25 @@ export abstract class ZcodeMethods implements Methods {
   /** Set once a build refused the current `session/setModel` shape: send the legacy one from then on. */
   private legacySetModel = false;
 
-  /** `mode` is sent only when given; otherwise zcode applies its own default. */
-  createSession(params: { workspacePath: string; mode?: string; toolDenylist?: readonly string[]; mcpServers?: ZcodeMcpServer[] }): Promise<CreateSessionResult> {
+  /**
+   * `mode` and `persistence` are sent only when given; otherwise zcode applies its own defaults. The
+   * keys sent are the ones every current build's strict schema lists (3.15 dropped agentMemory,
+   * officialMcpServers and confineFileToolsToWorkspace: the bridge never sends them).
+   */
+  createSession(params: CreateSessionParams): Promise<CreateSessionResult> {
     const denied = params.toolDenylist?.length ? { toolDenylist: [...params.toolDenylist] } : {};
     const mcp = params.mcpServers?.length ? { mcpServers: params.mcpServers } : {};
-    return this.call('session/create', { workspace: workspaceParam(params.workspacePath), mode: params.mode, ...denied, ...mcp }, CreateSessionResult);
+    const persistence = params.persistence === undefined ? {} : { persistence: params.persistence };
+    return this.call('session/create', { workspace: workspaceParam(params.workspacePath), mode: params.mode, ...persistence, ...denied, ...mcp }, CreateSessionResult);
+  }
+
+  closeSession(params: { sessionId: string; expectedPersistence?: SessionPersistence }): Promise<unknown> {
+    const expected = params.expectedPersistence === undefined ? {} : { expectedPersistence: params.expectedPersistence };
+    return this.call('session/close', { sessionId: params.sessionId, ...expected }, AnyResult);
+  }
+
+  runtimeCapabilities(): Promise<unknown> {
+    return this.call('runtime/capabilities', {}, AnyResult);
   }
 
   listSessions(params: { workspacePath?: string }): Promise<ListSessionsResult> {
@@ -207,6 +223,26 @@ export abstract class ZcodeMethods implements Methods {
 
   listAutomations(): Promise<unknown> {
     return this.call('automation/list', {}, AnyResult);
+  }
+
+  // --- v4 (raw: v4Commands.ts adds ids, CAS, retries and lost-reply recovery) ---------------------
+
+  v4Command(envelope: V4Envelope): Promise<V4Ack> {
+    return this.call('v4/command', envelope, V4Ack);
+  }
+
+  /** Strict on zcode's side: only `commands` (no `clock`, which older schemas lack). */
+  v4QueryCommands(keys: V4CommandKey[]): Promise<V4CommandsQueryResult> {
+    return this.call('v4/commands/query', { commands: keys }, V4CommandsQueryResult);
+  }
+
+  /** Strict on zcode's side: exactly these keys. */
+  v4RowsRange(params: { sessionId: string; limit: number; beforeRowId?: number }): Promise<V4RowsRange> {
+    return this.call('v4/conversation/rowsRange', params, V4RowsRange);
+  }
+
+  v4FileRewindPreview(params: { sessionId: string; target: V4RowTarget; baseRevision: number; baseLogEpoch: string }): Promise<V4FileRewindPreview> {
+    return this.call('v4/conversation/fileRewindPreview', params, V4FileRewindPreview);
   }
 }
 

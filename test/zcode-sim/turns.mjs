@@ -214,6 +214,7 @@ export class Turn {
       this.afterTool = false;
       this.stats.requests++; // text after a tool result is a new model request
       await this.sv.hosts?.beforeModelRequest(this);
+      await this.sv.v4?.toolBoundary(this); // v4 guides are injected here (v4Input.mjs)
     }
     const words = String(text).match(/\S+\s*|\s+/g) ?? [];
     for (let i = 0; i < words.length; ) {
@@ -389,7 +390,16 @@ export class Turn {
       tails.stderrTail = (tails.stderrTail + (p.stderr ?? '')).slice(-TAIL_MAX);
       session.emit('tool.updated', { kind: 'progress', toolCallId, toolName, ...tails }); // cumulative tails
     }
-    if (s.inner) await this.steps(s.inner); // a synchronous sub-agent's tools stream as ordinary events
+    if (s.inner) {
+      // A synchronous sub-agent's tools stream as ordinary events; 3.15 marks them as the sub-agent's (current.mjs).
+      const outer = this.subagent;
+      this.subagent = { parentToolCallId: toolCallId, agentId: this.vars.agentId ?? `agent_${sv.ids.uuid()}`, agentType: String(input.subagent_type ?? 'general-purpose'), description: String(input.description ?? toolName) };
+      try {
+        await this.steps(s.inner);
+      } finally {
+        this.subagent = outer;
+      }
+    }
     if (s.durationMs) await sv.delay(s.durationMs, this.signal);
     this.check();
     if (!outcome && toolName === 'Bash' && s.result === undefined && !s.error) {
