@@ -41,6 +41,8 @@ import type { PromptRewrite } from './context.ts';
 import { PromptJob, RunningTurn, toAcpUsage, turnFailedError } from './turnState.ts';
 import type { Outcome, Terminal, TurnUsage } from './turnState.ts';
 import { askStatus, DEFAULT_WATCHDOG_TUNING, watchTurn } from './turnWatchdog.ts';
+import { noticeUpdate } from './notices.ts';
+import type { TurnNotice } from './notices.ts';
 import type { WatchdogTuning } from './turnWatchdog.ts';
 
 
@@ -424,14 +426,7 @@ export class TurnEngine implements Disposable {
     const old = turns.lingering;
     if (!old) return;
     this.logger.info(`waiting for the cancelled turn of ${runtime.zcodeId} to end before sending the next prompt`);
-    this.sessions.emit(runtime, [
-      {
-        sessionUpdate: 'agent_thought_chunk',
-        content: { type: 'text', text: 'Waiting for zcode to finish stopping the previous turn…\n' },
-        _meta: { zcode: { status: 'waitingForCancelledTurn' } },
-      },
-    ]);
-    this.sessions.flush(runtime);
+    this.notify(runtime, { kind: 'waitingForCancelledTurn', severity: 'info', title: 'Waiting for zcode to finish stopping the previous turn…' });
     this.backend.stop({ sessionId: runtime.zcodeId });
     let timer: NodeJS.Timeout | undefined;
     const asked = this.untilIdle(runtime, old.ended);
@@ -462,20 +457,23 @@ export class TurnEngine implements Disposable {
   }
 
   /**
-   * Each transient retry is shown (issue 12 item 7): a thought chunk with the cause, the attempt
-   * and the delay, so a slow answer is never a silent one. Backoff: `transientBackoffMs` doubling
-   * per attempt up to `maxBackoffMs`, at most `transientRetries` attempts (500 ms, 1 s by default).
+   * Each transient retry is shown (issue 12 item 7): a notice with the cause, the attempt and the
+   * delay, so a slow answer is never a silent one. Backoff: `transientBackoffMs` doubling per
+   * attempt up to `maxBackoffMs`, at most `transientRetries` attempts (500 ms, 1 s by default).
    */
   private announceRetry(runtime: SessionRuntime, outcome: Extract<Outcome, { kind: 'failed' }>, attempt: number, delayMs: number): void {
     const why = outcome.cause && outcome.cause !== 'unknown' ? outcome.cause.replace(/_/g, ' ') : 'a transient error';
-    this.sessions.emit(runtime, [
-      {
-        sessionUpdate: 'agent_thought_chunk',
-        content: { type: 'text', text: `zcode's turn failed (${why}); retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt} of ${this.tuning.transientRetries})…\n` },
-        _meta: { zcode: { status: 'retrying', attempt, of: this.tuning.transientRetries, delayMs, ...(outcome.cause ? { cause: outcome.cause } : {}) } },
-      },
-    ]);
-    this.sessions.flush(runtime);
+    this.notify(runtime, {
+      kind: 'retrying',
+      severity: 'warning',
+      title: `zcode's turn failed (${why}); retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt} of ${this.tuning.transientRetries})…`,
+      facts: { attempt, of: this.tuning.transientRetries, delayMs, ...(outcome.cause ? { cause: outcome.cause } : {}) },
+    });
+  }
+
+  /** A notice of the bridge's own, apart from the model's text (notices.ts). */
+  private notify(runtime: SessionRuntime, notice: TurnNotice): void {
+    this.sessions.emitPerClient(runtime, (caps) => noticeUpdate(notice, caps));
   }
 
   /**
