@@ -84,16 +84,15 @@ describe('LazySessionStore', () => {
 
   test('a change made to an id while its append is under way is written too (the mapping recorded right after session/new)', async () => {
     const appended: string[] = [];
-    let store: LazySessionStore | undefined;
     // The store's own append seam: the placeholder's line is on disk, the store has not yet
     // finished its write, and the mapping arrives — the order session/new → first prompt takes.
     const append = async (target: string, text: string): Promise<number> => {
       const size = await appendJournal(target, text);
       appended.push(text);
-      if (appended.length === 1) store?.set('lazy_1', { cwd: '/w', createdAt: NOW, zcodeSessionId: 'sess_1', lastUsedAt: NOW + 1 });
+      if (appended.length === 1) store.set('lazy_1', { cwd: '/w', createdAt: NOW, zcodeSessionId: 'sess_1', lastUsedAt: NOW + 1 });
       return size;
     };
-    store = open({ append });
+    const store = open({ append });
     await store.load();
     store.set('lazy_1', { cwd: '/w', createdAt: NOW });
     await store.flush();
