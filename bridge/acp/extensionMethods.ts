@@ -224,7 +224,8 @@ export class SessionOperations {
   async steer(p: SteerParams): Promise<SteerResponse> {
     const handle = await this.ctx.materialize(p.sessionId);
     if (!handle.running) {
-      throw new RequestError(-32000, `No prompt is running on session ${p.sessionId}: steer adds instructions to a running turn. Send them as a normal prompt instead.`, {
+      // -32603 with a reason, never -32000 (ACP's "authentication required").
+      throw new RequestError(-32603, `No prompt is running on session ${p.sessionId}: steer adds instructions to a running turn. Send them as a normal prompt instead.`, {
         reason: 'noRunningTurn',
         sessionId: p.sessionId,
       });

@@ -279,7 +279,10 @@ export class SessionManager implements Disposable {
       this.entries.set(acpId, real);
       return runtime;
     } catch (error) {
-      if (isSessionNotFound(error)) throw RequestError.sessionNotFound(acpId);
+      // An id zcode cannot resume is unknown, however zcode words it: -32004 "not active" is what a
+      // build answers for a session it does not hold. One unknown id gets one answer (-32002), as
+      // `session/prompt` gives it.
+      if (isSessionNotFound(error) || isNotActive(error)) throw RequestError.sessionNotFound(acpId);
       throw error;
     }
   }

@@ -141,12 +141,13 @@ export class TurnEngine implements Disposable {
         if (running.settled && !wasSettled) this.holdEvents(runtime, running.job);
       }),
       backend.onDidExit((info) => {
+        // -32603 like every failure that is not the client's to fix; the bridge's code under data.zcode.
         const error = new RequestError(
-          BackendErrorCode.ProcessExited,
+          -32603,
           info.expected
             ? 'zcode was stopped while the prompt was running'
             : (info.reason ?? `zcode exited unexpectedly while the prompt was running${info.stderrTail ? `: ${info.stderrTail.trim().split('\n').pop()}` : ''}`),
-          { zcode: { code: info.code, signal: info.signal } },
+          { zcode: { code: BackendErrorCode.ProcessExited, exitCode: info.code, signal: info.signal } },
         );
         for (const runtime of sessions.allRuntimes) {
           this.turnsOf(runtime).lingering?.end();

@@ -66,7 +66,8 @@ describe('stop that stops (inproc)', () => {
     await withHarness('inproc', { sim: { env: { ZCODE_SIM_FAULTS: 'send-read-only' } } }, async (h) => {
       const sessionId = await newSession(h);
       const error = await errorOf(prompt(h, sessionId, 'hello'));
-      assert.equal(error.code, -32010);
+      assert.equal(error.code, -32603);
+      assert.equal((error.data as { zcode?: { code?: number } }).zcode?.code, -32010);
       assert.match(error.message, /Subagent sessions are read-only/);
       assert.equal(h.simRecord().received.filter((m) => m.method === 'session/send').length, 1, 'no busy retries');
     });
