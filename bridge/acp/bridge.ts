@@ -80,7 +80,7 @@ import { LazySessionStore } from './store.ts';
 import { ModelOptionCache } from './modelCache.ts';
 import { AutomationProbe } from '../zcode/automation.ts';
 import { DEFAULT_TURN_TUNING, TurnEngine } from './turns.ts';
-import type { TurnTuning } from './turns.ts';
+import type { RetryTurnInPlace, TurnTuning } from './turns.ts';
 import { linkedStreams } from './streams.ts';
 import type { MessageTap } from './streams.ts';
 
@@ -108,6 +108,12 @@ export interface BridgeOptions {
    * owns the stream.
    */
   tap?: MessageTap;
+  /**
+   * Retry a failed turn in place, without re-adding the user's message (turns.ts `RetryTurnInPlace`;
+   * zcode's v4 `retryTurn` once the v4 command client is wired). Absent: a failed turn is answered,
+   * not retried.
+   */
+  retryTurnInPlace?: RetryTurnInPlace;
 }
 
 export interface Bridge {
@@ -173,7 +179,13 @@ class BridgeImpl implements Bridge {
       ...DEFAULT_INTERACTION_TUNING,
       ...options.tuning?.interactions,
     });
-    this.turns = new TurnEngine(this.sessions, this.backend, { withdrawInteractions: (runtime) => this.router.withdraw(runtime) }, logger, { ...DEFAULT_TURN_TUNING, ...options.tuning?.turns });
+    this.turns = new TurnEngine(
+      this.sessions,
+      this.backend,
+      { withdrawInteractions: (runtime) => this.router.withdraw(runtime), ...(options.retryTurnInPlace ? { retryTurnInPlace: options.retryTurnInPlace } : {}) },
+      logger,
+      { ...DEFAULT_TURN_TUNING, ...options.tuning?.turns },
+    );
     this.config = new ConfigService(this.sessions, this.backend);
     this.commands = new CommandCatalog(this.backend, logger);
     this.quota = new QuotaService(logger);

@@ -9,7 +9,13 @@
  *   not cancel the shared turn (other clients may be watching it).
  * - The subscription is made current before `session/send` (sessions.ensureOpen).
  * - busy (1308 / -32010): bounded retry with backoff, then a clear error. -32004 (evicted): resume
- *   and retry once. A retryable `turn.failed` is re-sent a bounded number of times.
+ *   and retry once. Both happen before zcode accepted the input, so nothing is duplicated.
+ * - A retryable `turn.failed` comes after zcode accepted the prompt: the user's message is in its
+ *   history already, and sending the prompt again would add it once more per attempt (a replay
+ *   would show it three times after two retries). So it is retried only in place — zcode re-runs
+ *   the failed turn without a new user message (`TurnHooks.retryTurnInPlace`, zcode's v4
+ *   `retryTurn` on builds that have it) — a bounded number of times. Without that, the failure is
+ *   answered at once (`data.zcode.retryable` says a retry may help).
  * - Cancel: `session/stop`, open dialogs withdrawn (declined to zcode), then wait (bounded) for
  *   zcode's own end of the turn so that everything it sent is flushed before `cancelled` goes out.
  * - A backend exit ends the running turn with an error at once (never hangs).
@@ -51,7 +57,7 @@ export interface TurnTuning {
   busyRetries: number;
   /** First busy backoff; doubles per attempt up to `maxBackoffMs` (default 150 ms). */
   busyBackoffMs: number;
-  /** Re-sends after a retryable `turn.failed` (default 2). */
+  /** In-place retries after a retryable `turn.failed` (default 2; only with `retryTurnInPlace`). */
   transientRetries: number;
   /** First transient-failure backoff; doubles (default 500 ms). */
   transientBackoffMs: number;
@@ -87,10 +93,20 @@ export const DEFAULT_TURN_TUNING: TurnTuning = {
   watchdog: DEFAULT_WATCHDOG_TUNING,
 };
 
+/**
+ * Re-runs the failed latest turn of zcode session `sessionId` without adding the user's message
+ * again (zcode's v4 `retryTurn`). Resolves true once zcode accepted it — the retried turn's events
+ * follow, and `onAccepted` is called where zcode's answer stands in its stream — and false (or
+ * rejects) when zcode cannot retry this turn in place.
+ */
+export type RetryTurnInPlace = (params: { sessionId: string }, hooks: { onAccepted(): void }) => Promise<boolean>;
+
 /** Hooks the engine calls out to (interaction withdrawal lives in interactionRouter.ts). */
 export interface TurnHooks {
   /** Withdraw the session's open dialogs and decline them to zcode. */
   withdrawInteractions(runtime: SessionRuntime): void;
+  /** Retry a failed turn in place; absent: unavailable, a failed turn is not retried automatically. */
+  retryTurnInPlace?: RetryTurnInPlace;
 }
 
 interface SessionTurns {
@@ -337,13 +353,16 @@ export class TurnEngine implements Disposable {
       this.logger.error(`watchdog: ${message}`);
       turn.settle({ kind: 'failed', message, retryable: false, cause: verdict.kind === 'idle' ? 'turn_end_lost' : 'zcode_unresponsive' });
     });
+    // The failure the next attempt retries in place (undefined: the first attempt sends the prompt).
+    let retrying: { failure: Extract<Outcome, { kind: 'failed' }>; retries: number } | undefined;
     try {
       for (let transient = 0; ; transient++) {
         await this.sessions.ensureOpen(runtime);
         if (job.cancelled) return { stopReason: 'cancelled' };
         await this.drainCancelled(runtime, turns, job);
         if (job.cancelled) return { stopReason: 'cancelled' };
-        await this.sendOrEnd(runtime, prompt, job, turn);
+        if (retrying) await this.retryInPlaceOrEnd(runtime, turn, retrying.failure, retrying.retries);
+        else await this.sendOrEnd(runtime, prompt, job, turn);
         // Watched once zcode has the prompt (a send waiting behind busy or a cancel is not "quiet").
         watchdog ??= watch();
         // zcode names the session when it takes the prompt: read it while the turn runs.
@@ -371,7 +390,7 @@ export class TurnEngine implements Disposable {
             throw outcome.error;
           case 'failed': {
             if (job.cancelled) return { stopReason: 'cancelled' };
-            if (outcome.retryable && transient < this.tuning.transientRetries) {
+            if (outcome.retryable && this.hooks.retryTurnInPlace && transient < this.tuning.transientRetries) {
               const delay = backoff(this.tuning.transientBackoffMs, transient, this.tuning.maxBackoffMs);
               this.logger.warn(`turn failed with a transient error (${outcome.code ?? '?'}: ${outcome.message}); retrying (${transient + 1}/${this.tuning.transientRetries})`);
               this.announceRetry(runtime, outcome, transient + 1, delay);
@@ -380,6 +399,7 @@ export class TurnEngine implements Disposable {
               // The next attempt's events must flow: the failed attempt's hold ends here.
               job.releaseEvents?.();
               turn.reset();
+              retrying = { failure: outcome, retries: transient };
               continue;
             }
             throw turnFailedError(outcome, transient);
@@ -415,6 +435,28 @@ export class TurnEngine implements Disposable {
       () => this.logger.debug(`session/send of ${runtime.zcodeId} was answered after its turn had ended`),
       (error: unknown) => this.logger.warn(`session/send of ${runtime.zcodeId} was never answered: ${error instanceof Error ? error.message : String(error)}`),
     );
+  }
+
+  /**
+   * zcode's in-place retry of the failed turn, or the end of the retried turn if that comes first
+   * (as `sendOrEnd`). When zcode cannot retry in place, the failure being retried is the answer.
+   */
+  private async retryInPlaceOrEnd(runtime: SessionRuntime, turn: RunningTurn, failure: Extract<Outcome, { kind: 'failed' }>, retries: number): Promise<void> {
+    const retryInPlace = this.hooks.retryTurnInPlace;
+    const attempt = turn.outcome;
+    const onAccepted = (): void => {
+      if (turn.outcome === attempt) turn.sent = true;
+    };
+    const retried = retryInPlace ? retryInPlace({ sessionId: runtime.zcodeId }, { onAccepted }) : Promise.resolve(false);
+    const accepted = retried.then(
+      (ok) => (ok ? ('accepted' as const) : ('refused' as const)),
+      (error: unknown) => {
+        this.logger.warn(`zcode could not retry the failed turn of ${runtime.zcodeId} in place: ${error instanceof Error ? error.message : String(error)}`);
+        return 'refused' as const;
+      },
+    );
+    const first = await Promise.race([accepted, attempt.then(() => 'ended' as const)]);
+    if (first === 'refused') throw turnFailedError(failure, retries);
   }
 
   /**

@@ -35,7 +35,7 @@ for (const mode of MODES) {
         const rate = await errorOf(prompt(h, sessionId, '[scenario:fail-rate-limit]'));
         assert.equal(rate.code, -32603);
         assert.match(rate.message, /rate-limiting/);
-        assert.deepEqual(dataOf(rate).zcode, { code: 'rate_limit', cause: 'rate_limit', retryable: true, retries: 2 });
+        assert.deepEqual(dataOf(rate).zcode, { code: 'rate_limit', cause: 'rate_limit', retryable: true, retries: 0 });
         assert.equal(dataOf(rate).authMethods, undefined);
 
         const upstream = await errorOf(prompt(h, sessionId, '[scenario:fail]'));

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { newSession, prompt, withHarness } from './helpers.ts';
+import { newSession, prompt, resendAsRetryInPlace, withHarness } from './helpers.ts';
 
 const T = { timeout: 60_000 };
 
@@ -29,7 +29,8 @@ function thoughts(updates: readonly SessionUpdate[]): string {
 
 describe('notices apart from the model text (inproc)', () => {
   test('a retry notice: a `notice` update for a client that declared notices, its own paragraph for one that did not', T, async () => {
-    await withHarness('inproc', { caps: { session: { notices: {} } } }, async (h) => {
+    // The retry itself is a stand-in (helpers.ts): the simulator has no in-place retry.
+    await withHarness('inproc', { caps: { session: { notices: {} } }, ...resendAsRetryInPlace('[scenario:think-transient]') }, async (h) => {
       const plain = await h.addClient('no-notices', {});
       const sessionId = await newSession(h);
       assert.equal((await prompt(h, sessionId, '[scenario:think-transient]')).stopReason, 'end_turn');
