@@ -73,7 +73,8 @@ export interface TurnTuning {
   titleReadMs: number;
   /**
    * How long a prompt waits for a cancelled turn that zcode did not stop in time to really end
-   * before it is sent (default 60 s: a tool may take that long to notice the stop).
+   * before it is sent (default 10 s, after the `cancelGraceMs` the cancel itself waited). Then
+   * zcode is restarted and the session resumed, unless other sessions run turns (see drainCancelled).
    */
   cancelDrainMs: number;
   /** The progress watchdog (turnWatchdog.ts). */
@@ -89,7 +90,7 @@ export const DEFAULT_TURN_TUNING: TurnTuning = {
   cancelGraceMs: 5000,
   terminalWaitMs: 250,
   titleReadMs: 2000,
-  cancelDrainMs: 60_000,
+  cancelDrainMs: 10_000,
   watchdog: DEFAULT_WATCHDOG_TUNING,
 };
 
@@ -359,7 +360,12 @@ export class TurnEngine implements Disposable {
       for (let transient = 0; ; transient++) {
         await this.sessions.ensureOpen(runtime);
         if (job.cancelled) return { stopReason: 'cancelled' };
-        await this.drainCancelled(runtime, turns, job);
+        if ((await this.drainCancelled(runtime, turns, job)) === 'restarted') {
+          // The restart settled this attempt as "exited" before anything was sent: start it afresh
+          // on the new zcode, with the session resumed.
+          turn.reset();
+          await this.sessions.ensureOpen(runtime);
+        }
         if (job.cancelled) return { stopReason: 'cancelled' };
         if (retrying) await this.retryInPlaceOrEnd(runtime, turn, retrying.failure, retrying.retries);
         else await this.sendOrEnd(runtime, prompt, job, turn);
@@ -462,17 +468,25 @@ export class TurnEngine implements Disposable {
   /**
    * A prompt after a cancel zcode did not honour in time (issue 17 item 5, issue 12 item 4): it is
    * sent only once the old turn has really ended, so the user never gets "busy" as the answer to a
-   * new prompt. While it waits the client sees why (a thought chunk), and the stop is said again.
-   * Bounded by `cancelDrainMs`; then the prompt fails with a clear error (not a busy one).
+   * new prompt. While it waits the client sees why (a notice), and the stop is said again.
+   *
+   * Bounded by `cancelDrainMs`. A zcode that ignores `session/stop` would otherwise hold the session
+   * for ever (every later prompt "busy"), so then the bridge escalates as after a crash: zcode is
+   * restarted (which ends the stuck turn) and the session resumed, and this prompt runs on the new
+   * zcode ('restarted'). A restart ends every session's turn, so it is not done while another
+   * session runs one: this prompt then fails with what to do, and the old turn stays lingering,
+   * so the next prompt waits (and escalates) again instead of being answered "busy".
    */
-  private async drainCancelled(runtime: SessionRuntime, turns: SessionTurns, job: PromptJob): Promise<void> {
+  private async drainCancelled(runtime: SessionRuntime, turns: SessionTurns, job: PromptJob): Promise<'ready' | 'restarted'> {
     const old = turns.lingering;
-    if (!old) return;
+    if (!old) return 'ready';
     this.logger.info(`waiting for the cancelled turn of ${runtime.zcodeId} to end before sending the next prompt`);
     this.notify(runtime, { kind: 'waitingForCancelledTurn', severity: 'info', title: 'Waiting for zcode to finish stopping the previous turn…' });
     this.backend.stop({ sessionId: runtime.zcodeId });
     let timer: NodeJS.Timeout | undefined;
-    const asked = this.untilIdle(runtime, old.ended);
+    // Ends zcode's status polling (untilIdle) when this wait is over, whatever ended it.
+    const waited = lingering();
+    const asked = this.untilIdle(runtime, Promise.race([old.ended, waited.ended]));
     const outcome = await Promise.race([
       old.ended.then(() => 'ended' as const),
       asked.then(() => 'ended' as const),
@@ -486,17 +500,33 @@ export class TurnEngine implements Disposable {
       }),
     ]);
     clearTimeout(timer);
-    old.end();
+    waited.end();
     if (outcome === 'ended') {
+      old.end();
       if (turns.lingering === old) turns.lingering = undefined;
-      return;
+      return 'ready';
     }
-    if (outcome === 'cancelled') return;
-    throw new RequestError(
-      -32603,
-      `zcode has not finished stopping the previous turn of this session after ${Math.round(this.tuning.cancelDrainMs / 1000)} s; try again later, or restart zcode ("ZCode: Restart zcode").`,
-      { zcode: { status: 'cancelledTurnStillRunning' } },
-    );
+    if (outcome === 'cancelled') return 'ready';
+    const seconds = Math.round(this.tuning.cancelDrainMs / 1000);
+    const busyElsewhere = this.sessions.allRuntimes.some((other) => other !== runtime && this.state.get(other)?.running?.sent === true);
+    if (busyElsewhere) {
+      throw new RequestError(
+        -32603,
+        `zcode has not stopped the previous turn of this session ${seconds} s after it was cancelled. Restarting zcode would end it, but other sessions are running turns: send this again once they have finished (the bridge then restarts zcode), or restart zcode now ("ZCode: Restart zcode").`,
+        { zcode: { status: 'cancelledTurnStillRunning' } },
+      );
+    }
+    this.logger.warn(`zcode did not end the cancelled turn of ${runtime.zcodeId} within ${seconds} s of the next prompt; restarting zcode and resuming the session`);
+    this.notify(runtime, {
+      kind: 'restartingZcode',
+      severity: 'warning',
+      title: `zcode did not stop the previous turn; restarting zcode and resuming this session…`,
+      facts: { waitedMs: this.tuning.cancelDrainMs },
+    });
+    // The exit ends every lingering turn and settles the running attempts (onDidExit above).
+    await this.backend.restart();
+    if (turns.lingering === old) turns.lingering = undefined;
+    return 'restarted';
   }
 
   /**
@@ -611,7 +641,7 @@ export class TurnEngine implements Disposable {
   }
 }
 
-/** A cancelled turn still running in zcode: `ended` resolves once, when `end()` is called. */
+/** A cancelled turn still running in zcode (or any one-shot end): `ended` resolves once, when `end()` is called. */
 function lingering(): { ended: Promise<void>; end(): void } {
   let end!: () => void;
   const ended = new Promise<void>((resolve) => (end = resolve));
