@@ -4,12 +4,14 @@
 //   dist/cli.js        the `zcode-acp` stdio bridge's entry (node, cjs): answers `initialize`, then loads
 //   dist/cli-bridge.js the bridge itself (node, cjs, self-contained) — apart so that start-up is quick
 //   dist/webview.js    the chat webview (browser, esm) + dist/webview.css
+// The two CLI bundles are also copied, with the LICENSE, into packages/zcode-acp/ (the `zcode-acp` npm
+// package: its own package.json there, the same bytes as the extension ships; see `npmPackageCopy`).
 // Flags: --watch (rebuild on change), --production (minify, no sourcemaps).
 // Type-checking is separate: `npm run typecheck` (tsc --noEmit).
 import * as esbuild from 'esbuild';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
@@ -109,6 +111,32 @@ function extensionBuild() {
   };
 }
 
+/** Where the `zcode-acp` npm package is assembled (packages/zcode-acp/package.json lists what it publishes). */
+const NPM_PACKAGE = 'packages/zcode-acp';
+
+/**
+ * Copies a CLI bundle into the npm package after each (re)build, so `npm pack` there publishes exactly
+ * what the extension ships as dist/cli.js and dist/cli-bridge.js. Source maps are copied along for
+ * local debugging; the package's `files` leaves them out. Only for the real dist/ (not `--outdir`).
+ */
+const npmPackageCopy = {
+  name: 'npm-package-copy',
+  setup(build) {
+    build.onEnd((result) => {
+      if (result.errors.length || outdir !== 'dist') return;
+      mkdirSync(join(NPM_PACKAGE, 'dist'), { recursive: true });
+      copyFileSync('LICENSE', join(NPM_PACKAGE, 'LICENSE'));
+      for (const name of Object.keys(build.initialOptions.entryPoints)) {
+        copyFileSync(join(outdir, `${name}.js`), join(NPM_PACKAGE, 'dist', `${name}.js`));
+        // a production build writes no map (but leaves the dev build's in dist/): drop it here too
+        const map = join(NPM_PACKAGE, 'dist', `${name}.js.map`);
+        if (build.initialOptions.sourcemap) copyFileSync(join(outdir, basename(map)), map);
+        else rmSync(map, { force: true });
+      }
+    });
+  },
+};
+
 const builds = [
   extensionBuild(),
   {
@@ -116,12 +144,12 @@ const builds = [
     entryPoints: { cli: 'bridge/cli.ts' },
     outdir,
     banner: { js: '#!/usr/bin/env node' },
-    plugins: [cliBridgeApart],
+    plugins: [cliBridgeApart, npmPackageCopy],
     // import() becomes require(): Node's import() of a CommonJS file first scans it for its export
     // names (cjs-module-lexer), ~30 ms for cli-bridge.js.
     supported: { 'dynamic-import': false },
   },
-  { ...node, entryPoints: { 'cli-bridge': 'bridge/cliBridge.ts' }, outdir },
+  { ...node, entryPoints: { 'cli-bridge': 'bridge/cliBridge.ts' }, outdir, plugins: [npmPackageCopy] },
   {
     ...base,
     entryPoints: { webview: 'webview-ui/main.tsx' },

@@ -4,21 +4,15 @@
  */
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { StopReason } from '@agentclientprotocol/sdk';
+import type { Usage as AcpUsage } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../zcode/backend.ts';
 import type { Usage } from '../zcode/protocol.ts';
 import { assertNever } from './errors.ts';
 import { initializeResponse } from './initializeAnswer.ts';
 import type { TurnSignal } from './translation.ts';
 
-/** The unstable ACP `Usage` of a prompt response (the stable SDK has no type for it). */
-export interface TurnUsage {
-  totalTokens: number;
-  inputTokens: number;
-  outputTokens: number;
-  thoughtTokens?: number;
-  cachedReadTokens?: number;
-  cachedWriteTokens?: number;
-}
+/** The unstable ACP `Usage` of a prompt response (only the SDK's unstable entry point types it). */
+export type TurnUsage = AcpUsage;
 
 export type Outcome =
   | { kind: 'completed'; stopReason: StopReason; usage?: Usage }
@@ -196,17 +190,24 @@ export class RunningTurn {
 
 /** zcode's per-turn usage as ACP's (unstable) `usage`; undefined when the required totals are missing. */
 export function toAcpUsage(usage: Usage): TurnUsage | undefined {
-  const { inputTokens, outputTokens } = usage;
+  const inputTokens = tokenCount(usage.inputTokens);
+  const outputTokens = tokenCount(usage.outputTokens);
   if (inputTokens === undefined || outputTokens === undefined) return undefined;
-  const out: TurnUsage = { totalTokens: usage.totalTokens ?? inputTokens + outputTokens, inputTokens, outputTokens };
-  if (usage.reasoningTokens !== undefined) out.thoughtTokens = usage.reasoningTokens;
-  if (usage.cacheReadTokens !== undefined) out.cachedReadTokens = usage.cacheReadTokens;
-  if (usage.cacheWriteTokens !== undefined) out.cachedWriteTokens = usage.cacheWriteTokens;
-  for (const key of Object.keys(out) as Array<keyof TurnUsage>) {
-    const value = out[key];
-    if (value !== undefined && !(Number.isInteger(value) && value >= 0)) delete out[key];
-  }
-  return out.totalTokens !== undefined && out.inputTokens !== undefined && out.outputTokens !== undefined ? out : undefined;
+  const totalTokens = usage.totalTokens === undefined ? inputTokens + outputTokens : tokenCount(usage.totalTokens);
+  if (totalTokens === undefined) return undefined;
+  const out: TurnUsage = { totalTokens, inputTokens, outputTokens };
+  const thoughtTokens = tokenCount(usage.reasoningTokens);
+  const cachedReadTokens = tokenCount(usage.cacheReadTokens);
+  const cachedWriteTokens = tokenCount(usage.cacheWriteTokens);
+  if (thoughtTokens !== undefined) out.thoughtTokens = thoughtTokens;
+  if (cachedReadTokens !== undefined) out.cachedReadTokens = cachedReadTokens;
+  if (cachedWriteTokens !== undefined) out.cachedWriteTokens = cachedWriteTokens;
+  return out;
+}
+
+/** A figure ACP's `uint64` accepts, or undefined. */
+function tokenCount(n: number | undefined): number | undefined {
+  return n !== undefined && Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
 /**

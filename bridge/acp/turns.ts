@@ -33,6 +33,7 @@
  */
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { ContentBlock, PromptResponse, StopReason } from '@agentclientprotocol/sdk';
+import type { PromptResponse as UnstablePromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { promptToZcode } from '../translate/prompt.ts';
 import type { ZcodePrompt } from '../translate/prompt.ts';
 import { BackendErrorCode } from '../zcode/backend.ts';
@@ -618,11 +619,12 @@ export class TurnEngine implements Disposable {
     const zcode: Record<string, unknown> = {};
     if (usage) zcode.usage = usage;
     if (terminal) zcode.terminal = terminal;
-    // The turn's usage in ACP's (unstable, not in the stable schema) `Usage` shape lives under
-    // `_meta.zcode.promptUsage`: nothing outside the stable schema except under `_meta` (issue 15.7).
+    // ACP's own (unstable) `usage` field: clients that read it (token counters) need no zcode
+    // knowledge; the stable schema allows the extra field, and `_meta.zcode.usage` keeps zcode's
+    // full figures. See docs/acp.md, "Usage".
     const acpUsage: TurnUsage | undefined = usage ? toAcpUsage(usage) : undefined;
-    if (acpUsage) zcode.promptUsage = acpUsage;
-    const response: PromptResponse = { stopReason };
+    const response: UnstablePromptResponse = { stopReason };
+    if (acpUsage) response.usage = acpUsage;
     if (Object.keys(zcode).length > 0) response._meta = { zcode };
     return response;
   }

@@ -99,9 +99,10 @@ export interface AuthLockout {
 /**
  * Counts failed authentications per source (`rateLimitSource`: all of loopback is one source) and
  * in total, in sliding windows. Once a source reaches `maxFailures`, or all sources together reach
- * `maxGlobalFailures`, attempts are refused (429) until the oldest counted failure leaves the
- * window — including attempts with the right token, or the limit would not slow a guesser (a 101
- * for the right token and a 429 for the rest would still answer every guess).
+ * `maxGlobalFailures`, attempts with a wrong token are refused (429) until the oldest counted
+ * failure leaves the window. The right token is never refused (server.ts checks it first), so a
+ * 429 answers a guess as surely as a 401 does: what keeps a guesser out is the token's 256 bits, and
+ * the limiter only keeps the work and the log for wrong tokens small.
  */
 export class FailedAuthLimiter {
   private readonly maxFailures: number;

@@ -288,9 +288,19 @@ class RemoteEndpoint implements RemoteServer {
     this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, req));
   }
 
-  /** Undefined when the request is authorized; otherwise the HTTP refusal. Logs address + reason only. */
+  /**
+   * Undefined when the request is authorized; otherwise the HTTP refusal. Logs address + reason only.
+   *
+   * The right token always gets in, even while its source (or everyone) is locked out: otherwise
+   * any local process could lock the user's own phone out by sending wrong tokens. That a 429 now
+   * also means "wrong token" gives a guesser nothing usable: the token's entropy, not the limiter,
+   * is what makes guessing infeasible (README, "Remote access"). The limiter only rate-limits and
+   * quiets wrong tokens.
+   */
   private authenticate(req: IncomingMessage): Refusal | undefined {
     const address = req.socket.remoteAddress ?? 'unknown';
+    const presented = extractToken(req);
+    if (presented && tokenMatches(presented.token, this.token)) return undefined;
     const lockout = this.limiter.lockout(address);
     if (lockout) {
       const seconds = Math.ceil(lockout.retryAfterMs / 1000);
@@ -299,14 +309,12 @@ class RemoteEndpoint implements RemoteServer {
         if (this.limitedLogged.size >= 1024) this.limitedLogged.clear();
         this.limitedLogged.add(key);
         const who = lockout.scope === 'everyone' ? 'every address' : `${address} (source ${key})`;
-        this.logger.warn(`remote access: refusing ${who} for ${seconds} s: too many failed authentications`);
+        this.logger.warn(`remote access: refusing wrong tokens from ${who} for ${seconds} s: too many failed authentications`);
       }
       return { status: 429, body: 'Too many failed authentications', headers: { 'Retry-After': String(seconds) } };
     }
     this.limitedLogged.delete(rateLimitSource(address));
     this.limitedLogged.delete('everyone');
-    const presented = extractToken(req);
-    if (presented && tokenMatches(presented.token, this.token)) return undefined;
     this.limiter.recordFailure(address);
     this.logger.warn(`remote access: refused ${address}: ${presented ? `invalid token (from ${presented.source})` : 'no token'}`);
     return { status: 401, body: 'Unauthorized', headers: { 'WWW-Authenticate': 'Bearer realm="zcode-acp"' } };

@@ -269,29 +269,30 @@ function questionOptionId(index: number, option: number): string {
 
 /**
  * For clients without forms: question `index` as a `session/request_permission`, one option per
- * suggested answer (allow_once) plus "Skip this question" (reject_once, id `SKIP_CHOICE`). The card
- * (`toolCall`, e.g. the AskUserQuestion card) is retitled with the question. Free text and several
- * picks cannot be expressed in a permission dialog: a multi-select question takes one answer.
+ * suggested answer (allow_once) plus "Skip this question" (reject_once, id `SKIP_CHOICE`). Free text
+ * and several picks cannot be expressed in a permission dialog: a multi-select question takes one
+ * answer.
+ *
+ * ACP has no message field on this request: the dialog's `toolCall` is an update of the card the
+ * client already shows (Zed applies it, then renders the options under it). So the question travels
+ * as the card's content (and under `_meta.zcode`), never as its `title`: retitling the card per
+ * question would leave e.g. "2 questions" named after the last question once answered. Only a
+ * dialog with no card behind it (`toolCall` absent) names one, since a client then has nothing else
+ * to show.
  */
 export function questionToPermission(sessionId: string, question: Question, index: number, toolCall?: ToolCallUpdate): RequestPermissionRequest {
-  const lines = [question.question, ...question.options.map((o) => `- **${o.label}**${o.description ? `: ${o.description}` : ''}`)];
+  const heading = question.header ? `${question.header}: ${question.question}` : question.question;
+  const lines = [heading, ...question.options.map((o) => `- **${o.label}**${o.description ? `: ${o.description}` : ''}`)];
   const options: PermissionOption[] = question.options
     .map((o, j) => ({ optionId: questionOptionId(index, j), name: o.label, kind: 'allow_once' as const }))
     .filter((o) => o.name !== '');
   options.push({ optionId: SKIP_CHOICE, name: SKIP_TITLE, kind: 'reject_once' });
-  return {
-    sessionId,
-    toolCall: {
-      ...toolCall,
-      toolCallId: toolCall?.toolCallId ?? `question_${index}`,
-      title: question.header ? `${question.header}: ${question.question}` : question.question,
-      kind: toolCall?.kind ?? 'other',
-      status: 'pending',
-      content: [textContent(lines.join('\n'))],
-    },
-    options,
-    _meta: { zcode: { questionIndex: index, multiSelect: question.multiSelect } },
-  };
+  const card: ToolCallUpdate = toolCall
+    ? { toolCallId: toolCall.toolCallId, status: 'pending', content: [textContent(lines.join('\n'))] }
+    : { toolCallId: `question_${index}`, title: heading, kind: 'other', status: 'pending', content: [textContent(lines.join('\n'))] };
+  const zcode: Record<string, unknown> = { questionIndex: index, question: question.question, multiSelect: question.multiSelect };
+  if (question.header) zcode.header = question.header;
+  return { sessionId, toolCall: card, options, _meta: { zcode } };
 }
 
 /**

@@ -7,15 +7,21 @@
 //   package       npm run package -> dist-vsix/zcode-vscode.vsix
 //   vsix-contents the .vsix holds only the allow-list, sane size              (node --test test/e2e/package)
 //   vsix          the *.smoke.test.cjs subset against the INSTALLED .vsix        (vscode-test --label vsix)
-// The package step runs last because its --production build replaces the dev build in dist/: the
+//   npm-package   `npm pack` of packages/zcode-acp installed outside the checkout, run with npx
+//                 (node --import tsx --test test/e2e/npmPackage)
+//   npm-package-floor  the same on the oldest Node its engines.node allows (lib/floorNode.mjs installs it)
+//   release-dry   npm run release:dry -> dist-release/ (.vsix, npm tarball, registry entry; publishes nothing)
+//   release-vsix  the store rules on the release .vsix (its links pinned to the tag)  (test/e2e/package/publishRules)
+// The package step runs after source and ui because its --production build replaces the dev build in dist/: the
 // source and UI steps run first on the dev build (readable stack traces with source maps).
 //
 // Options: --only a,b   --skip a,b   (step names above).  Env: ARTIFACTS (default ci-artifacts),
 // ZCODE_E2E_STEP_TIMEOUT_MS (default 20 min per step), + the toolchain vars of lib/codeServer.mjs.
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { REPO_ROOT, ensureToolchain, toolchainVersions } from './lib/codeServer.mjs';
+import { ensureFloorNode, floorNodeAvailable } from './lib/floorNode.mjs';
 
 const ARTIFACTS = resolve(process.env.ARTIFACTS || join(REPO_ROOT, 'ci-artifacts'));
 const STEP_TIMEOUT = Number(process.env.ZCODE_E2E_STEP_TIMEOUT_MS || 20 * 60_000);
@@ -27,10 +33,10 @@ const stamp = () => `[e2e ${new Date().toISOString().slice(11, 19)} +${((Date.no
 const filesUnder = (dir, re) =>
   existsSync(dir) ? readdirSync(dir, { recursive: true }).map(String).filter((f) => re.test(f)).sort().map((f) => relative(REPO_ROOT, join(dir, f))) : [];
 
-const nodeTest = (dir) => {
-  const files = filesUnder(join(REPO_ROOT, dir), /\.test\.mjs$/);
+const nodeTest = (dir, re = /\.test\.mjs$/, loader = []) => {
+  const files = filesUnder(join(REPO_ROOT, dir), re);
   // one file at a time: each starts its own code-server + Chromium, and CI has 2 cores
-  return files.length ? [process.execPath, '--test', '--test-concurrency=1', '--test-reporter=spec', ...files] : null;
+  return files.length ? [process.execPath, ...loader, '--test', '--test-concurrency=1', '--test-reporter=spec', ...files] : null;
 };
 
 const STEPS = [
@@ -41,7 +47,17 @@ const STEPS = [
   { name: 'package', cmd: () => [npmCommand(), 'run', 'package'] },
   { name: 'vsix-contents', cmd: () => nodeTest('test/e2e/package'), after: 'package' },
   { name: 'vsix', cmd: () => [process.execPath, VSCODE_TEST, '--label', 'vsix'], needsVSCode: true, after: 'package' },
+  { name: 'npm-package', cmd: () => nodeTest('test/e2e/npmPackage', /\.test\.ts$/, ['--import', 'tsx']), after: 'package' },
+  { name: 'npm-package-floor', cmd: () => (floorNodeAvailable() ? nodeTest('test/e2e/npmPackage', /\.test\.ts$/, ['--import', 'tsx']) : null), env: () => ({ ZCODE_ACP_TEST_NODE: ensureFloorNode() }), after: 'package' },
+  { name: 'release-dry', cmd: () => [npmCommand(), 'run', 'release:dry'] },
+  { name: 'release-vsix', cmd: () => [process.execPath, '--test', '--test-reporter=spec', 'test/e2e/package/publishRules.test.mjs'], env: () => ({ ZCODE_TEST_VSIX: releaseVsix() }), after: 'release-dry' },
 ];
+
+/** The .vsix `npm run release:dry` writes. */
+function releaseVsix() {
+  const { name, version } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
+  return join(REPO_ROOT, 'dist-release', `${name}-${version}.vsix`);
+}
 
 function npmCommand() {
   return process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -63,12 +79,12 @@ function countTests(text) {
 }
 
 let current;
-function run(step, argv) {
+function run(step, argv, env) {
   return new Promise((resolveRun) => {
     let out = '';
     const child = spawn(argv[0], argv.slice(1), {
       cwd: REPO_ROOT,
-      env: { ...process.env, ARTIFACTS, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+      env: { ...process.env, ARTIFACTS, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // own process group: a timeout or Ctrl+C kills code-server, Chromium and all
     });
@@ -133,10 +149,19 @@ async function main() {
       failedSteps.add(step.name);
       continue;
     }
-    console.log(`\n${stamp()} ── ${step.name}: ${argv.map((a) => relative(REPO_ROOT, a) || a).join(' ')}`);
-    const { code, out } = await run(step, argv);
+    let env;
+    try {
+      env = step.env?.();
+    } catch (e) {
+      console.error(`${stamp()} ${step.name}: ${e.message}`);
+      results.push({ name: step.name, passed: 0, failed: 1, code: 1, secs: 0, note: 'could not prepare' });
+      failedSteps.add(step.name);
+      continue;
+    }
+    console.log(`\n${stamp()} ── ${step.name}: ${Object.entries(env ?? {}).map(([k, v]) => `${k}=${v} `).join('')}${argv.map((a) => relative(REPO_ROOT, a) || a).join(' ')}`);
+    const { code, out } = await run(step, argv, env);
     let { passed, failed } = countTests(out);
-    if (step.name === 'package') (code === 0 ? passed++ : failed++);
+    if (step.name === 'package' || step.name === 'release-dry') (code === 0 ? passed++ : failed++);
     else if (code !== 0 && failed === 0) failed = 1; // crashed / timed out before reporting
     const secs = Math.round((Date.now() - started) / 1000);
     results.push({ name: step.name, passed, failed, code, secs });
@@ -146,7 +171,7 @@ async function main() {
 
   const passed = results.reduce((s, r) => s + r.passed, 0);
   const failed = results.reduce((s, r) => s + r.failed, 0);
-  const table = results.map((r) => `  ${r.code === 0 ? 'ok  ' : 'FAIL'} ${r.name.padEnd(14)} ${String(r.passed).padStart(3)} passed ${String(r.failed).padStart(3)} failed ${String(r.secs).padStart(5)}s${r.note ? `  (${r.note})` : ''}`).join('\n');
+  const table = results.map((r) => `  ${r.code === 0 ? 'ok  ' : 'FAIL'} ${r.name.padEnd(17)} ${String(r.passed).padStart(3)} passed ${String(r.failed).padStart(3)} failed ${String(r.secs).padStart(5)}s${r.note ? `  (${r.note})` : ''}`).join('\n');
   const total = Math.round((Date.now() - t0) / 1000);
   const summary = `${table}\n  total ${total}s\ne2e: ${passed} passed, ${failed} failed`;
   console.log(`\n${summary}`);

@@ -4,7 +4,8 @@
  *
  * The SDK validates what comes *in*, not what the agent sends *out*, and a client silently drops an
  * invalid `session/update` (acp-notes.md). Every test that produces ACP payloads runs them through
- * here. Definitions are addressed by name (`SessionNotification`, `RequestPermissionRequest` …) or,
+ * here. The few UNSTABLE fields the bridge sends on purpose (`UNSTABLE_FIELDS`, e.g. the prompt
+ * response's `usage`) are checked against `schema.unstable.json` instead. Definitions are addressed by name (`SessionNotification`, `RequestPermissionRequest` …) or,
  * with `validateOutgoing`, by method name through the schema's `x-method` annotations.
  */
 import { readFileSync } from 'node:fs';
@@ -19,14 +20,26 @@ const require = createRequire(import.meta.url);
 const SCHEMA_PATH = require.resolve('@agentclientprotocol/sdk/schema/v1/schema.json');
 const SCHEMA_ID = 'acp-v1';
 
+const UNSTABLE_SCHEMA_PATH = require.resolve('@agentclientprotocol/sdk/schema/v1/schema.unstable.json');
+const UNSTABLE_SCHEMA_ID = 'acp-v1-unstable';
+
+/**
+ * Fields of the UNSTABLE schema the bridge sends on purpose, by the stable definition they extend:
+ * each is checked against its unstable definition (and must declare no other key) instead of being
+ * reported as an extension outside `_meta`.
+ */
+const UNSTABLE_FIELDS: Record<string, Record<string, string>> = {
+  PromptResponse: { usage: 'Usage' },
+};
+
 let ajvInstance: Ajv2020 | undefined;
+let unstableInstance: Ajv2020 | undefined;
 let defs: Record<string, JsonObject> = {};
+let unstableDefs: Record<string, JsonObject> = {};
 const compiled = new Map<string, ValidateFunction>();
 
-function ajv(): Ajv2020 {
-  if (ajvInstance) return ajvInstance;
-  const schema = JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as JsonObject & { $defs: Record<string, JsonObject> };
-  defs = schema.$defs;
+function loadSchema(schemaPath: string, id: string): { instance: Ajv2020; defs: Record<string, JsonObject> } {
+  const schema = JSON.parse(readFileSync(schemaPath, 'utf8')) as JsonObject & { $defs: Record<string, JsonObject> };
   const instance = new Ajv2020({ strict: false, allErrors: true, discriminator: true, logger: false });
   // The schema annotates numbers with Rust-style formats; enforce their ranges instead of ignoring them.
   const integer = (min: number, max: number) => ({
@@ -50,9 +63,33 @@ function ajv(): Ajv2020 {
       }
     },
   });
-  instance.addSchema({ ...schema, $id: SCHEMA_ID });
-  ajvInstance = instance;
-  return instance;
+  instance.addSchema({ ...schema, $id: id });
+  return { instance, defs: schema.$defs };
+}
+
+function ajv(): Ajv2020 {
+  if (ajvInstance) return ajvInstance;
+  const loaded = loadSchema(SCHEMA_PATH, SCHEMA_ID);
+  defs = loaded.defs;
+  ajvInstance = loaded.instance;
+  return ajvInstance;
+}
+
+/** Errors of `value` against the unstable schema's `#/$defs/<defName>`, undeclared keys included (one level). */
+function unstableErrors(defName: string, value: unknown, path: string): string[] {
+  if (!unstableInstance) {
+    const loaded = loadSchema(UNSTABLE_SCHEMA_PATH, UNSTABLE_SCHEMA_ID);
+    unstableInstance = loaded.instance;
+    unstableDefs = loaded.defs;
+  }
+  const fn = unstableInstance.getSchema(`${UNSTABLE_SCHEMA_ID}#/$defs/${defName}`);
+  if (!fn) throw new Error(`acpSchema: no definition named '${defName}' in schema.unstable.json`);
+  if (!fn(value)) return readableErrors(fn.errors ?? []).map((e) => `${path} (unstable ${defName}): ${e}`);
+  const declaredKeys = Object.keys((unstableDefs[defName]?.properties as JsonObject | undefined) ?? {});
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.keys(value)
+    .filter((key) => key !== '_meta' && !declaredKeys.includes(key))
+    .map((key) => `${path}.${key} is not in the unstable ACP ${defName}`);
 }
 
 function validator(defName: string): ValidateFunction {
@@ -104,6 +141,21 @@ function readableErrors(errors: ErrorObject[]): string[] {
  * but the bridge promises to put nothing outside it except under `_meta` (issue 15.7).
  */
 export function acpSchemaErrors(defName: string, value: unknown): string[] {
+  const unstable = UNSTABLE_FIELDS[defName];
+  if (unstable && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const rest: Record<string, unknown> = { ...value };
+    const errors: string[] = [];
+    for (const [field, unstableDef] of Object.entries(unstable)) {
+      if (!(field in rest)) continue;
+      if (rest[field] !== null) errors.push(...unstableErrors(unstableDef, rest[field], `.${field}`));
+      delete rest[field];
+    }
+    return [...errors, ...stableErrors(defName, rest)];
+  }
+  return stableErrors(defName, value);
+}
+
+function stableErrors(defName: string, value: unknown): string[] {
   const fn = validator(defName);
   if (!fn(value)) return readableErrors(fn.errors ?? []);
   return strictKeyErrors(defName, value);

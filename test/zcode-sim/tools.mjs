@@ -171,8 +171,16 @@ const EXECUTORS = {
 
   TodoWrite(input, _step, { session }, given) {
     const oldTodos = session.todos;
-    session.todos = Array.isArray(input.todos) ? structuredClone(input.todos) : [];
+    // zcode's session todo item is strict `{content, status, priority}`: snapshots and session/read
+    // carry exactly those fields, whatever else the tool input holds.
+    session.todos = Array.isArray(input.todos) ? input.todos.map(sessionTodo) : [];
     const content = 'Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress.';
     return { result: given ?? { success: true, content, metadata: { oldTodos, newTodos: session.todos } } };
   },
 };
+
+/** One todo as zcode's session state keeps it (packages/shared/src/zcode-protocol/index.ts, session todo item). */
+function sessionTodo(todo) {
+  const { content, status, priority } = todo ?? {};
+  return { content, status, priority };
+}

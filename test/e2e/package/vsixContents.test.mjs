@@ -26,9 +26,11 @@ const ALLOWED = [
 const MAX_TOTAL_BYTES = 4 * 1024 * 1024; // unpacked; the whole extension is a few hundred KB today
 const MAX_WEBVIEW_BYTES = 400 * 1024; // the chat webview budget (issue 7)
 
-test('the .vsix contains only allow-listed files', () => {
+test('the .vsix contains only allow-listed files', (t) => {
   assert.ok(existsSync(vsix), `${vsix} does not exist: run npm run package first`);
   const entries = readZip(vsix);
+  // the listing, in the test output: what a release ships, file by file
+  for (const e of entries) t.diagnostic(`${String(e.size).padStart(9)}  ${e.name}`);
   const names = entries.map((e) => e.name);
   assert.ok(names.includes('extension.vsixmanifest'), 'extension.vsixmanifest missing');
   const unexpected = names.filter((n) => n !== 'extension.vsixmanifest' && n !== '[Content_Types].xml' && !(n.startsWith('extension/') && ALLOWED.some((re) => re.test(n.slice('extension/'.length)))));
@@ -50,6 +52,7 @@ test('the manifest inside the .vsix points at files that ship', () => {
   const entries = readZip(vsix);
   const byName = new Map(entries.map((e) => [e.name, e]));
   const pkg = JSON.parse(byName.get('extension/package.json').read().toString('utf8'));
+  // the id the tests and the walkthrough use (docs/releasing.md: where the publisher is named)
   assert.equal(`${pkg.publisher}.${pkg.name}`, 'zcode-community.zcode-vscode');
   const rel = (p) => `extension/${p.replace(/^\.\//, '')}`;
   assert.ok(byName.has(rel(pkg.main)), `main ${pkg.main} is not in the .vsix`);

@@ -94,6 +94,29 @@ for (const mode of MODES) {
       });
     });
 
+    test('questions without forms: the card keeps its title; each dialog carries its question as content', T, async () => {
+      await withHarness(mode, {}, async (h) => {
+        const sessionId = await newSession(h);
+        h.onPermission = async (params) => ({ outcome: { outcome: 'selected', optionId: params.options[0].optionId } });
+        assert.equal((await prompt(h, sessionId, '[scenario:questions]')).stopReason, 'end_turn');
+        const dialogs = h.dialogs.map((d) => d.params as RequestPermissionRequest);
+        assert.equal(dialogs.length, 2);
+        const cardId = dialogs[0].toolCall.toolCallId;
+        // The title a client shows: the card's own, then whatever an update or a dialog's toolCall sets.
+        const titles: string[] = [];
+        for (const u of h.updatesOf(sessionId)) {
+          if ((u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && u.toolCallId === cardId && typeof u.title === 'string') titles.push(u.title);
+        }
+        const original = titles[0];
+        assert.ok(original, 'the questions card was shown with a title');
+        for (const d of dialogs) if (typeof d.toolCall.title === 'string') titles.push(d.toolCall.title);
+        assert.deepEqual(new Set(titles), new Set([original]), `the card is never retitled (titles seen: ${JSON.stringify(titles)})`);
+        assert.doesNotMatch(original, /Which/);
+        const asked = dialogs.map((d) => JSON.stringify(d.toolCall.content));
+        assert.ok(asked[0].includes(LANGUAGE) && asked[1].includes(CHECKS), 'each dialog shows its question');
+      });
+    });
+
     test('plan with forms: approve (empty feedback), reject with text, cancel', T, async () => {
       await withHarness(mode, { caps: FORMS }, async (h) => {
         const sessionId = await newSession(h);

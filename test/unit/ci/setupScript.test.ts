@@ -2,11 +2,11 @@
 // real script (and its sourced helper) with bash; the two situations a developer can hit but this machine
 // cannot have for real (no apt, no root) are reached by a PATH without apt-get and by dropping to `nobody`.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, symlinkSync, mkdirSync } from 'node:fs';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdtempSync, rmSync, symlinkSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { after, test } from 'node:test';
+import { after, test, type TestContext } from 'node:test';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const SETUP = join(ROOT, '.ci/setup-vscode.sh');
@@ -64,25 +64,54 @@ test('without apt-get it says exactly which packages to install and how to use a
 });
 
 const root = process.getuid?.() === 0;
-const asNobody = (args: string[], env: Record<string, string>) =>
-  spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '/bin/bash', SETUP, ...args], {
+const nobody = ['--reuid=65534', '--regid=65534', '--clear-groups'];
+
+/**
+ * The script as `nobody` can run it. The checkout may live where `nobody` cannot read (a clone in
+ * /root, or under a private `mktemp -d`), so what the script needs (itself and the helper it sources
+ * from its own folder) is copied to a world-readable folder in the scratch directory. When even that
+ * is out of `nobody`'s reach (a private TMPDIR), the reason is returned for the test to skip with.
+ */
+function nobodysSetup(): { script: string } | { unreachable: string } {
+  const dir = join(scratch, 'ci');
+  mkdirSync(dir, { recursive: true });
+  chmodSync(dir, 0o755);
+  for (const file of ['setup-vscode.sh', 'clean-npm-env.sh']) {
+    copyFileSync(join(ROOT, '.ci', file), join(dir, file));
+    chmodSync(join(dir, file), 0o644);
+  }
+  const script = join(dir, 'setup-vscode.sh');
+  const readable = spawnSync('setpriv', [...nobody, '/usr/bin/test', '-r', script], { encoding: 'utf8' });
+  return readable.status === 0 ? { script } : { unreachable: `nobody cannot read ${script} (is TMPDIR private?)` };
+}
+
+function asNobody(t: TestContext, args: string[], env: Record<string, string>): SpawnSyncReturns<string> | undefined {
+  const setup = nobodysSetup();
+  if ('unreachable' in setup) {
+    t.skip(setup.unreachable);
+    return undefined;
+  }
+  return spawnSync('setpriv', [...nobody, '/bin/bash', setup.script, ...args], {
     env: { PATH: '/usr/bin:/bin', HOME: scratch, ...env },
     encoding: 'utf8',
     input: '', // no terminal: sudo may never prompt
   });
+}
 
-test('without root or sudo: an unwritable cache gets the VSCODE_CI_CACHE fix', { skip: !root && 'needs root to drop to nobody' }, () => {
-  const r = asNobody([], { VSCODE_CI_CACHE: '/opt/zcode-setup-test-unwritable' });
+test('without root or sudo: an unwritable cache gets the VSCODE_CI_CACHE fix', { skip: !root && 'needs root to drop to nobody' }, (t) => {
+  const r = asNobody(t, [], { VSCODE_CI_CACHE: '/opt/zcode-setup-test-unwritable' });
+  if (!r) return;
   assert.equal(r.status, 1, r.stderr);
   assert.match(r.stderr, /cannot write the toolchain cache \/opt\/zcode-setup-test-unwritable \(not root, and no password-less sudo\)/);
   assert.match(r.stderr, /export VSCODE_CI_CACHE=\$HOME\/\.cache\/zcode-vscode-ci/);
 });
 
-test('without root or sudo: missing packages are named, never installed', { skip: !root && 'needs root to drop to nobody' }, () => {
+test('without root or sudo: missing packages are named, never installed', { skip: !root && 'needs root to drop to nobody' }, (t) => {
   const cache = join(scratch, 'nobody-cache');
   mkdirSync(cache);
   chmodSync(cache, 0o777);
-  const r = asNobody([], { VSCODE_CI_CACHE: cache, CHROME: join(scratch, 'no-chromium') });
+  const r = asNobody(t, [], { VSCODE_CI_CACHE: cache, CHROME: join(scratch, 'no-chromium') });
+  if (!r) return;
   assert.equal(r.status, 1, r.stderr);
   assert.match(r.stderr, /missing system packages: chromium.*\(installing them needs root or password-less sudo\)/);
   assert.match(r.stderr, /sudo apt-get install -y chromium/);

@@ -30,6 +30,16 @@ describe('acpSchema helper', () => {
     assert.throws(() => validateAcp('NoSuchDefinition', {}), /no definition named/);
   });
 
+  test("the prompt response's unstable usage is checked against schema.unstable.json; other unknown keys stay errors", () => {
+    validateAcp('PromptResponse', { stopReason: 'end_turn', usage: { totalTokens: 3, inputTokens: 1, outputTokens: 2, thoughtTokens: 0, cachedReadTokens: 1, cachedWriteTokens: 0 } });
+    assert.deepEqual(acpSchemaErrors('PromptResponse', { stopReason: 'end_turn', usage: { totalTokens: 3, inputTokens: 1, outputTokens: 2, promptTokens: 1 } }), [
+      '.usage.promptTokens is not in the unstable ACP Usage',
+    ]);
+    assert.throws(() => validateAcp('PromptResponse', { stopReason: 'end_turn', usage: { inputTokens: 1, outputTokens: 2 } }), /totalTokens/);
+    assert.throws(() => validateAcp('PromptResponse', { stopReason: 'end_turn', usage: { totalTokens: 1.5, inputTokens: 1, outputTokens: 0 } }), AcpSchemaError);
+    assert.throws(() => validateAcp('PromptResponse', { stopReason: 'end_turn', promptUsage: {} }), /not in the ACP schema/);
+  });
+
   test('methods map to their request / notification / response definitions through x-method', () => {
     assert.equal(definitionFor('session/update', 'notification'), 'SessionNotification');
     assert.equal(definitionFor('session/request_permission', 'request'), 'RequestPermissionRequest');

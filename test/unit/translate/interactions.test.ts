@@ -204,21 +204,25 @@ describe('questions without forms', () => {
     requests.forEach((r) => validateOutgoing('session/request_permission', r, 'request'));
     assert.deepEqual(requests[1], {
       sessionId: 'acp_sess',
+      // The card keeps its title and kind: the question is its content, not a new name.
       toolCall: {
         toolCallId: 'call_ask',
-        title: 'Checks: Which checks should run?',
-        kind: 'other',
         status: 'pending',
-        content: [{ type: 'content', content: { type: 'text', text: 'Which checks should run?\n- **lint**: eslint over the repo\n- **types**: tsc --noEmit' } }],
+        content: [{ type: 'content', content: { type: 'text', text: 'Checks: Which checks should run?\n- **lint**: eslint over the repo\n- **types**: tsc --noEmit' } }],
       },
       options: [
         { optionId: 'q_1_opt_0', name: 'lint', kind: 'allow_once' },
         { optionId: 'q_1_opt_1', name: 'types', kind: 'allow_once' },
         { optionId: '__skip__', name: 'Skip this question', kind: 'reject_once' },
       ],
-      _meta: { zcode: { questionIndex: 1, multiSelect: true } },
+      _meta: { zcode: { questionIndex: 1, question: 'Which checks should run?', multiSelect: true, header: 'Checks' } },
     });
     assert.deepEqual(requests[2].options, [{ optionId: '__skip__', name: 'Skip this question', kind: 'reject_once' }]);
+    // With no card behind the dialog there is nothing else to show: the dialog names one.
+    const alone = questionToPermission('acp_sess', questions[1], 1);
+    validateOutgoing('session/request_permission', alone, 'request');
+    assert.equal(alone.toolCall.title, 'Checks: Which checks should run?');
+    assert.equal(alone.toolCall.toolCallId, 'question_1');
 
     assert.deepEqual(
       permissionAnswersToReply(questions, [
