@@ -83,7 +83,8 @@ import { ModelDraft } from './modelDraft.ts';
 import { BuildModes } from '../zcode/buildModes.ts';
 import { AutomationProbe } from '../zcode/automation.ts';
 import { DEFAULT_TURN_TUNING, TurnEngine } from './turns.ts';
-import type { TurnTuning } from './turns.ts';
+import type { RetryTurnInPlace, TurnTuning } from './turns.ts';
+import { retryTurnInPlace } from '../zcode/v4Rows.ts';
 import { linkedStreams } from './streams.ts';
 import type { MessageTap } from './streams.ts';
 
@@ -111,6 +112,12 @@ export interface BridgeOptions {
    * owns the stream.
    */
   tap?: MessageTap;
+  /**
+   * Retry a failed turn in place, without re-adding the user's message (turns.ts `RetryTurnInPlace`;
+   * zcode's v4 `retryTurn` once the v4 command client is wired). Absent: a failed turn is answered,
+   * not retried.
+   */
+  retryTurnInPlace?: RetryTurnInPlace;
 }
 
 export interface Bridge {
@@ -182,7 +189,13 @@ class BridgeImpl implements Bridge {
       ...DEFAULT_INTERACTION_TUNING,
       ...options.tuning?.interactions,
     });
-    this.turns = new TurnEngine(this.sessions, this.backend, { withdrawInteractions: (runtime) => this.router.withdraw(runtime) }, logger, { ...DEFAULT_TURN_TUNING, ...options.tuning?.turns });
+    this.turns = new TurnEngine(
+      this.sessions,
+      this.backend,
+      { withdrawInteractions: (runtime) => this.router.withdraw(runtime), retryTurnInPlace: options.retryTurnInPlace ?? ((params, hooks) => this.retryWithZcode(params.sessionId, hooks)) },
+      logger,
+      { ...DEFAULT_TURN_TUNING, ...options.tuning?.turns },
+    );
     this.config = new ConfigService(this.sessions, this.backend);
     this.commands = new CommandCatalog(this.backend, logger);
     this.quota = new QuotaService(logger);
@@ -265,6 +278,25 @@ class BridgeImpl implements Bridge {
       ...(runtime?.title ? { title: runtime.title } : {}),
       running: runtime ? this.turns.isRunning(runtime) : false,
     }));
+  }
+
+  /**
+   * The turn engine's automatic retry of a failed turn, on builds with zcode's v4 `retryTurn`: the
+   * turn is re-run without a second copy of the user's message. Builds without it get no automatic
+   * retry (the failure is answered as retryable). `onAccepted` is called once zcode's ACK arrived;
+   * the retried turn's own `turn.started` may come before it, which the turn state accepts as the
+   * start of this attempt either way.
+   */
+  private async retryWithZcode(zcodeSessionId: string, hooks: { onAccepted(): void }): Promise<boolean> {
+    const caps = await this.features.probe();
+    if (!caps.retryTurn.available) return false;
+    const outcome = await retryTurnInPlace(this.backend.v4, zcodeSessionId);
+    if (!outcome.retried) {
+      this.options.logger.info(`zcode did not retry the failed turn of ${zcodeSessionId} in place: ${outcome.reason}`);
+      return false;
+    }
+    hooks.onAccepted();
+    return true;
   }
 
   dispose(): Promise<void> {

@@ -133,6 +133,21 @@ export class ClientRegistry implements Disposable {
     }
   }
 
+  /**
+   * A notification whose params depend on the client (what it declared it can show): `paramsFor`
+   * builds them per initialized client. Params shared by several clients are serialised once.
+   */
+  broadcastEach(method: string, paramsFor: (client: ConnectedClient) => unknown): void {
+    for (const client of this.list) {
+      if (client.capabilities === undefined) continue;
+      const params = paramsFor(client);
+      markBroadcast(method, params);
+      client.connection.client.notify(method, params).catch((error: unknown) => {
+        this.logger.debug(`client #${client.id}: ${method} not delivered: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }
+  }
+
   /** `broadcast` to every initialized client but one (the one whose action it reports). */
   broadcastExcept(except: ConnectedClient | undefined, method: string, params: unknown): void {
     for (const client of this.list) {
@@ -203,6 +218,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function supportsForms(caps: ClientCapabilities | undefined): boolean {
   const form = caps?.elicitation?.form;
   return form !== undefined && form !== null;
+}
+
+/** Does it declare ACP session notices (`session.notices`, `{}` means yes)? Only then may it get a `notice` update. */
+export function supportsNotices(caps: ClientCapabilities | undefined): boolean {
+  const notices = caps?.session?.notices;
+  return notices !== undefined && notices !== null;
 }
 
 /** Does it declare the terminal-output `_meta` extension (terminal cards for zcode's own Bash)? */

@@ -5,7 +5,7 @@
  */
 import { RequestError } from '@agentclientprotocol/sdk';
 import * as z from 'zod';
-import { BackendErrorCode, ZcodeError } from '../zcode/backend.ts';
+import { ZcodeError } from '../zcode/backend.ts';
 import type { Logger } from '../zcode/backend.ts';
 import { ZcodeErrorCode } from '../zcode/protocol.ts';
 
@@ -34,14 +34,20 @@ export async function answerOrRequestError<R>(logger: Pick<Logger, 'error'>, lab
 }
 
 /**
- * zcode's own error codes are kept (clients and logs can branch on 1308, -32004 …) with zcode's
- * message; `data.zcode` says which zcode method failed. Bridge-side backend codes (-33xxx) are
- * kept as well: they are outside the JSON-RPC reserved range and self-explanatory.
+ * A zcode failure as the client's error (docs/acp.md "Errors"). zcode's codes never become the
+ * JSON-RPC code: they mean other things in ACP (zcode answers -32000 for "a goal is already set",
+ * which ACP reads as "authentication required" and sends a client into a login flow; 1308, 500 or
+ * -32004 mean nothing to an ACP client). So: an unknown session is -32002 (resource not found);
+ * zcode's -32601 / -32602 keep their JSON-RPC meaning (the capability is missing / the params are
+ * wrong); everything else, including the bridge's own backend codes (-33xxx), is -32603 with
+ * zcode's message. zcode's code, and the method that failed, travel under `data.zcode`.
  */
 function fromZcodeError(error: ZcodeError): RequestError {
   const data: Record<string, unknown> = { zcode: { code: error.code, ...(error.method ? { method: error.method } : {}) } };
   if (error.data !== undefined) data.details = error.data;
-  return new RequestError(Number.isInteger(error.code) ? error.code : BackendErrorCode.ProcessExited, error.message, data);
+  if (isSessionNotFound(error)) return new RequestError(-32002, error.message, data);
+  const kept = error.code === -32601 || error.code === -32602;
+  return new RequestError(kept ? error.code : -32603, error.message, data);
 }
 
 /**

@@ -16,7 +16,7 @@
 import type { ZcodeSlashCommand } from '../zcode/catalogShapes.ts';
 import { randomUUID } from 'node:crypto';
 import { RequestError } from '@agentclientprotocol/sdk';
-import type { SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { ClientCapabilities, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
 import { buildConfigOptions, CONFIG_ID, modelSelectionFor } from '../translate/config.ts';
 import type { ConfigPatch } from '../translate/config.ts';
 import type { Disposable, Logger, ZcodeBackend, ZcodeMcpServer } from '../zcode/backend.ts';
@@ -338,7 +338,10 @@ export class SessionManager implements Disposable {
       this.entries.set(acpId, real);
       return runtime;
     } catch (error) {
-      if (isSessionNotFound(error)) throw RequestError.sessionNotFound(acpId);
+      // An id zcode cannot resume is unknown, however zcode words it: -32004 "not active" is what a
+      // build answers for a session it does not hold. One unknown id gets one answer (-32002), as
+      // `session/prompt` gives it.
+      if (isSessionNotFound(error) || isNotActive(error)) throw RequestError.sessionNotFound(acpId);
       throw error;
     }
   }
@@ -497,6 +500,15 @@ export class SessionManager implements Disposable {
   emit(runtime: SessionRuntime, updates: readonly SessionUpdate[]): void {
     for (const update of updates) runtime.sink.push(update);
     runtime.sink.flush();
+  }
+
+  /**
+   * An update whose shape depends on what each client can show (notices.ts), under every alias of
+   * the runtime; the text held before it goes out first.
+   */
+  emitPerClient(runtime: SessionRuntime, updateFor: (capabilities: ClientCapabilities | undefined) => SessionUpdate): void {
+    runtime.sink.flush();
+    for (const sessionId of runtime.aliases) this.options.clients.broadcastEach('session/update', (client) => ({ sessionId, update: updateFor(client.capabilities) }));
   }
 
   /** Send any held text now: before a response, a client request or a notification that must follow it. */

@@ -26,6 +26,10 @@
  *   ones (with a mapping) are kept.
  * - Nothing here throws at the caller: I/O failures are logged, the change stays in memory and is
  *   retried with the next write.
+ * - A change made while an append is on its way is never dropped: each change of an id bumps that
+ *   id's version, and an append clears an id only if its version is still the one it wrote (a
+ *   mapping recorded right after `session/new`, during the placeholder's own append, is written by
+ *   the next append instead of being forgotten).
  */
 import { copyFile, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
@@ -55,6 +59,11 @@ export interface LazySessionStoreOptions {
   /** Journal lines before a compaction is considered (default 1000; tests lower it). */
   compactMinLines?: number;
   lock?: FileLockOptions;
+  /**
+   * Appends `text` to the journal and resolves with its size afterwards. Tests wrap the default
+   * (appendJournal below) to make a change while an append is under way.
+   */
+  append?: (file: string, text: string) => Promise<number>;
 }
 
 export class LazySessionStore {
@@ -64,8 +73,12 @@ export class LazySessionStore {
   private entries = new Map<string, LazyEntry>();
   /** Never-prompted placeholders, oldest first (the cap evicts from the front). */
   private unused = new Map<string, number>();
-  /** Ids changed (set or deleted) and not yet appended. */
-  private readonly dirty = new Set<string>();
+  /**
+   * Ids changed (set or deleted) and not yet appended, each with the version of its last change.
+   * An append removes an id only when the version it wrote is still the current one.
+   */
+  private readonly dirty = new Map<string, number>();
+  private changes = 0;
   private loaded: Promise<void> | undefined;
   /** Every disk operation runs in this chain, one at a time. */
   private io: Promise<void> = Promise.resolve();
@@ -114,21 +127,25 @@ export class LazySessionStore {
   /** Record a new placeholder (or its mapping) and persist it in the background. */
   set(placeholderId: string, entry: LazyEntry): void {
     this.remember(placeholderId, entry);
-    this.dirty.add(placeholderId);
+    this.dirty.set(placeholderId, ++this.changes);
     this.scheduleWrite();
   }
 
   delete(placeholderId: string): void {
     if (!this.entries.has(placeholderId)) return;
     this.remember(placeholderId, undefined);
-    this.dirty.add(placeholderId);
+    this.dirty.set(placeholderId, ++this.changes);
     this.scheduleWrite();
   }
 
-  /** Wait until every change so far is on disk (or its failure logged). */
+  /** Wait until every change so far — and any made while waiting — is on disk (or its failure logged). */
   async flush(): Promise<void> {
     await this.load();
-    await this.io;
+    let io: Promise<void>;
+    do {
+      io = this.io;
+      await io;
+    } while (io !== this.io);
   }
 
   // ── memory ──────────────────────────────────────────────────────────────────────────────────
@@ -149,7 +166,7 @@ export class LazySessionStore {
 
   /** Adopt `entries` (read from disk) as the state, keeping our changes not yet appended (ours win). */
   private replaceAll(entries: Map<string, LazyEntry>): void {
-    const pending = [...this.dirty].map((id) => [id, this.entries.get(id)] as const);
+    const pending = [...this.dirty.keys()].map((id) => [id, this.entries.get(id)] as const);
     this.entries = entries;
     const unused = [...entries].filter(([, entry]) => entry.zcodeSessionId === undefined).sort((a, b) => a[1].createdAt - b[1].createdAt);
     this.unused = new Map(unused.map(([id, entry]) => [id, entry.createdAt]));
@@ -195,32 +212,30 @@ export class LazySessionStore {
       this.dirty.clear();
       return;
     }
-    const touched = [...this.dirty];
+    let touched = this.dirty.size;
     try {
       await mkdir(this.options.storageDir, { recursive: true });
       await this.locked(async () => {
         await this.catchUp({ holdingLock: true });
         if (this.journalId === undefined) await this.startJournal();
-        const records: JournalRecord[] = touched.map((id) => {
+        // What is written is read now, with the version of each id: a change after this point
+        // bumps the version and keeps its id dirty for the next append.
+        const written = [...this.dirty];
+        touched = written.length;
+        const records: JournalRecord[] = written.map(([id]) => {
           const entry = this.entries.get(id);
           return entry ? { id, entry } : { id, deleted: true };
         });
         // A line torn by a crash would swallow our first line: start on a fresh one.
         const text = (this.journalTorn ? '\n' : '') + records.map(journalLine).join('');
-        const handle = await open(this.journal, 'a', 0o600);
-        try {
-          await handle.writeFile(text);
-          this.journalOffset = (await handle.stat()).size;
-          this.journalTorn = false;
-        } finally {
-          await handle.close();
-        }
-        for (const id of touched) this.dirty.delete(id);
+        this.journalOffset = await (this.options.append ?? appendJournal)(this.journal, text);
+        this.journalTorn = false;
+        for (const [id, version] of written) if (this.dirty.get(id) === version) this.dirty.delete(id);
         this.journalLines += records.length;
         if (this.journalLines > Math.max(this.compactMinLines, this.snapshotEntries)) await this.compact(new Map(this.entries));
       });
     } catch (error) {
-      this.options.logger.warn(`could not write ${this.journal}: ${message(error)} (${touched.length} change(s) kept in memory, retried with the next one)`);
+      this.options.logger.warn(`could not write ${this.journal}: ${message(error)} (${touched} change(s) kept in memory, retried with the next one)`);
     }
   }
 
@@ -341,6 +356,17 @@ export class LazySessionStore {
     if (this.readOnly) return;
     this.readOnly = reason;
     this.options.logger.warn(`${this.file}: using the lazy-session store read-only because ${reason}; new sessions are kept in memory until the bridge exits`);
+  }
+}
+
+/** Append `text` to the journal `file` (created 0600 if missing) and return its size afterwards. */
+export async function appendJournal(file: string, text: string): Promise<number> {
+  const handle = await open(file, 'a', 0o600);
+  try {
+    await handle.writeFile(text);
+    return (await handle.stat()).size;
+  } finally {
+    await handle.close();
   }
 }
 

@@ -8,6 +8,7 @@ import type { Usage as AcpUsage } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../zcode/backend.ts';
 import type { Usage } from '../zcode/protocol.ts';
 import { assertNever } from './errors.ts';
+import { initializeResponse } from './initializeAnswer.ts';
 import type { TurnSignal } from './translation.ts';
 
 /** The unstable ACP `Usage` of a prompt response (only the SDK's unstable entry point types it). */
@@ -15,7 +16,7 @@ export type TurnUsage = AcpUsage;
 
 export type Outcome =
   | { kind: 'completed'; stopReason: StopReason; usage?: Usage }
-  | { kind: 'failed'; code?: number | string; message: string; retryable: boolean; cause?: string }
+  | { kind: 'failed'; code?: number | string; message: string; retryable: boolean; cause?: string; retryAfterMs?: number }
   | { kind: 'exited'; error: RequestError }
   | { kind: 'cancel_timeout' };
 
@@ -158,7 +159,14 @@ export class RunningTurn {
       case 'turn_failed':
         if (signal.background) return;
         if (!this.started && !this.sent) return void logger.debug('ignoring the failure of an earlier turn');
-        this.settle({ kind: 'failed', code: signal.code, message: signal.message, retryable: signal.retryable, ...(signal.cause ? { cause: signal.cause } : {}) });
+        this.settle({
+          kind: 'failed',
+          code: signal.code,
+          message: signal.message,
+          retryable: signal.retryable,
+          ...(signal.cause ? { cause: signal.cause } : {}),
+          ...(signal.retryAfterMs !== undefined ? { retryAfterMs: signal.retryAfterMs } : {}),
+        });
         return;
       case 'steer':
       case 'background_tasks':
@@ -202,10 +210,23 @@ function tokenCount(n: number | undefined): number | undefined {
   return n !== undefined && Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
-/** A failed turn as the prompt's JSON-RPC error: zcode's code (when numeric) and message. */
+/**
+ * A failed turn as the prompt's JSON-RPC error (docs/acp.md "Errors"). ACP gives -32000 one
+ * meaning, "authentication required": clients answer it with their login flow (offering the
+ * `authMethods` of `initialize`). So only a failure the user fixes by signing in or giving zcode
+ * credentials (`auth_failed`) is -32000, with those methods in `data.authMethods`; every other
+ * failure (rate limit, quota, captcha, a provider's 500 …) is -32603 with the readable message.
+ * zcode's code, the cause, whether it is worth retrying, the retries made and any wait zcode asked
+ * for are under `data.zcode`, never the JSON-RPC code.
+ */
 export function turnFailedError(outcome: Extract<Outcome, { kind: 'failed' }>, retries: number): RequestError {
-  const numeric = typeof outcome.code === 'number' && Number.isInteger(outcome.code) ? outcome.code : undefined;
-  // A string code cannot be a JSON-RPC code: -32000 ("server error") and zcode's code in data.
-  return new RequestError(numeric ?? -32000, outcome.message, { zcode: { code: outcome.code, retryable: outcome.retryable, retries, ...(outcome.cause ? { cause: outcome.cause } : {}) } });
+  const zcode = {
+    ...(outcome.code !== undefined ? { code: outcome.code } : {}),
+    ...(outcome.cause ? { cause: outcome.cause } : {}),
+    retryable: outcome.retryable,
+    retries,
+    ...(outcome.retryAfterMs !== undefined ? { retryAfterMs: outcome.retryAfterMs } : {}),
+  };
+  if (outcome.cause === 'auth_failed') return new RequestError(-32000, outcome.message, { authMethods: initializeResponse().authMethods, zcode });
+  return new RequestError(-32603, outcome.message, { zcode });
 }
-

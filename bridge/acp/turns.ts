@@ -9,7 +9,13 @@
  *   not cancel the shared turn (other clients may be watching it).
  * - The subscription is made current before `session/send` (sessions.ensureOpen).
  * - busy (1308 / -32010): bounded retry with backoff, then a clear error. -32004 (evicted): resume
- *   and retry once. A retryable `turn.failed` is re-sent a bounded number of times.
+ *   and retry once. Both happen before zcode accepted the input, so nothing is duplicated.
+ * - A retryable `turn.failed` comes after zcode accepted the prompt: the user's message is in its
+ *   history already, and sending the prompt again would add it once more per attempt (a replay
+ *   would show it three times after two retries). So it is retried only in place — zcode re-runs
+ *   the failed turn without a new user message (`TurnHooks.retryTurnInPlace`, zcode's v4
+ *   `retryTurn` on builds that have it) — a bounded number of times. Without that, the failure is
+ *   answered at once (`data.zcode.retryable` says a retry may help).
  * - Cancel: `session/stop`, open dialogs withdrawn (declined to zcode), then wait (bounded) for
  *   zcode's own end of the turn so that everything it sent is flushed before `cancelled` goes out.
  * - A backend exit ends the running turn with an error at once (never hangs).
@@ -42,6 +48,8 @@ import type { PromptRewrite } from './context.ts';
 import { PromptJob, RunningTurn, toAcpUsage, turnFailedError } from './turnState.ts';
 import type { Outcome, Terminal, TurnUsage } from './turnState.ts';
 import { askStatus, DEFAULT_WATCHDOG_TUNING, watchTurn } from './turnWatchdog.ts';
+import { noticeUpdate } from './notices.ts';
+import type { TurnNotice } from './notices.ts';
 import type { WatchdogTuning } from './turnWatchdog.ts';
 
 
@@ -50,7 +58,7 @@ export interface TurnTuning {
   busyRetries: number;
   /** First busy backoff; doubles per attempt up to `maxBackoffMs` (default 150 ms). */
   busyBackoffMs: number;
-  /** Re-sends after a retryable `turn.failed` (default 2). */
+  /** In-place retries after a retryable `turn.failed` (default 2; only with `retryTurnInPlace`). */
   transientRetries: number;
   /** First transient-failure backoff; doubles (default 500 ms). */
   transientBackoffMs: number;
@@ -66,7 +74,8 @@ export interface TurnTuning {
   titleReadMs: number;
   /**
    * How long a prompt waits for a cancelled turn that zcode did not stop in time to really end
-   * before it is sent (default 60 s: a tool may take that long to notice the stop).
+   * before it is sent (default 10 s, after the `cancelGraceMs` the cancel itself waited). Then
+   * zcode is restarted and the session resumed, unless other sessions run turns (see drainCancelled).
    */
   cancelDrainMs: number;
   /** The progress watchdog (turnWatchdog.ts). */
@@ -82,14 +91,24 @@ export const DEFAULT_TURN_TUNING: TurnTuning = {
   cancelGraceMs: 5000,
   terminalWaitMs: 250,
   titleReadMs: 2000,
-  cancelDrainMs: 60_000,
+  cancelDrainMs: 10_000,
   watchdog: DEFAULT_WATCHDOG_TUNING,
 };
+
+/**
+ * Re-runs the failed latest turn of zcode session `sessionId` without adding the user's message
+ * again (zcode's v4 `retryTurn`). Resolves true once zcode accepted it — the retried turn's events
+ * follow, and `onAccepted` is called where zcode's answer stands in its stream — and false (or
+ * rejects) when zcode cannot retry this turn in place.
+ */
+export type RetryTurnInPlace = (params: { sessionId: string }, hooks: { onAccepted(): void }) => Promise<boolean>;
 
 /** Hooks the engine calls out to (interaction withdrawal lives in interactionRouter.ts). */
 export interface TurnHooks {
   /** Withdraw the session's open dialogs and decline them to zcode. */
   withdrawInteractions(runtime: SessionRuntime): void;
+  /** Retry a failed turn in place; absent: unavailable, a failed turn is not retried automatically. */
+  retryTurnInPlace?: RetryTurnInPlace;
 }
 
 interface SessionTurns {
@@ -140,12 +159,13 @@ export class TurnEngine implements Disposable {
         if (running.settled && !wasSettled) this.holdEvents(runtime, running.job);
       }),
       backend.onDidExit((info) => {
+        // -32603 like every failure that is not the client's to fix; the bridge's code under data.zcode.
         const error = new RequestError(
-          BackendErrorCode.ProcessExited,
+          -32603,
           info.expected
             ? 'zcode was stopped while the prompt was running'
             : (info.reason ?? `zcode exited unexpectedly while the prompt was running${info.stderrTail ? `: ${info.stderrTail.trim().split('\n').pop()}` : ''}`),
-          { zcode: { code: info.code, signal: info.signal } },
+          { zcode: { code: BackendErrorCode.ProcessExited, exitCode: info.code, signal: info.signal } },
         );
         for (const runtime of sessions.allRuntimes) {
           this.turnsOf(runtime).lingering?.end();
@@ -335,13 +355,21 @@ export class TurnEngine implements Disposable {
       this.logger.error(`watchdog: ${message}`);
       turn.settle({ kind: 'failed', message, retryable: false, cause: verdict.kind === 'idle' ? 'turn_end_lost' : 'zcode_unresponsive' });
     });
+    // The failure the next attempt retries in place (undefined: the first attempt sends the prompt).
+    let retrying: { failure: Extract<Outcome, { kind: 'failed' }>; retries: number } | undefined;
     try {
       for (let transient = 0; ; transient++) {
         await this.sessions.ensureOpen(runtime);
         if (job.cancelled) return { stopReason: 'cancelled' };
-        await this.drainCancelled(runtime, turns, job);
+        if ((await this.drainCancelled(runtime, turns, job)) === 'restarted') {
+          // The restart settled this attempt as "exited" before anything was sent: start it afresh
+          // on the new zcode, with the session resumed.
+          turn.reset();
+          await this.sessions.ensureOpen(runtime);
+        }
         if (job.cancelled) return { stopReason: 'cancelled' };
-        await this.sendOrEnd(runtime, prompt, job, turn);
+        if (retrying) await this.retryInPlaceOrEnd(runtime, turn, retrying.failure, retrying.retries);
+        else await this.sendOrEnd(runtime, prompt, job, turn);
         // Watched once zcode has the prompt (a send waiting behind busy or a cancel is not "quiet").
         watchdog ??= watch();
         // zcode names the session when it takes the prompt: read it while the turn runs.
@@ -369,7 +397,7 @@ export class TurnEngine implements Disposable {
             throw outcome.error;
           case 'failed': {
             if (job.cancelled) return { stopReason: 'cancelled' };
-            if (outcome.retryable && transient < this.tuning.transientRetries) {
+            if (outcome.retryable && this.hooks.retryTurnInPlace && transient < this.tuning.transientRetries) {
               const delay = backoff(this.tuning.transientBackoffMs, transient, this.tuning.maxBackoffMs);
               this.logger.warn(`turn failed with a transient error (${outcome.code ?? '?'}: ${outcome.message}); retrying (${transient + 1}/${this.tuning.transientRetries})`);
               this.announceRetry(runtime, outcome, transient + 1, delay);
@@ -378,6 +406,7 @@ export class TurnEngine implements Disposable {
               // The next attempt's events must flow: the failed attempt's hold ends here.
               job.releaseEvents?.();
               turn.reset();
+              retrying = { failure: outcome, retries: transient };
               continue;
             }
             throw turnFailedError(outcome, transient);
@@ -416,26 +445,49 @@ export class TurnEngine implements Disposable {
   }
 
   /**
+   * zcode's in-place retry of the failed turn, or the end of the retried turn if that comes first
+   * (as `sendOrEnd`). When zcode cannot retry in place, the failure being retried is the answer.
+   */
+  private async retryInPlaceOrEnd(runtime: SessionRuntime, turn: RunningTurn, failure: Extract<Outcome, { kind: 'failed' }>, retries: number): Promise<void> {
+    const retryInPlace = this.hooks.retryTurnInPlace;
+    const attempt = turn.outcome;
+    const onAccepted = (): void => {
+      if (turn.outcome === attempt) turn.sent = true;
+    };
+    const retried = retryInPlace ? retryInPlace({ sessionId: runtime.zcodeId }, { onAccepted }) : Promise.resolve(false);
+    const accepted = retried.then(
+      (ok) => (ok ? ('accepted' as const) : ('refused' as const)),
+      (error: unknown) => {
+        this.logger.warn(`zcode could not retry the failed turn of ${runtime.zcodeId} in place: ${error instanceof Error ? error.message : String(error)}`);
+        return 'refused' as const;
+      },
+    );
+    const first = await Promise.race([accepted, attempt.then(() => 'ended' as const)]);
+    if (first === 'refused') throw turnFailedError(failure, retries);
+  }
+
+  /**
    * A prompt after a cancel zcode did not honour in time (issue 17 item 5, issue 12 item 4): it is
    * sent only once the old turn has really ended, so the user never gets "busy" as the answer to a
-   * new prompt. While it waits the client sees why (a thought chunk), and the stop is said again.
-   * Bounded by `cancelDrainMs`; then the prompt fails with a clear error (not a busy one).
+   * new prompt. While it waits the client sees why (a notice), and the stop is said again.
+   *
+   * Bounded by `cancelDrainMs`. A zcode that ignores `session/stop` would otherwise hold the session
+   * for ever (every later prompt "busy"), so then the bridge escalates as after a crash: zcode is
+   * restarted (which ends the stuck turn) and the session resumed, and this prompt runs on the new
+   * zcode ('restarted'). A restart ends every session's turn, so it is not done while another
+   * session runs one: this prompt then fails with what to do, and the old turn stays lingering,
+   * so the next prompt waits (and escalates) again instead of being answered "busy".
    */
-  private async drainCancelled(runtime: SessionRuntime, turns: SessionTurns, job: PromptJob): Promise<void> {
+  private async drainCancelled(runtime: SessionRuntime, turns: SessionTurns, job: PromptJob): Promise<'ready' | 'restarted'> {
     const old = turns.lingering;
-    if (!old) return;
+    if (!old) return 'ready';
     this.logger.info(`waiting for the cancelled turn of ${runtime.zcodeId} to end before sending the next prompt`);
-    this.sessions.emit(runtime, [
-      {
-        sessionUpdate: 'agent_thought_chunk',
-        content: { type: 'text', text: 'Waiting for zcode to finish stopping the previous turn…\n' },
-        _meta: { zcode: { status: 'waitingForCancelledTurn' } },
-      },
-    ]);
-    this.sessions.flush(runtime);
+    this.notify(runtime, { kind: 'waitingForCancelledTurn', severity: 'info', title: 'Waiting for zcode to finish stopping the previous turn…' });
     this.backend.stop({ sessionId: runtime.zcodeId });
     let timer: NodeJS.Timeout | undefined;
-    const asked = this.untilIdle(runtime, old.ended);
+    // Ends zcode's status polling (untilIdle) when this wait is over, whatever ended it.
+    const waited = lingering();
+    const asked = this.untilIdle(runtime, Promise.race([old.ended, waited.ended]));
     const outcome = await Promise.race([
       old.ended.then(() => 'ended' as const),
       asked.then(() => 'ended' as const),
@@ -449,34 +501,53 @@ export class TurnEngine implements Disposable {
       }),
     ]);
     clearTimeout(timer);
-    old.end();
+    waited.end();
     if (outcome === 'ended') {
+      old.end();
       if (turns.lingering === old) turns.lingering = undefined;
-      return;
+      return 'ready';
     }
-    if (outcome === 'cancelled') return;
-    throw new RequestError(
-      -32603,
-      `zcode has not finished stopping the previous turn of this session after ${Math.round(this.tuning.cancelDrainMs / 1000)} s; try again later, or restart zcode ("ZCode: Restart zcode").`,
-      { zcode: { status: 'cancelledTurnStillRunning' } },
-    );
+    if (outcome === 'cancelled') return 'ready';
+    const seconds = Math.round(this.tuning.cancelDrainMs / 1000);
+    const busyElsewhere = this.sessions.allRuntimes.some((other) => other !== runtime && this.state.get(other)?.running?.sent === true);
+    if (busyElsewhere) {
+      throw new RequestError(
+        -32603,
+        `zcode has not stopped the previous turn of this session ${seconds} s after it was cancelled. Restarting zcode would end it, but other sessions are running turns: send this again once they have finished (the bridge then restarts zcode), or restart zcode now ("ZCode: Restart zcode").`,
+        { zcode: { status: 'cancelledTurnStillRunning' } },
+      );
+    }
+    this.logger.warn(`zcode did not end the cancelled turn of ${runtime.zcodeId} within ${seconds} s of the next prompt; restarting zcode and resuming the session`);
+    this.notify(runtime, {
+      kind: 'restartingZcode',
+      severity: 'warning',
+      title: `zcode did not stop the previous turn; restarting zcode and resuming this session…`,
+      facts: { waitedMs: this.tuning.cancelDrainMs },
+    });
+    // The exit ends every lingering turn and settles the running attempts (onDidExit above).
+    await this.backend.restart();
+    if (turns.lingering === old) turns.lingering = undefined;
+    return 'restarted';
   }
 
   /**
-   * Each transient retry is shown (issue 12 item 7): a thought chunk with the cause, the attempt
-   * and the delay, so a slow answer is never a silent one. Backoff: `transientBackoffMs` doubling
-   * per attempt up to `maxBackoffMs`, at most `transientRetries` attempts (500 ms, 1 s by default).
+   * Each transient retry is shown (issue 12 item 7): a notice with the cause, the attempt and the
+   * delay, so a slow answer is never a silent one. Backoff: `transientBackoffMs` doubling per
+   * attempt up to `maxBackoffMs`, at most `transientRetries` attempts (500 ms, 1 s by default).
    */
   private announceRetry(runtime: SessionRuntime, outcome: Extract<Outcome, { kind: 'failed' }>, attempt: number, delayMs: number): void {
     const why = outcome.cause && outcome.cause !== 'unknown' ? outcome.cause.replace(/_/g, ' ') : 'a transient error';
-    this.sessions.emit(runtime, [
-      {
-        sessionUpdate: 'agent_thought_chunk',
-        content: { type: 'text', text: `zcode's turn failed (${why}); retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt} of ${this.tuning.transientRetries})…\n` },
-        _meta: { zcode: { status: 'retrying', attempt, of: this.tuning.transientRetries, delayMs, ...(outcome.cause ? { cause: outcome.cause } : {}) } },
-      },
-    ]);
-    this.sessions.flush(runtime);
+    this.notify(runtime, {
+      kind: 'retrying',
+      severity: 'warning',
+      title: `zcode's turn failed (${why}); retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt} of ${this.tuning.transientRetries})…`,
+      facts: { attempt, of: this.tuning.transientRetries, delayMs, ...(outcome.cause ? { cause: outcome.cause } : {}) },
+    });
+  }
+
+  /** A notice of the bridge's own, apart from the model's text (notices.ts). */
+  private notify(runtime: SessionRuntime, notice: TurnNotice): void {
+    this.sessions.emitPerClient(runtime, (caps) => noticeUpdate(notice, caps));
   }
 
   /**
@@ -572,7 +643,7 @@ export class TurnEngine implements Disposable {
   }
 }
 
-/** A cancelled turn still running in zcode: `ended` resolves once, when `end()` is called. */
+/** A cancelled turn still running in zcode (or any one-shot end): `ended` resolves once, when `end()` is called. */
 function lingering(): { ended: Promise<void>; end(): void } {
   let end!: () => void;
   const ended = new Promise<void>((resolve) => (end = resolve));

@@ -42,6 +42,8 @@ export interface ExplainedFailure {
   message: string;
   /** zcode's own code (top level, else the provider's), for `data`. */
   code?: number | string;
+  /** How long zcode or the provider asked to wait before a retry, when it said (`retryAfterMs`). */
+  retryAfterMs?: number;
 }
 
 const FINAL: ReadonlySet<FailureCause> = new Set(['captcha', 'blocked', 'headers_not_applied', 'quota', 'auth_failed']);
@@ -132,5 +134,25 @@ export function explainTurnFailure(d: TurnFailureDetail, heuristicRetryable: boo
         return d.message ?? 'The turn failed (zcode gave no reason).';
     }
   })();
-  return { cause, retryable, message, ...(code !== undefined ? { code } : {}) };
+  const retryAfterMs = retryAfterOf(d);
+  return { cause, retryable, message, ...(code !== undefined ? { code } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+}
+
+/**
+ * A `retryAfterMs` that zcode put on the failure (non-negative ms): on the error itself, its
+ * attribution, its `cause`, or its `data` — where current builds move a seed-era `cause` to
+ * (`data.cause`). Not every build says it; undefined then.
+ */
+function retryAfterOf(d: TurnFailureDetail): number | undefined {
+  const data = field(d.data, 'cause');
+  for (const holder of [d, d.attribution, d.cause, d.data, data]) {
+    const value = field(holder, 'retryAfterMs');
+    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
+  }
+  return undefined;
+}
+
+function field(holder: unknown, key: string): unknown {
+  const value: unknown = typeof holder === 'object' && holder !== null && Object.hasOwn(holder, key) ? Reflect.get(holder, key) : undefined;
+  return value;
 }

@@ -233,6 +233,7 @@ function onTurnFailed(state: SessionTranslatorState, payload: EventOf<'turn.fail
   // Current builds send the code as a string ("500", "rate_limit"); a numeric one stays a number.
   if (code !== undefined) failed.code = typeof code === 'string' && /^-?\d+$/.test(code) ? Number(code) : code;
   if (turnId) failed.turnId = turnId;
+  if (explained.retryAfterMs !== undefined) failed.retryAfterMs = explained.retryAfterMs;
   return { updates, signals: [failed] };
 }
 

@@ -36,7 +36,7 @@ export type TurnSignal =
   /** `turn.completed`. `stopReason` is the ACP reading of `resultType`. */
   | { type: 'turn_completed'; resultType: string; stopReason: StopReason; usage?: Usage; background: boolean; turnId?: string }
   /** `turn.failed`: `message`, `cause` and `retryable` as failures.ts explains them. */
-  | { type: 'turn_failed'; code?: number | string; message: string; retryable: boolean; background: boolean; turnId?: string; cause?: FailureCause }
+  | { type: 'turn_failed'; code?: number | string; message: string; retryable: boolean; background: boolean; turnId?: string; cause?: FailureCause; retryAfterMs?: number }
   /** `turn.terminal` (0.15.2+): figures only, never ends a turn by itself; `turnId` when zcode gives one. */
   | {
       type: 'turn_terminal';

@@ -2,11 +2,18 @@
 // switched on by quirks so that the other tests keep the plain simulator:
 // - `zh-errors`: an unknown session id answers -32602 "Session ID 不存在", the wording of current builds;
 // - `hydrating-history`: after `session/resume`, zcode is still loading the history from disk: the first
-//   `session/messages` answers only the first 3 messages, later ones all of them.
+//   `session/messages` answers only the first 3 messages, later ones all of them;
+// - `unknown-not-active`: an unknown session id answers -32004 "session not active: <id>", as a build
+//   answers for a session it does not hold (another process's, or none at all).
 
 /** The error for an unknown session id. */
 export function unknownSessionMessage(sv, id) {
   return sv.quirks.has('zh-errors') ? 'Session ID 不存在' : `session not found: ${id}`;
+}
+
+/** The error code for an unknown session id: -32602, or -32004 "not active" with `unknown-not-active`. */
+export function unknownSessionCode(sv) {
+  return sv.quirks.has('unknown-not-active') ? -32004 : -32602;
 }
 
 /** `session/resume` with `hydrating-history`: the next `session/messages` sees a partial history. */

@@ -1,7 +1,7 @@
 // Param checking shared by the method handlers. Wrong or missing params are the client's fault: -32602 plus
 // a violation record (badParams). Session lookups and busy/eviction answers live here too.
 import { SimError, badParams, isObject } from './util.mjs';
-import { unknownSessionMessage } from './acpCases.mjs';
+import { unknownSessionCode, unknownSessionMessage } from './acpCases.mjs';
 
 export function paramsOf(p) {
   if (!isObject(p)) throw badParams('params must be an object');
@@ -25,7 +25,7 @@ export function oneOf(p, key, values) {
 export function sessionOf(sv, p) {
   const id = str(p, 'sessionId');
   const session = sv.store.get(id);
-  if (!session) throw new SimError(-32602, unknownSessionMessage(sv, id));
+  if (!session) throw new SimError(unknownSessionCode(sv), unknownSessionCode(sv) === -32004 ? `session not active: ${id}` : unknownSessionMessage(sv, id));
   return session;
 }
 

@@ -91,6 +91,7 @@ export const QUIRKS = {
   noise: 'non-JSON lines appear on stdout now and then (Debugger attached., progress bars)',
   'headers-every-request': 'desktop-3.12: interaction/requestProviderRuntimeHeaders before every model request, not only Start Plan ones',
   'zh-errors': 'an unknown session id answers -32602 "Session ID 不存在" (current builds\' wording; acpCases.mjs)',
+  'unknown-not-active': 'an unknown session id answers -32004 "session not active: <id>" (what a build answers for a session it does not hold; acpCases.mjs)',
   'hydrating-history': 'the first session/messages after session/resume answers only the first 3 messages (acpCases.mjs)',
 };
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { buildCli, MODES } from './harness.ts';
-import { errorOf, newSession, prompt, withHarness } from './helpers.ts';
+import { errorOf, newSession, prompt, resendAsRetryInPlace, withHarness } from './helpers.ts';
 
 const T = { timeout: 60_000 };
 
@@ -37,15 +37,28 @@ for (const mode of MODES) {
       });
     });
 
-    test('a rate limit is retried with each retry shown, then succeeds', T, async () => {
+    test('a rate limit without an in-place retry is answered at once, retryable, and never re-sent', T, async () => {
       await withHarness(mode, {}, async (h) => {
         const sessionId = await newSession(h);
-        assert.equal((await prompt(h, sessionId, '[scenario:fail-transient]')).stopReason, 'end_turn');
-        const retries = h.updatesOf(sessionId).filter((u) => u.sessionUpdate === 'agent_thought_chunk' && (u._meta as { zcode?: { status?: string } } | undefined)?.zcode?.status === 'retrying');
-        assert.equal(retries.length, 1);
-        const chunk = retries[0];
-        assert.ok(chunk.sessionUpdate === 'agent_thought_chunk' && chunk.content.type === 'text' && /rate limit.*attempt 1 of 2/.test(chunk.content.text));
+        const error = await errorOf(prompt(h, sessionId, '[scenario:fail-transient]'));
+        assert.match(error.message, /rate-limiting/);
+        assert.equal((error.data as { zcode: { retryable: boolean } }).zcode.retryable, true);
+        assert.equal(h.simRecord().received.filter((m) => m.method === 'session/send').length, 1);
+        assert.equal((await prompt(h, sessionId, '[scenario:fail-transient]')).stopReason, 'end_turn', 'sent again by the user, it succeeds');
       });
     });
   });
 }
+
+describe('turn failures with an in-place retry (inproc)', () => {
+  test('a rate limit is retried in place with each retry shown, then succeeds', T, async () => {
+    await withHarness('inproc', resendAsRetryInPlace('[scenario:fail-transient]'), async (h) => {
+      const sessionId = await newSession(h);
+      assert.equal((await prompt(h, sessionId, '[scenario:fail-transient]')).stopReason, 'end_turn');
+      const retries = h.updatesOf(sessionId).filter((u) => u.sessionUpdate === 'agent_thought_chunk' && (u._meta as { zcode?: { status?: string } } | undefined)?.zcode?.status === 'retrying');
+      assert.equal(retries.length, 1);
+      const chunk = retries[0];
+      assert.ok(chunk.sessionUpdate === 'agent_thought_chunk' && chunk.content.type === 'text' && /rate limit.*attempt 1 of 2/.test(chunk.content.text));
+    });
+  });
+});

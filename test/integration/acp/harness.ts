@@ -55,6 +55,8 @@ export interface HarnessOptions {
    * send some event (`withoutEvents`).
    */
   wrapBackend?: (backend: ZcodeBackend) => ZcodeBackend;
+  /** The bridge's in-place retry of a failed turn (inproc only; BridgeOptions.retryTurnInPlace). */
+  retryTurnInPlace?: BridgeOptions['retryTurnInPlace'];
 }
 
 /**
@@ -228,6 +230,7 @@ export class AcpHarness extends TestClient {
         logger: this.logger,
         storageDir: this.storeDir,
         tuning: this.options.tuning,
+        ...(this.options.retryTurnInPlace ? { retryTurnInPlace: this.options.retryTurnInPlace } : {}),
         tap: (dir, msg, info) => (info === this.info ? this : this.others.find((o) => o.info === info))?.traffic.record(dir, msg),
       });
       this.connection = this.bridge.connectClient(this.app(), this.info);

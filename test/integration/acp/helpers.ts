@@ -3,6 +3,7 @@ import type { PromptResponse, RequestPermissionResponse, SessionUpdate } from '@
 import { RequestError } from '@agentclientprotocol/sdk';
 import { AcpHarness } from './harness.ts';
 import type { HarnessOptions, Mode, TestClient } from './harness.ts';
+import type { ZcodeBackend } from '../../../bridge/zcode/backend.ts';
 import { testWorkspace } from '../../helpers/workspace.ts';
 
 /** Run `fn` with a started harness; always dispose; the traffic and the simulator must be clean. */
@@ -101,4 +102,22 @@ export function sessionCreates(h: { simRecord(): { received: Record<string, unkn
 /** The model-list drafts zcode received (`session/create {persistence:"deferred"}`). */
 export function draftCreates(h: { simRecord(): { received: Record<string, unknown>[] } }): Array<Record<string, unknown> & { params?: unknown }> {
   return h.simRecord().received.filter((m) => m.method === 'session/create' && (m.params as { persistence?: string } | undefined)?.persistence === 'deferred');
+}
+
+/**
+ * Harness options with a stand-in for zcode's in-place retry of a failed turn (turns.ts
+ * `RetryTurnInPlace`), for builds the simulator plays without one: it re-runs the turn by sending
+ * `content` again on the bridge's own backend. Unlike the real thing it adds the message to the
+ * history again, so use it only where the history is not what is tested (notices, the retry loop).
+ */
+export function resendAsRetryInPlace(content: string): Pick<HarnessOptions, 'wrapBackend' | 'retryTurnInPlace'> {
+  let backend: ZcodeBackend | undefined;
+  return {
+    wrapBackend: (real) => (backend = real),
+    retryTurnInPlace: async ({ sessionId }, { onAccepted }) => {
+      if (!backend) return false;
+      await backend.send({ sessionId, content }, { onAccepted });
+      return true;
+    },
+  };
 }

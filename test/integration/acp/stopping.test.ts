@@ -2,13 +2,17 @@
  * Turns that end on zcode's terms (issue 12 item 4, issue 17 items 3–5), against the simulator with
  * its fault switches (test/zcode-sim/faults.mjs), through the official SDK client:
  * - a prompt after a cancel that zcode ignores waits (with a visible status) for the old turn to
- *   really end instead of failing "busy";
+ *   really end instead of failing "busy"; if it never ends, zcode is restarted and the session
+ *   resumed, and the prompt runs there;
  * - a turn whose events say it is over ends the prompt even when `session/send` is never answered,
  *   or answered under another id;
  * - a zcode that closes its stdout but keeps running fails the prompt at once with a clear error,
  *   and the next prompt runs on a fresh zcode.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { agentText, errorOf, newSession, prompt, withHarness } from './helpers.ts';
 
@@ -34,6 +38,69 @@ describe('stop that stops (inproc)', () => {
       assert.equal(h.logger.find('info', /the cancelled turn of .* has ended/).length, 1);
       assert.match(agentText(updates), / and done\./, 'the old turn ran to its end in zcode');
     });
+  });
+
+  test('a zcode that never stops a cancelled turn: the next prompt restarts zcode, resumes the session and answers; later prompts too (never "busy")', T, async () => {
+    const stateDir = mkdtempSync(path.join(tmpdir(), 'zcode-sim-state-'));
+    try {
+      // `hang` runs for minutes and `ignore-stop` ignores session/stop: only a restart ends that turn.
+      const tuning = { turns: { cancelGraceMs: 100, cancelDrainMs: 200 } };
+      await withHarness('inproc', { sim: { stateDir, env: { ZCODE_SIM_FAULTS: 'ignore-stop' } }, tuning }, async (h) => {
+        const sessionId = await newSession(h);
+        const first = prompt(h, sessionId, '[scenario:hang]');
+        await h.waitFor('the first chunk', () => agentText(h.updatesOf(sessionId)).includes('Working'));
+        await h.agent.notify('session/cancel', { sessionId });
+        assert.equal((await first).stopReason, 'cancelled');
+        const second = await prompt(h, sessionId, '[scenario:text] after the stuck turn');
+        assert.equal(second.stopReason, 'end_turn');
+        assert.equal(h.logger.find('info', 'zcode started (pid').length, 2, 'zcode was restarted once');
+        const notices = h.updatesOf(sessionId).map((u) => (u._meta as { zcode?: { notice?: { kind?: string } } } | null | undefined)?.zcode?.notice?.kind);
+        assert.deepEqual(
+          notices.filter((k) => k !== undefined),
+          ['waitingForCancelledTurn', 'restartingZcode'],
+          'the wait and the restart were shown, in that order',
+        );
+        const received = h.simRecord().received;
+        const resumeAt = received.findIndex((m) => m.method === 'session/resume');
+        const lastSendAt = received.findLastIndex((m) => m.method === 'session/send');
+        assert.ok(resumeAt !== -1 && resumeAt < lastSendAt, 'the session was resumed on the new zcode before the prompt was sent there');
+        assert.equal((await prompt(h, sessionId, '[scenario:text] and again')).stopReason, 'end_turn');
+        assert.doesNotMatch(agentText(h.updatesOf(sessionId)), / and done\./, 'the stuck turn never finished: the restart ended it');
+      });
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+
+  test('the same while another session runs a turn: a clear error instead of a restart that would end that turn; once it is over, the restart', T, async () => {
+    const stateDir = mkdtempSync(path.join(tmpdir(), 'zcode-sim-state-'));
+    try {
+      const tuning = { turns: { cancelGraceMs: 100, cancelDrainMs: 200 } };
+      await withHarness('inproc', { sim: { stateDir, env: { ZCODE_SIM_FAULTS: 'ignore-stop' } }, tuning }, async (h) => {
+        const stuck = await newSession(h);
+        const other = await newSession(h);
+        const first = prompt(h, stuck, '[scenario:hang]');
+        await h.waitFor('the stuck turn to run', () => agentText(h.updatesOf(stuck)).includes('Working'));
+        await h.agent.notify('session/cancel', { sessionId: stuck });
+        assert.equal((await first).stopReason, 'cancelled');
+        const running = prompt(h, other, '[scenario:hang]');
+        await h.waitFor('the other turn to run', () => agentText(h.updatesOf(other)).includes('Working'));
+
+        const refused = await errorOf(prompt(h, stuck, '[scenario:text] too early'));
+        assert.equal(refused.code, -32603);
+        assert.match(refused.message, /other sessions are running turns.*Restart zcode/s);
+        assert.equal(h.logger.find('info', 'zcode started (pid').length, 1, 'not restarted while another turn runs');
+
+        // The other turn is cancelled too (zcode ignores that as well): nothing runs any more.
+        await h.agent.notify('session/cancel', { sessionId: other });
+        assert.equal((await running).stopReason, 'cancelled');
+        assert.equal((await prompt(h, stuck, '[scenario:text] now')).stopReason, 'end_turn', 'waited again, then restarted: never "busy"');
+        assert.equal(h.logger.find('info', 'zcode started (pid').length, 2);
+        assert.equal((await prompt(h, other, '[scenario:text] the other one')).stopReason, 'end_turn');
+      });
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
   });
 
   for (const fault of ['no-send-ack', 'send-ack-wrong-id']) {
@@ -66,7 +133,8 @@ describe('stop that stops (inproc)', () => {
     await withHarness('inproc', { sim: { env: { ZCODE_SIM_FAULTS: 'send-read-only' } } }, async (h) => {
       const sessionId = await newSession(h);
       const error = await errorOf(prompt(h, sessionId, 'hello'));
-      assert.equal(error.code, -32010);
+      assert.equal(error.code, -32603);
+      assert.equal((error.data as { zcode?: { code?: number } }).zcode?.code, -32010);
       assert.match(error.message, /Subagent sessions are read-only/);
       assert.equal(h.simRecord().received.filter((m) => m.method === 'session/send').length, 1, 'no busy retries');
     });

@@ -42,6 +42,9 @@ const EXTENSION_NOTIFICATIONS: Record<string, z.ZodType> = {
   '_zcode/session/checkpointsChanged': z.strictObject({ sessionId: z.string(), checkpointId: z.string().optional() }),
 };
 
+/** Parse error, invalid request, method not found, invalid params, internal error, auth required, resource not found, cancelled. */
+const ACP_ERROR_CODES: ReadonlySet<number> = new Set([-32700, -32600, -32601, -32602, -32603, -32000, -32002, -32800]);
+
 export class Traffic {
   readonly entries: TrafficEntry[] = [];
   readonly violations: string[] = [];
@@ -82,6 +85,17 @@ export class Traffic {
     return out;
   }
 
+  /**
+   * Error codes mean what ACP says (docs/acp.md "Errors"): only the codes ACP and JSON-RPC define
+   * leave the bridge — zcode's own (1308, 500, -32004, -33xxx …) travel under `data.zcode` — and
+   * -32000 ("authentication required") comes with the `authMethods` a client's login flow needs.
+   */
+  private checkCode(code: number, data: unknown, where: () => string): void {
+    if (!ACP_ERROR_CODES.has(code)) this.violations.push(`error code ${code} is not an ACP / JSON-RPC code (zcode's codes go under data.zcode): ${where()}`);
+    const authMethods = typeof data === 'object' && data !== null ? (data as { authMethods?: unknown }).authMethods : undefined;
+    if (code === -32000 && !(Array.isArray(authMethods) && authMethods.length > 0)) this.violations.push(`-32000 (authentication required) without data.authMethods: ${where()}`);
+  }
+
   private check(msg: AnyMessage): void {
     const where = (): string => JSON.stringify(msg).slice(0, 400);
     if ((msg as { jsonrpc?: unknown }).jsonrpc !== '2.0') this.violations.push(`missing "jsonrpc":"2.0": ${where()}`);
@@ -101,8 +115,9 @@ export class Traffic {
       }
       const method = this.clientRequests.get(msg.id);
       if ('error' in msg) {
-        const e = msg.error as { code?: unknown; message?: unknown };
+        const e = msg.error as { code?: unknown; message?: unknown; data?: unknown };
         if (!Number.isInteger(e.code) || typeof e.message !== 'string') this.violations.push(`malformed error response: ${where()}`);
+        else this.checkCode(e.code as number, e.data, where);
         return;
       }
       if (method === undefined) {

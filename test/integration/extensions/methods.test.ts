@@ -81,7 +81,8 @@ describe('_zcode/session/checkpoints and fork', () => {
     withBridge({ sim: SEED_ERA }, async (h) => {
       const sessionId = await newSession(h, CWD);
       const none = await errorOf(ext(h, '_zcode/session/fork', { sessionId }));
-      assert.equal(none.code, -32000);
+      assert.equal(none.code, -32603, 'zcode\'s -32000 is not ACP\'s "authentication required"');
+      assert.equal((none.data as { zcode?: { code?: number } }).zcode?.code, -32000);
       assert.match(none.message, /no checkpoints/);
       await prompt(h, sessionId, 'hi');
       const unknown = await errorOf(ext(h, '_zcode/session/fork', { sessionId, checkpointId: 'cp_nope' }));
@@ -148,7 +149,8 @@ describe('_zcode/session/goal', () => {
         goal: { objective: 'ship the release', status: 'active' },
       });
       const again = await errorOf(ext(h, '_zcode/session/goal', { sessionId, action: 'set', objective: 'other' }));
-      assert.equal(again.code, -32000);
+      assert.equal(again.code, -32603);
+      assert.equal((again.data as { zcode?: { code?: number } }).zcode?.code, -32000);
       assert.match(again.message, /already set/);
       assert.deepEqual(await ext(h, '_zcode/session/goal', { sessionId, action: 'pause', objective: 'ignored' }), { goal: { objective: 'ship the release', status: 'paused' } });
       assert.deepEqual(await ext(h, '_zcode/session/goal', { sessionId, action: 'resume' }), { goal: { objective: 'ship the release', status: 'active' } });

@@ -22,7 +22,7 @@ test('busy answers are retried with a doubling, capped backoff; the first real a
   assert.deepEqual(waits, [100, 200, 250]);
 });
 
-test('after the last retry: a RequestError with the caller\'s words and zcode\'s code and method', async () => {
+test('after the last retry: a RequestError (-32603) with the caller\'s words, zcode\'s code and method under data.zcode', async () => {
   let calls = 0;
   const error = await retryWhileBusy(
     async () => {
@@ -33,7 +33,7 @@ test('after the last retry: a RequestError with the caller\'s words and zcode\'s
   ).catch((e: unknown) => e);
   assert.equal(calls, 4);
   assert.ok(error instanceof RequestError);
-  assert.equal(error.code, 1308);
+  assert.equal(error.code, -32603, 'zcode\'s 1308 is not a JSON-RPC code');
   assert.equal(error.message, 'still busy after 4 tries');
   assert.deepEqual((error.data as { zcode?: unknown }).zcode, { code: 1308, method: 'session/send' });
 });

@@ -10,7 +10,7 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSyn
 import { tmpdir, hostname } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { LAZY_STORE_FILE, LAZY_STORE_JOURNAL, LAZY_STORE_LOCK, LazySessionStore, UNUSED_PLACEHOLDER_TTL_MS } from '../../../bridge/acp/store.ts';
+import { appendJournal, LAZY_STORE_FILE, LAZY_STORE_JOURNAL, LAZY_STORE_LOCK, LazySessionStore, UNUSED_PLACEHOLDER_TTL_MS } from '../../../bridge/acp/store.ts';
 import type { LazySessionStoreOptions } from '../../../bridge/acp/store.ts';
 import { storedSessions } from '../../helpers/lazyStore.ts';
 import { testLogger } from '../../helpers/sim.ts';
@@ -80,6 +80,25 @@ describe('LazySessionStore', () => {
     b.set('from_b_2', { cwd: '/b', createdAt: NOW });
     await b.flush();
     assert.equal(Object.keys(stored()).length, 27);
+  });
+
+  test('a change made to an id while its append is under way is written too (the mapping recorded right after session/new)', async () => {
+    const appended: string[] = [];
+    // The store's own append seam: the placeholder's line is on disk, the store has not yet
+    // finished its write, and the mapping arrives — the order session/new → first prompt takes.
+    const append = async (target: string, text: string): Promise<number> => {
+      const size = await appendJournal(target, text);
+      appended.push(text);
+      if (appended.length === 1) store.set('lazy_1', { cwd: '/w', createdAt: NOW, zcodeSessionId: 'sess_1', lastUsedAt: NOW + 1 });
+      return size;
+    };
+    const store = open({ append });
+    await store.load();
+    store.set('lazy_1', { cwd: '/w', createdAt: NOW });
+    await store.flush();
+    assert.equal(appended.length, 2, 'the change made during the first append got an append of its own');
+    assert.deepEqual(stored(), { lazy_1: { cwd: '/w', createdAt: NOW, zcodeSessionId: 'sess_1', lastUsedAt: NOW + 1 } });
+    assert.equal((await open().get('lazy_1'))?.zcodeSessionId, 'sess_1', 'a restarted store finds the mapping');
   });
 
   test('two stores sharing the files see and keep each other’s changes; a delete is kept too', async () => {

@@ -55,10 +55,11 @@ describe('operationError', () => {
     }
   });
 
-  test('other zcode errors keep their code and message', () => {
+  test('other zcode errors keep their message; their code goes under data.zcode (zcode\'s -32000 is not ACP\'s "authentication required")', () => {
     const error = operationError(new ZcodeError('a goal is already set; use replace', -32000, 'session/goal'));
-    assert.equal(error.code, -32000);
+    assert.equal(error.code, -32603);
     assert.equal(error.message, 'a goal is already set; use replace');
+    assert.deepEqual((error.data as { zcode?: unknown }).zcode, { code: -32000, method: 'session/goal' });
   });
 });
 
@@ -162,7 +163,8 @@ describe('SessionOperations', () => {
     assert.equal(attempts, 3);
     f.answers.set('compact', fail(new ZcodeError('a prompt is already running', -32010, 'session/compact')));
     const error = await rejection(ops.compact({ sessionId: ACP_ID }, never));
-    assert.equal(error.code, -32010);
+    assert.equal(error.code, -32603);
+    assert.equal((error.data as { zcode?: { code?: number } }).zcode?.code, -32010);
     assert.match(error.message, /zcode is busy with this session .*tried 3 times/);
   });
 
@@ -266,9 +268,13 @@ describe('SessionOperations', () => {
     assert.deepEqual(await ops.checkpoints({ sessionId: ACP_ID }), { checkpoints: [], latestOnly: true });
     // Junk is refused where zcode's answers are parsed (bridge/zcode): InvalidResponse, zcode's method named.
     f.answers.set('session/checkpoints', { nope: true });
-    assert.equal((await rejection(ops.checkpoints({ sessionId: ACP_ID }))).code, BackendErrorCode.InvalidResponse);
+    const junk = await rejection(ops.checkpoints({ sessionId: ACP_ID }));
+    assert.equal(junk.code, -32603);
+    assert.equal((junk.data as { zcode?: { code?: number } }).zcode?.code, BackendErrorCode.InvalidResponse);
     f.answers.set('session/checkpoints', fail(new ZcodeError('zcode exited', BackendErrorCode.ProcessExited, 'session/checkpoints')));
-    assert.equal((await rejection(ops.checkpoints({ sessionId: ACP_ID }))).code, BackendErrorCode.ProcessExited);
+    const exited = await rejection(ops.checkpoints({ sessionId: ACP_ID }));
+    assert.equal(exited.code, -32603);
+    assert.equal((exited.data as { zcode?: { code?: number } }).zcode?.code, BackendErrorCode.ProcessExited);
   });
 
   test('an unknown session is -32002 before zcode is asked', async () => {
