@@ -24,8 +24,8 @@ function sends(h: AcpHarness): number {
 }
 
 describe('retries that do not duplicate the user message (inproc)', () => {
-  test('without an in-place retry, a rate-limited turn is answered at once (retryable) and the message is in the history once', T, async () => {
-    await withHarness('inproc', {}, async (h) => {
+  test('a build without in-place retry (no v4): a rate-limited turn is answered at once (retryable) and the message is in the history once', T, async () => {
+    await withHarness('inproc', { sim: { profile: '0.16.5' } }, async (h) => {
       const sessionId = await newSession(h);
       const error = await errorOf(prompt(h, sessionId, '[scenario:fail-rate-limit] only once please'));
       assert.equal(await userMessagesInReplay(h, sessionId, 'only once please'), 1);
@@ -33,6 +33,19 @@ describe('retries that do not duplicate the user message (inproc)', () => {
       assert.equal(error.code, -32603);
       assert.deepEqual((error.data as { zcode?: { retryable?: boolean; retries?: number } }).zcode?.retryable, true);
       assert.deepEqual((error.data as { zcode?: { retries?: number } }).zcode?.retries, 0);
+    });
+  });
+
+  test("a current build retries in place with zcode's retryTurn: every attempt ran, the message is in the history once", T, async () => {
+    await withHarness('inproc', {}, async (h) => {
+      const sessionId = await newSession(h);
+      const error = await errorOf(prompt(h, sessionId, '[scenario:fail-rate-limit] retried in place'));
+      const retryCommands = h.simRecord().received.filter((m) => m.method === 'v4/command' && (m.params as { type?: string }).type === 'retryTurn');
+      // The scenario fails every attempt: the two automatic retries went to zcode as retryTurn commands.
+      assert.equal(retryCommands.length, 2);
+      assert.equal((error.data as { zcode?: { retries?: number } }).zcode?.retries, 2);
+      assert.equal(sends(h), 1, 'the prompt was sent once');
+      assert.equal(await userMessagesInReplay(h, sessionId, 'retried in place'), 1);
     });
   });
 
