@@ -1,7 +1,7 @@
 /**
  * `zcode-acp`: the zcode ⇄ ACP bridge on stdio, for Zed, JetBrains and any ACP client.
  *
- * This file is what starts first, so it is kept small (issue 18.1): options, then the client's
+ * This file is what starts first, so it is kept small (start-up time): options, then the client's
  * first line. A well-formed `initialize` is answered here at once (earlyInitialize.ts); the bridge
  * itself (cliBridge.ts, bundled apart as dist/cli-bridge.js) is loaded when the client sends
  * anything more. Everything else — `--doctor`, remote access, any other first message — loads the

@@ -95,7 +95,8 @@ export async function serveStdio({ early, unread }: StdioStart): Promise<void> {
     storageDir: process.env.ZCODE_ACP_STORE_DIR || join(homedir(), '.zcode', 'v2'),
     defaultMode: process.env.ZCODE_ACP_MODE || undefined,
   });
-  // Guarded framing: an oversized, too-deep or malformed line is answered and skipped (issue 17.1, 17.2).
+  // Guarded framing: an oversized, too-deep or malformed line is answered and skipped, so
+  // one bad line never ends the connection nor gets echoed back whole.
   const stdio = guardedNdJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, stdinAfter(unread), { logger });
   const connection = bridge.connect(early ? afterEarlyInitialize(stdio, early, logger) : stdio, { kind: 'stdio' });
   await startRemoteAccess(bridge, logger);

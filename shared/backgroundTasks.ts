@@ -26,7 +26,7 @@ export interface BackgroundTask {
 
 /**
  * The kind of a task nothing else names (no tool name, no `kind` on the wire): zcode's shell
- * tasks have `exec_` ids, its sub-agents do not (zcode-protocol.md "Background tasks").
+ * tasks have `exec_` ids, its sub-agents do not (docs/zcode-protocol.md "Background tasks and sub-agents").
  */
 export function backgroundTaskKindOf(taskId: string): BackgroundTaskKind {
   return taskId.startsWith('exec_') ? 'bash' : 'agent';

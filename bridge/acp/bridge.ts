@@ -12,7 +12,9 @@
  * placeholders) · updateSink.ts (streaming text merged under load) · turns.ts + turnState.ts
  * (prompt queue and turn engine) · interactionRouter.ts (zcode dialogs → ACP) · configOptions.ts ·
  * handlers.ts (the stable ACP methods) · signals.ts (translator signals → notifications) ·
- * streams.ts (the traced in-process link) · translation.ts (the one doorway to bridge/translate).
+ * streams.ts (the traced in-process link) · translation.ts (the core's doorway to the session translator;
+ * extensionMethods.ts and interactionRouter.ts also call it directly, for background tasks and
+ * interactions, and the pure helpers of bridge/translate are imported where they are used).
  *
  * ## Extension seam
  * `_zcode/*` extension methods live in extensionMethods.ts and slash commands in slashCommands.ts.
@@ -21,6 +23,8 @@
  *     a new method is a descriptor in extensionSchemas.ts (name, params schema, result schema)
  *     plus one `register(descriptor, handler)` line there (the SDK answers -32602 when the params
  *     schema rejects the params; the extension calls it with `host.call(descriptor, params)`).
+ *     A method the core itself answers is registered in handlers.ts instead: `_zcode/session/loadEarlier`
+ *     (`LoadEarlierRequest`) pages the same replay `session/load` starts.
  *   - `runSlashCommand(ctx, {sessionId, prompt, signal})` is called for every `session/prompt`
  *     before it is queued; return undefined to pass the prompt to zcode.
  *   - `ctx.materialize(id)` resolves an ACP id to the live zcode session (creating a lazy one,

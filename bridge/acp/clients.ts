@@ -1,6 +1,6 @@
 /**
  * Every ACP client connected to the bridge (in-process, stdio, WebSocket) and the multi-client
- * rules of the seed ("Multi-client semantics"):
+ * rules of docs/acp.md "Several clients":
  * - `session/update` and `_zcode/*` notifications go to every initialized client (a client that
  *   never saw a session ignores them);
  * - client capabilities are OR-merged over the connected clients (booleans union, objects merged

@@ -1,5 +1,5 @@
 /**
- * The slash menu a session's clients see (`available_commands_update`, issue 15.3): the bridge's
+ * The slash menu a session's clients see (`available_commands_update`): the bridge's
  * own commands, then zcode's (translate/zcodeCommands.ts), discovered per session:
  *
  * - the session snapshot's `slashCommands` (current builds; kept on the runtime by sessions.ts);

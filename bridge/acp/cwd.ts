@@ -1,6 +1,6 @@
 /**
  * The working directory a client names in `session/new`, `session/load` and `session/resume`
- * (issue 17.11), checked before anything reaches zcode: a turn in a directory that is not there
+ * checked before anything reaches zcode: a turn in a directory that is not there
  * would run tools against the wrong place or fail half-way.
  *
  * Every refusal is -32602 (invalid params) with the cwd in `data` and quoted in the message.

@@ -1,5 +1,6 @@
 /**
- * `initialize` answered before the bridge is loaded (issue 18.1).
+ * `initialize` answered before the bridge is loaded, so a client's first answer
+ * does not wait for the whole bridge to load.
  *
  * An editor that spawns `zcode-acp` waits for the `initialize` answer before it shows the agent as
  * ready. The answer is a constant (initializeAnswer.ts), but loading the bridge — the ACP SDK and the

@@ -1,5 +1,5 @@
 /**
- * Typed errors across the protocol boundary (design.md rule 10): whatever goes wrong inside the
+ * Typed errors across the protocol boundary (CONTRIBUTING.md "House style"): whatever goes wrong inside the
  * bridge leaves as a `RequestError` with a meaningful code, never as a plain `Error` (which the SDK
  * would turn into an anonymous -32603).
  */
@@ -60,11 +60,11 @@ export function isSessionNotFound(error: unknown): boolean {
   return /session (?:not found|does not exist|unknown)|no such session|unknown session|session\s*id\s*不存在/i.test(error.message);
 }
 
-/** What zcode says when a session is busy (zcode-current.md §2: "A prompt is already running for this session"). */
+/** What zcode says when a session is busy (docs/zcode-protocol.md "Errors zcode answers": "A prompt is already running for this session"). */
 const BUSY_TEXT = /already running|prompt is running|is busy|still running/i;
 
 /**
- * "A prompt is already running", by code AND message (issue 12 item 11): -32010 also carries other
+ * "A prompt is already running", by code AND message: -32010 also carries other
  * refusals ("Subagent sessions are read-only") that a retry cannot fix and that must reach the user
  * at once. 1308 (older builds) is busy by code alone.
  */
@@ -79,7 +79,7 @@ export function isNotActive(error: unknown): boolean {
   return error instanceof ZcodeError && error.code === ZcodeErrorCode.SessionNotActive;
 }
 
-/** Exhaustiveness guard for switches over the bridge's own unions (design.md rule 5). */
+/** Exhaustiveness guard for switches over the bridge's own unions: a new variant must fail to compile, not fall through. */
 export function assertNever(value: never, what = 'value'): never {
   throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
 }

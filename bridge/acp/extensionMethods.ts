@@ -1,5 +1,5 @@
 /**
- * The bridge's `_zcode/session/*` extension methods (issue 4, "Extension methods") and the
+ * The bridge's `_zcode/session/*` extension methods (docs/acp.md "Methods") and the
  * operations behind them, which the slash commands (slashCommands.ts) share.
  *
  * Rules:
@@ -144,7 +144,7 @@ export function registerExtensionMethods(app: AgentApp, ctx: BridgeContext, tuni
 
 /**
  * `_zcode/account/usage`: the plan quota (quota.ts) and, for a session, zcode's own token counts
- * (`session/usage {sessionId}`, zcode-current.md §11; left out on a build without it).
+ * (`session/usage {sessionId}`, docs/zcode-protocol.md "Listings, usage and quota"; left out on a build without it).
  */
 export async function accountUsage(ctx: BridgeContext, params: AccountUsageParams): Promise<AccountUsageResponse> {
   const handle = params.sessionId ? await ctx.materialize(params.sessionId) : undefined;
@@ -162,7 +162,7 @@ export async function accountUsage(ctx: BridgeContext, params: AccountUsageParam
   return response;
 }
 
-/** zcode methods that not every build has, and which builds do (zcode-protocol.md "Version support"). */
+/** zcode methods that not every build has, and which builds do (docs/zcode-protocol.md "Build families"). */
 const VERSION_REQUIREMENT: Record<string, string> = {
   'session/steer': 'removed in zcode 0.16; use zcode 0.14.8–0.15.x',
   'session/rewind': 'removed in zcode 0.16; use zcode 0.14.8–0.15.x',
@@ -196,7 +196,7 @@ export class SessionOperations {
   async fork(p: ForkParams): Promise<ForkResponse> {
     const handle = await this.ctx.materialize(p.sessionId);
     const result = await this.zcode(() => this.ctx.backend.fork({ sessionId: handle.zcodeSessionId, target: targetOf(p.checkpointId) }));
-    // Builds differ: `forkedSessionId`, `session.sessionId` or `sessionId` (zcode-protocol.md).
+    // Builds differ: `forkedSessionId`, `session.sessionId` or `sessionId`.
     const candidates = [result.forkedSessionId, result.session?.sessionId, result.sessionId];
     const sessionId = candidates.find((id): id is string => typeof id === 'string' && id !== '' && id !== handle.zcodeSessionId);
     if (!sessionId) throw RequestError.internalError({ result }, 'zcode answered session/fork without the new session id');

@@ -10,7 +10,7 @@
  *
  * The schemas themselves (zod) are in extensionShapes.ts and a descriptor reads them on use: this
  * module costs nothing to load, so the extension imports it at activation without loading zod and
- * building the schemas (issue 18.2). Reading a descriptor's `params` / `result` needs the schemas
+ * building the schemas (start-up time). Reading a descriptor's `params` / `result` needs the schemas
  * loaded: the bridge imports them, a client awaits `loadExtensionSchemas()` before it reads
  * anything from the bridge (`callExtension` does, `ZcodeClientHost` does when it connects).
  */
@@ -77,7 +77,7 @@ export type {
 // Descriptors
 // ---------------------------------------------------------------------------------------------
 
-/** ACP reserves the `_` prefix for extensions (acp-notes.md); the bridge's are `_zcode/…`. */
+/** ACP reserves the `_` prefix for extensions (docs/acp.md "Methods"); the bridge's are `_zcode/…`. */
 export type ExtensionMethodName = `_zcode/${string}`;
 
 /** A `_zcode/*` request: what the client sends (`params`) and what the bridge answers (`result`). */

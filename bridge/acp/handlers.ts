@@ -1,5 +1,5 @@
 /**
- * The stable ACP methods the bridge answers (acp-notes.md "What the bridge uses").
+ * The stable ACP methods the bridge answers (docs/acp.md "Methods").
  *
  * The SDK parses params with its zod schemas before a handler runs (bad params → -32602), answers
  * unknown methods with -32601, ignores unknown notifications, and — because an `initialize` handler
@@ -202,7 +202,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
           // a /rewind waiting for idle), not only `$/cancel_request`.
           return deps.slashCommands(deps.context, { sessionId: params.sessionId, prompt: params.prompt, signal: jobSignal, holdEvents });
         },
-        // What zcode sends after the turn waits for this response (turns.ts `holdAfterEnd`).
+        // What zcode sends after the turn waits for this response (`SessionManager.holdEvents`, sessions.ts).
         (fn) => whenAnswered(client, fn),
       );
     }),
@@ -226,7 +226,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
   }
 
   /**
-   * Remote parity (issue 15.6): the other clients of the session see the prompt as the user's
+   * Remote parity: the other clients of the session see the prompt as the user's
    * message, under every id they may know it by, with who sent it under `_meta.zcode.sentBy`. The
    * sender has it already. Pending streamed text goes first, so the prompt follows the previous answer.
    */

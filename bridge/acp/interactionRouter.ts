@@ -1,5 +1,6 @@
 /**
- * zcode `interaction/*` requests → ACP dialogs (issue 4 "Interaction routing", seed routing table).
+ * zcode `interaction/*` requests → ACP dialogs (routing by what the
+ * connected clients can show: docs/acp.md "Several clients", "Questions for clients without forms").
  *
  * - The interaction's tool card is shown first (a pending card when zcode's tool call is not on
  *   screen yet), then the dialog goes to every eligible client (races.ts: first answer wins).

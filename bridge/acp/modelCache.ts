@@ -1,5 +1,5 @@
 /**
- * The model option announced at `session/new` (issue 12 item 3): a placeholder session has no zcode
+ * The model option announced at `session/new`: a placeholder session has no zcode
  * session yet, so zcode's model list is unknown — and a client that sees no model option at
  * `session/new` concludes the agent has no model support (`acpx --model GLM-5.2 exec …` fails,
  * Zed shows no picker on a new thread). The last model option the bridge built from zcode's own

@@ -1,11 +1,13 @@
 /**
- * `/quota` and `_zcode/account/usage` (issue 15.4): the GLM Coding Plan windows, fetched from the
- * provider by the bridge itself, because zcode does not expose plan quota (zcode-current.md §11).
+ * `/quota` and `_zcode/account/usage`: the GLM Coding Plan windows, fetched from the
+ * provider by the bridge itself, because zcode does not expose plan quota (docs/zcode-protocol.md
+ * "Listings, usage and quota").
  *
  * - Credentials: the enabled Coding Plan key in zcode's own `~/.zcode/v2/config.json` (the key
  *   zcode's turns already use, hostRequests.ts); never logged. No key → `unavailable: no_key`.
  * - Endpoint: `https://api.z.ai` (Z.AI plans) or `https://open.bigmodel.cn` (a bigmodel plan) +
- *   `/api/monitor/usage/quota/limit`, `Authorization: Bearer <key>` [S6, BRIDGE];
+ *   `/api/monitor/usage/quota/limit`, `Authorization: Bearer <key>` (as the reference
+ *   bridge `william0wang/zcode-acp` does; not verified live);
  *   `ZCODE_ACP_QUOTA_URL` replaces the whole URL (tests, proxies).
  * - A value is fresh for `FRESH_MS`; a failed refresh keeps the last value marked `stale` with
  *   the reason, so a client can show "as of …" instead of nothing.

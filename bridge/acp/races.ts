@@ -1,5 +1,5 @@
 /**
- * First-answer-wins client requests (seed, "Multi-client semantics"): `session/request_permission`
+ * First-answer-wins client requests (docs/acp.md "Several clients"): `session/request_permission`
  * and `elicitation/create` go to every eligible client; the first real answer wins and the other
  * requests are aborted, which makes the SDK send `$/cancel_request` so their dialogs close.
  *

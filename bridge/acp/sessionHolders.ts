@@ -1,6 +1,6 @@
 /**
  * Which clients have an ACP session open, so that `session/close` from one client releases only
- * that client's hold (issue 18.2). The bridge's session table is shared by every client
+ * that client's hold. The bridge's session table is shared by every client
  * (in-process, stdio, WebSocket): the editor closing a session it no longer shows must not cancel
  * the turn a phone runs in it, nor stop that phone's updates. The session really closes (its turns
  * cancelled, its runtime dropped: sessions.ts `close`) when the closing client is the last holder.

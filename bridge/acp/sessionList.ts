@@ -1,5 +1,5 @@
 /**
- * `session/list` with one id per conversation (issue 15 item 1).
+ * `session/list` with one id per conversation.
  *
  * A client that called `session/new` was given a placeholder id (`lazy_…`, store.ts); zcode lists
  * the same conversation under its own id once the first prompt created it. A client that keeps its

@@ -404,8 +404,8 @@ export class SessionManager implements Disposable {
   }
 
   /**
-   * After a resume (backend restart, eviction) zcode may silently fall back to its default model
-   * (issue 12 item 11): the user's choice made through this bridge is applied again. A failure is
+   * After a resume (backend restart, eviction) zcode may silently fall back to its default model:
+   * the user's choice made through this bridge is applied again. A failure is
    * logged, never fatal: the turn still runs, on zcode's model.
    */
   private async reapplyModel(runtime: SessionRuntime): Promise<void> {

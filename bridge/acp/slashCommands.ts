@@ -1,5 +1,5 @@
 /**
- * The bridge's slash commands in the prompt path (issue 4): `/compact`, `/goal <action> [objective]`,
+ * The bridge's slash commands in the prompt path: `/compact`, `/goal <action> [objective]`,
  * `/fork [checkpoint]`, `/rewind [checkpoint] [--cascade]`, `/steer <text>`, `/mode <mode>`,
  * `/thought <level>`.
  *
@@ -193,7 +193,7 @@ async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashC
 
 /**
  * `/mcp`: zcode's view of the session's MCP servers (`mcp/list {workspace, mcpServers, mode:"status"}`,
- * zcode-current.md §12), one line per server with its state and, for a failure, why.
+ * docs/zcode-protocol.md "Listings, usage and quota"), one line per server with its state and, for a failure, why.
  */
 async function mcpReply(ctx: BridgeContext, sessionId: string): Promise<Reply> {
   const handle = await ctx.materialize(sessionId);

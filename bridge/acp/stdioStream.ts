@@ -1,6 +1,6 @@
 /**
  * ACP over stdio: one JSON-RPC message per line, like the SDK's `ndJsonStream`, but a hostile or
- * broken line never ends the connection (issue 17.1, 17.2).
+ * broken line never ends the connection.
  *
  * The SDK's framing errors the whole input stream on a line over its 32 MiB limit, which closes
  * the connection and ends `zcode-acp` with exit code 0 and no answer. Here:

@@ -2,12 +2,12 @@
  * The lazy-session store: `<storageDir>/acp-lazy-sessions.json` plus its journal.
  *
  * ACP `session/new` answers at once with a placeholder id and creates the zcode session only on
- * first real use (seed, PROTOCOL.md `session/create`), so an editor that opens and never types
- * leaves no zcode session behind. Editors persist the placeholder and `session/load` /
+ * first real use (as the reference bridge `william0wang/zcode-acp` does), so an editor that opens
+ * and never types leaves no zcode session behind. Editors persist the placeholder and `session/load` /
  * `session/resume` it after a restart, so the placeholder (and, once used, its mapping to the real
  * zcode session) must survive the bridge: it is written here.
  *
- * Design (issue 17.8–17.10): a snapshot (storeFormat.ts) and an append-only journal of changes
+ * Design: a snapshot (storeFormat.ts) and an append-only journal of changes
  * since it. A change appends one line under a lock file shared by every process (storeLock.ts):
  * its cost does not depend on the store's size. Each process reads only the journal bytes it has
  * not seen yet (before a write, and when an id is not known), so what another process added is

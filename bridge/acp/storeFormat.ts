@@ -10,7 +10,7 @@
  * Readers recognise a replaced journal by its header, not its inode: a deleted journal's inode
  * number is soon given to the next file.
  *
- * What must stay true (issue 17.9):
+ * What must stay true (a damaged store file costs as little as possible):
  * - A byte-order mark or data after the JSON value does not cost a single entry.
  * - A truncated or partly overwritten snapshot still yields every entry object that is intact.
  * - Fields this version does not know are kept (entries are loose objects), so a compaction never
@@ -21,7 +21,7 @@ import * as z from 'zod';
 
 export const FILE_VERSION = 1;
 export const UNUSED_PLACEHOLDER_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-/** Never-prompted placeholders kept at most (the newest); session/list shows them (issue 15.1). */
+/** Never-prompted placeholders kept at most (the newest); session/list shows them. */
 export const MAX_UNUSED_PLACEHOLDERS = 1000;
 
 export const StoredEntry = z.looseObject({
@@ -35,7 +35,7 @@ export type LazyEntry = z.infer<typeof StoredEntry>;
 
 /**
  * Validated in place: the object JSON.parse made is kept rather than zod's copy, so reading a
- * 200,000-entry snapshot does not hold two copies of every entry at its peak (the issue 17.10 RSS).
+ * 200,000-entry snapshot does not hold two copies of every entry at its peak (memory).
  */
 function isStoredEntry(raw: unknown): raw is LazyEntry {
   return StoredEntry.safeParse(raw).success;
@@ -179,7 +179,7 @@ export function applyRecord(entries: Map<string, LazyEntry>, record: JournalReco
 
 /**
  * Drop never-prompted placeholders older than the TTL, then all but the newest `maxUnused`
- * (issue 17.10). Prompted ones (with a mapping) are kept: dropping a mapping would turn "reopen my
+ * (so the store stays bounded). Prompted ones (with a mapping) are kept: dropping a mapping would turn "reopen my
  * conversation" into an empty session. Returns the dropped ids.
  */
 export function capUnused(entries: Map<string, LazyEntry>, now: number, maxUnused = MAX_UNUSED_PLACEHOLDERS): string[] {

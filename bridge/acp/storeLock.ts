@@ -1,6 +1,6 @@
 /**
  * A lock file shared by every process that writes the lazy-session store (the VS Code window and
- * a `zcode-acp` for Zed may share `~/.zcode/v2`; issue 17.8).
+ * a `zcode-acp` for Zed may share `~/.zcode/v2`).
  *
  * The lock is a file created atomically and exclusively (`link`, which fails with EEXIST like O_EXCL) holding `{pid, host, at}`. It is held for a few
  * milliseconds (an append, or a compaction), so waiting for it is a short poll. A lock left behind

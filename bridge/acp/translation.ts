@@ -1,6 +1,9 @@
 /**
- * The ACP core's one doorway into bridge/translate's session translator, so that the core depends
- * on a handful of names (and a change of the translator's API is adapted here, once).
+ * The ACP core's doorway into bridge/translate's session translator, so that the core (sessions.ts,
+ * context.ts, signals.ts, turnState.ts) depends on a handful of names (and a change of the translator's API is
+ * adapted here, once). Not the only way in: extensionMethods.ts (background-task lists and
+ * cancellations) and interactionRouter.ts (noting and settling interactions) import
+ * sessionTranslator.ts directly.
  */
 import { createSessionTranslator, translateEvent } from '../translate/sessionTranslator.ts';
 import type { SessionTranslatorState, TranslateResult, TurnSignal as TranslatorSignal } from '../translate/sessionTranslator.ts';

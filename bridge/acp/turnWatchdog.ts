@@ -1,5 +1,5 @@
 /**
- * A watchdog that asks zcode instead of guessing from the clock (issue 12 item 8). While a turn
+ * A watchdog that asks zcode instead of guessing from the clock. While a turn
  * runs and no event has arrived for `quietMs`, it reads the session (`session/read`) and acts on
  * what zcode says:
  * - zcode reports the session `idle` although the turn's end never arrived (a lost event, a
@@ -10,7 +10,7 @@
  *   its own session): the turn is left alone, however long it takes. No fixed turn timeout.
  * The same question ends the wait for a cancelled turn whose end event never arrives (turns.ts
  * `drainCancelled`). Only an explicit `idle` status counts as "not running" (the status values of
- * current builds were not all pinned down: zcode-current.md, UNKNOWN).
+ * current builds are not all known from zcode's schemas or any live capture).
  */
 import type { Logger, ZcodeBackend } from '../zcode/backend.ts';
 import type { SessionRuntime } from './sessions.ts';

@@ -1,7 +1,7 @@
 /**
  * The turn engine: ACP `session/prompt` → zcode `session/send` + the event stream → one stop reason.
  *
- * Rules (issue 3, acp-notes.md conformance 4–6):
+ * Rules (docs/acp.md "Methods", "Cancelling a turn zcode does not stop"):
  * - Prompts on one zcode session run one at a time, FIFO (a second prompt while one runs waits
  *   behind it; advertised in `initialize` `_meta.zcode.promptQueue`). `session/cancel` cancels the
  *   running prompt AND every queued one of that session: each gets `cancelled`.
@@ -119,7 +119,7 @@ interface SessionTurns {
   queue: PromptJob[];
   idleWaiters: Array<() => void>;
   /**
-   * A cancelled turn zcode had not ended when the prompt answered `cancelled` (issue 17 item 5):
+   * A cancelled turn zcode had not ended when the prompt answered `cancelled`:
    * resolves when its end arrives (or zcode goes away). The next prompt waits for it.
    */
   lingering: { ended: Promise<void>; end(): void } | undefined;
@@ -425,7 +425,7 @@ export class TurnEngine implements Disposable {
   }
 
   /**
-   * `session/send`, or the end of the turn if that comes first (issue 17 item 4): the answer only
+   * `session/send`, or the end of the turn if that comes first: the answer only
    * says zcode admitted the input, and the turn's own events are what end a prompt. A build that
    * answers late, never, or under another id must not hold a finished prompt for the request
    * timeout; the missing answer is logged when it finally fails (or arrives).
@@ -467,7 +467,7 @@ export class TurnEngine implements Disposable {
   }
 
   /**
-   * A prompt after a cancel zcode did not honour in time (issue 17 item 5, issue 12 item 4): it is
+   * A prompt after a cancel zcode did not honour in time: it is
    * sent only once the old turn has really ended, so the user never gets "busy" as the answer to a
    * new prompt. While it waits the client sees why (a notice), and the stop is said again.
    *
@@ -531,7 +531,7 @@ export class TurnEngine implements Disposable {
   }
 
   /**
-   * Each transient retry is shown (issue 12 item 7): a notice with the cause, the attempt and the
+   * Each transient retry is shown (docs/acp.md "Retries"): a notice with the cause, the attempt and the
    * delay, so a slow answer is never a silent one. Backoff: `transientBackoffMs` doubling per
    * attempt up to `maxBackoffMs`, at most `transientRetries` attempts (500 ms, 1 s by default).
    */

@@ -2,7 +2,7 @@
  * The ACP input boundary shared by the stdio and WebSocket transports: one decoded message text
  * in, either a message the SDK may see or the error response to send instead.
  *
- * Why this exists (issue 17): the SDK answers a message that is not a JSON-RPC envelope with a
+ * Why this exists: the SDK answers a message that is not a JSON-RPC envelope with a
  * -32600 that echoes the whole message back (`RequestError.invalidRequest(message)`). Echoing a
  * 5,000-deep array overflows `JSON.stringify`, the write rejects, the output stream errors and the
  * bridge ends. So everything that could be echoed or walked recursively is checked here first,
@@ -208,7 +208,7 @@ export function serialise(message: AnyMessage, log: LogThrottle): string | undef
  * Broadcast notifications: the params object every client's connection was handed, with its method
  * and, once the first transport serialised it, the message text. The SDK builds a fresh
  * `{jsonrpc, method, params}` per connection around the same params, so without this an update to
- * 8 clients is stringified 8 times (issue 18). Only objects `ClientRegistry.broadcast` marks are
+ * 8 clients is stringified 8 times. Only objects `ClientRegistry.broadcast` marks are
  * cached, and the bridge never mutates an update after broadcasting it.
  */
 const broadcastText = new WeakMap<object, { method: string; text?: string }>();

@@ -67,7 +67,7 @@ export function webSocketStream(socket: WebSocket, options: WebSocketStreamOptio
       sendResponse(errorResponse(null, -32700, 'Parse error: binary frames are not supported; send one JSON-RPC message per text frame'));
       return;
     }
-    // Depth and envelope are checked on the text before anything parses deeply or echoes it (issue 17.2).
+    // Depth and envelope are checked on the text before anything parses deeply or echoes it.
     const checked = checkIncoming(rawDataToString(data));
     if (!checked.ok) {
       log.log('warn', `ws-reject:${label}:${checked.reason}`, `remote ${label}: frame refused (${checked.reason}); answered ${checked.response.error.code}`);

@@ -1,5 +1,5 @@
 /**
- * Background tasks (seed, "Background Tasks & Sub-Agents"): `session.updated` lifecycle steps with a
+ * Background tasks (docs/zcode-protocol.md "Background tasks and sub-agents"): `session.updated` lifecycle steps with a
  * `taskId` → a reused Bash launch card or a fresh `[background] …` card, plus the session's task
  * list on every change; and the cards of tasks the user cancels.
  */

@@ -9,7 +9,7 @@ import type { ModelInfo, SessionSettings } from '../zcode/protocol.ts';
 /** ACP config option ids (also their categories). */
 export const CONFIG_ID = { mode: 'mode', model: 'model', thoughtLevel: 'thought_level' } as const;
 
-/** Modes offered when zcode does not list its own (zcode-protocol.md: plan, build, edit, yolo). */
+/** Modes offered when zcode does not list its own (plan, build, edit, yolo: docs/zcode-protocol.md "Sessions"). */
 const DEFAULT_MODES: readonly SessionConfigSelectOption[] = [
   { value: 'plan', name: 'Plan', description: 'Explore read-only and propose a plan for your approval before changing anything' },
   { value: 'build', name: 'Build', description: 'Edit files and run commands, asking before risky actions' },
@@ -64,7 +64,7 @@ function selectValues(ids: readonly string[] | undefined, defaults: readonly Ses
 
 /**
  * The ACP value of a model: its id, or `providerId/modelId` when another provider offers the same id
- * (current builds list models per provider; zcode-current.md §3).
+ * (current builds list models per provider; docs/zcode-protocol.md "Sessions", the snapshot).
  */
 function modelValue(model: ModelInfo, all: readonly ModelInfo[] = []): string {
   const shared = model.providerId !== undefined && all.some((m) => m.modelId === model.modelId && m.providerId !== model.providerId);
@@ -88,7 +88,7 @@ export interface ModelSelection {
 /**
  * The selection for the ACP model `value` from zcode's settings. The reasoning level is the
  * model's `defaultLevel`, else the session's thought level when the model offers it, else the
- * model's last (deepest) level — some models fail the next turn without one (zcode-current.md §6).
+ * model's last (deepest) level — some models fail the next turn without one (docs/zcode-protocol.md, `session/setModel`).
  * A value zcode did not list is sent as a bare id (seed builds take nothing else).
  */
 export function modelSelectionFor(settings: SessionSettings | undefined, value: string, thoughtLevel?: string): ModelSelection {

@@ -47,7 +47,7 @@ export function errorText(error: unknown): string {
   return resultText(error);
 }
 
-/** Sub-agent statistics carried by an Agent result (seed: `_meta.subagent`). */
+/** Sub-agent statistics carried by an Agent result (the reference bridge's `_meta.subagent`). */
 export interface SubagentMeta {
   agentId?: string;
   tokens?: number;

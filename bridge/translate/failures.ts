@@ -1,16 +1,16 @@
 /**
- * A failed turn as the user should read it (issue 12 item 7): zcode's `turn.failed` attribution,
+ * A failed turn as the user should read it: zcode's `turn.failed` attribution,
  * codes and texts → one cause, whether it is worth retrying, and an actionable message. Pure.
  *
  * Causes, in the order they are recognised (first match wins):
- * - `captcha`: provider code 3007 / "captcha verify failed" [S4, S12]. Turns started outside the
+ * - `captcha`: provider code 3007 / "captcha verify failed" (live; docs/zcode-protocol.md "Errors zcode answers"). Turns started outside the
  *   desktop app are refused for Start Plan; never retried (a retry cannot pass a captcha).
- * - `blocked`: 3012 "request has been blocked due to unusual activity" [S12]. Never retried.
- * - `headers_not_applied`: -32031, the host could not give runtime headers [S6]; the message is
+ * - `blocked`: 3012 "request has been blocked due to unusual activity" (live). Never retried.
+ * - `headers_not_applied`: -32031, the host could not give runtime headers (reference bridge); the message is
  *   the one the bridge gave zcode (hostRequests.ts). Never retried.
- * - `quota`: 1113 (insufficient balance), 1310, or 1308 with a quota text [S4, S11]. Never retried.
+ * - `quota`: 1113 (insufficient balance), 1310, or 1308 with a quota text (live). Never retried.
  * - `auth_failed`: attribution reason `auth_failed`, 401/403, "unauthorized", "invalid api key".
- * - `provider_not_configured`: what a switch to an unregistered provider gives [S6]. Retried
+ * - `provider_not_configured`: what a switch to an unregistered provider gives (reference bridge). Retried
  *   (bridges treat it as transient: the registry may still be arriving).
  * - `rate_limit`: 429, 1302/1303/1305, "rate limit", "too many requests". Retried.
  * - `network`: timeouts, ECONNRESET, "Cannot connect to API". Retried (a bare 5xx stays `unknown`,

@@ -1,7 +1,7 @@
 /**
- * What a replay shows of zcode's internals (issue 15.5): the user sees what they saw live, not the
+ * What a replay shows of zcode's internals: the user sees what they saw live, not the
  * runtime's bookkeeping. Read from zcode's message schema (`semantics` of a message's `info`, the
- * `compaction` and `timeline` part types; zcode-current.md §1 sources, `zcode-protocol-legacy-types.ts`):
+ * `compaction` and `timeline` part types; `jimpablo/ZCode` `packages/shared/src/zcode-protocol-legacy-types.ts`):
  *
  * - `<system-reminder>…</system-reminder>` blocks are cut out of text (zcode injects them into turns);
  * - a message whose `semantics.kind` is a reminder (`system_reminder`, `todo_reminder`), or whose

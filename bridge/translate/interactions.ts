@@ -1,7 +1,7 @@
 /**
  * zcode interactions (`interaction/requestPermission`, `interaction/requestUserInput`) as ACP
- * dialogs, and the ACP answers back as the exact replies zcode expects (zcode-protocol.md,
- * "Requests the backend sends"; the seed's PROTOCOL.md for the form shapes; issue 4 for the rules).
+ * dialogs, and the ACP answers back as the exact replies zcode expects (docs/zcode-protocol.md
+ * "Requests zcode sends"; the form shapes as `william0wang/zcode-acp` `docs/PROTOCOL.md` gives them).
  *
  * Routing (decided by the ACP layer from `clientCapabilities.elicitation.form`):
  * - tool permission → `session/request_permission` (`permissionToAcp` / `permissionOutcomeToReply`);
@@ -154,7 +154,7 @@ function cancelledReply(params: PermissionRequestParams): PermissionReply {
 
 /**
  * The zcode reply to a permission answer. Current builds: the selected option's own `response`,
- * unchanged (zcode-current.md §7: answering "always allow" with a bare allow makes it "once").
+ * unchanged (docs/zcode-protocol.md "Requests zcode sends": answering "always allow" with a bare allow makes it "once").
  * Seed builds (no `response`): a selected allow option → `{decision:"allow"}`; any other selection →
  * `{decision:"deny", reason:"rejected (<optionId>)"}`; cancelled → `{decision:"deny", reason:"cancelled by user"}`.
  */

@@ -1,6 +1,6 @@
 /**
  * The MCP servers an ACP client sends with `session/new` / `load` / `resume`, in the shape zcode's
- * `session/create` and `session/resume` take (`mcpServers`, zcode-current.md §3, §12):
+ * `session/create` and `session/resume` take (`mcpServers`, docs/zcode-protocol.md "Listings, usage and quota"):
  *   stdio:    {name, command, args, env:[{name, value}]}
  *   http/sse: {name, type:"http"|"sse", url, headers:[{name, value}]}
  * ACP's shapes are the same fields plus `_meta` (and an explicit `type:"stdio"` some clients add);

@@ -1,12 +1,12 @@
 /**
- * The GLM Coding Plan quota (issue 15.4), pure: the provider's answer → windows, and the one-line
+ * The GLM Coding Plan quota, pure: the provider's answer → windows, and the one-line
  * texts `/quota` and the status bar show.
  *
- * zcode itself does not expose plan quota (zcode-current.md §11: no `account/usage_stats`; `usage/stats`
+ * zcode itself does not expose plan quota (docs/zcode-protocol.md "Listings, usage and quota": no `account/usage_stats`; `usage/stats`
  * and `session/usage` are token counts). The quota comes from the provider's own monitor endpoint,
  * `GET <host>/api/monitor/usage/quota/limit` → `{success, code?, msg?, data:{level?, limits:[{type,
  * number?, usage?, currentValue?, remaining?, percentage?, nextResetTime?}]}}` — how the reference
- * bridge reads it [S6 src/quota/*, BRIDGE]: `TOKENS_LIMIT` with number 5 is the 5-hour window, 7 the
+ * bridge reads it (`william0wang/zcode-acp` `src/quota/*`, not verified live): `TOKENS_LIMIT` with number 5 is the 5-hour window, 7 the
  * weekly one; the share comes from `remaining`/`currentValue` over their sum or `usage`, else from
  * `percentage` (used); `nextResetTime` is epoch ms.
  */

@@ -1,5 +1,5 @@
 /**
- * Long sessions (issue 15.5): `session/load` replays the tail of the history, `_zcode/session/loadEarlier`
+ * Long sessions: `session/load` replays the tail of the history, `_zcode/session/loadEarlier`
  * pages back. Pure: which messages a page holds, and the cursor that continues before it.
  *
  * - Default: the last `DEFAULT_REPLAY_MESSAGES` messages. `session/load` `_meta.zcode.replay.limit`

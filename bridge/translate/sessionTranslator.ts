@@ -6,8 +6,8 @@
  * here is pure: `translateEvent(state, event)` mutates only `state` and returns what to send; the
  * ACP layer (bridge/acp) does the sending, ends prompts on signals, and routes background turns.
  *
- * Rules: issue 3 ("session/prompt") and issue 4 ("Background tasks"), the seed's "Background Tasks
- * & Sub-Agents", zcode-protocol.md ("Events").
+ * What zcode sends is described in docs/zcode-protocol.md, "Events" and "Background tasks and
+ * sub-agents"; how a prompt ends in ACP in docs/acp.md.
  */
 import type { SessionUpdate, StopReason, ToolCallStatus, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import {
@@ -170,7 +170,7 @@ export function stopReasonOf(resultType: string | undefined): StopReason {
       return 'max_tokens';
     case 'max_turn_requests':
     case 'max_turns':
-    case 'error_max_turns': // current builds (zcode-current.md §8)
+    case 'error_max_turns': // current builds (docs/zcode-protocol.md "Events")
     case 'error_max_tool_calls':
       return 'max_turn_requests';
     case 'error_max_budget':

@@ -40,7 +40,7 @@ export interface CardOptions {
 /** Info-string of the fence around shell output sent as text. */
 const OUTPUT_FENCE_INFO = 'console';
 
-/** `_meta.zcode` for a card: the zcode tool name (the seed's `_meta.claudeCode.toolName`) plus extras. */
+/** `_meta.zcode` for a card: the zcode tool name (where the reference bridge used `_meta.claudeCode.toolName`) plus extras. */
 export function zcodeMeta(toolName: string | undefined, extra?: Record<string, unknown>): Meta {
   return { zcode: { ...(toolName ? { toolName } : {}), ...extra } };
 }

@@ -30,7 +30,7 @@ function appendCapped(text: string, data: string): string {
 
 /**
  * A sub-agent's tool call names the Agent call it runs under (zcode 3.15+: `parentToolCallId`, the
- * seed's `parentId`) and the sub-agent's type; the card carries both in `_meta.zcode` so a client
+ * seed builds' `parentId`) and the sub-agent's type; the card carries both in `_meta.zcode` so a client
  * can show it under its Agent card.
  */
 function attribute(record: ToolRecord, payload: { parentToolCallId?: string; agentType?: string }): void {
@@ -161,7 +161,7 @@ function onResult(state: SessionTranslatorState, payload: Extract<ToolUpdatedPay
 
 /**
  * A background Bash launch acknowledgement: the card stays in_progress (no terminal_exit) and is
- * reused by the task's lifecycle (seed, "Background Bash"). If the task already finished on this
+ * reused by the task's lifecycle (docs/zcode-protocol.md "Background tasks and sub-agents"). If the task already finished on this
  * card (lifecycle raced ahead of the result), the card is left alone.
  */
 function onBackgroundLaunch(state: SessionTranslatorState, record: ToolRecord, text: string): SessionUpdate[] {

@@ -57,7 +57,7 @@ export type TurnSignal =
   | { type: 'config'; mode?: string; model?: string; thoughtLevel?: string; reason?: string }
   /** Compaction progress/outcome reported by `state.updated`. */
   | { type: 'compaction'; status: string; reason?: string }
-  /** The session got a (new) title (`session.titleUpdated`, or a seed `state.updated` title patch). */
+  /** The session got a (new) title (`session.titleUpdated`, or a seed-era `state.updated` title patch). */
   | { type: 'title'; title: string; source?: string }
   /** zcode made a checkpoint (`checkpoint.created`): fork/rewind pickers are out of date. */
   | { type: 'checkpoint'; checkpointId?: string; createdAt?: string; label?: string; turnId?: string };

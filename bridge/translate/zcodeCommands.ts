@@ -1,11 +1,11 @@
 /**
- * zcode's own commands in the slash menu (issue 15.3): the session snapshot's `slashCommands`,
+ * zcode's own commands in the slash menu: the session snapshot's `slashCommands`,
  * plugin commands and skills, merged after the bridge's own commands (pure; discovery is in
  * acp/commandCatalog.ts).
  *
  * How each one runs when typed:
  * - a snapshot command or a plugin command goes to zcode as the text typed: zcode resolves its own
- *   `/name` commands (its custom-command prompt resolver, as the reference bridge relies on [S6]);
+ *   `/name` commands (its custom-command prompt resolver, as the reference bridge `william0wang/zcode-acp` relies on);
  * - a skill is invoked by naming it to the model, which loads the skill with its Skill tool
  *   ("Use the X skill …"); zcode's prompt already lists the skills it has.
  *

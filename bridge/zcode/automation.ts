@@ -1,10 +1,10 @@
 /**
  * Builds without `automation/*` (removed in 0.16.5: every method answers -32601 although the
- * names are still registered [S4, S5, LIVE]) still offer the model the Cron tools, whose jobs the
- * bridge cannot create, list or run (issue 12 item 9). Those tools are kept from the model through
- * zcode's own `toolDenylist` on `session/create` [S1]; why is logged once.
+ * names are still registered, seen live) still offer the model the Cron tools, whose jobs the
+ * bridge cannot create, list or run. Those tools are kept from the model through
+ * zcode's own `toolDenylist` on `session/create` (zcode's schemas); why is logged once.
  *
- * Presence is tested the way zcode-current.md §10 says: empty params to `automation/list` answer
+ * Presence is tested as docs/zcode-protocol.md "Listings, usage and quota" describes: empty params to `automation/list` answer
  * -32602 where the method exists and -32601 where it is gone. Any other outcome (a result, a
  * timeout) counts as present: nothing is hidden on a guess.
  */

@@ -38,7 +38,7 @@ export interface Disposable {
   dispose(): void;
 }
 
-/** How to find and start zcode. Every field optional: discovery fills the gaps (zcode-protocol.md "Locating"). */
+/** How to find and start zcode. Every field optional: discovery fills the gaps (docs/zcode-protocol.md "Starting zcode"). */
 export interface LocateOptions {
   /** Explicit CLI path (VS Code setting `zcode.path`); else `ZCODE_BIN`; else PATH; else desktop-app locations. */
   zcodePath?: string;
@@ -187,7 +187,7 @@ export interface ZcodeBackend extends Disposable {
   fork(params: { sessionId: string; target: CheckpointTarget }): Promise<ForkResult>;
   rewind(params: { sessionId: string; target: CheckpointTarget; cascade?: boolean }): Promise<RewindResult>;
   goal(params: { sessionId: string; action: GoalAction; objective?: string }): Promise<GoalResult>;
-  /** `instructions`: what the summary should keep (zcode-current.md §9). */
+  /** `instructions`: what the summary should keep. */
   compact(params: { sessionId: string; instructions?: string }): Promise<CompactResult>;
   steer(params: { sessionId: string; content: string }): Promise<unknown>;
   setMode(params: { sessionId: string; mode: string }): Promise<unknown>;
@@ -195,19 +195,19 @@ export interface ZcodeBackend extends Disposable {
   /**
    * Current builds take `{sessionId, model:{providerId, modelId, options?:{reasoningLevel}}}`; seed
    * builds `{sessionId, modelId}`. With a `providerId` the current shape is tried first and a -32602
-   * about the params switches this backend to the legacy shape (zcode-current.md §6).
+   * about the params switches this backend to the legacy shape (docs/zcode-protocol.md, `session/setModel`).
    */
   setModel(params: { sessionId: string; modelId: string; providerId?: string; reasoningLevel?: string }): Promise<unknown>;
   cancelBackgroundTask(params: { sessionId: string; taskId: string }): Promise<CancelBackgroundTaskResult>;
   /** `session/checkpoints` (0.15 builds; current builds answer -32601). */
   checkpoints(params: { sessionId: string }): Promise<CheckpointsResult>;
-  /** `mcp/list {workspace, mcpServers?, mode:"status"}` (zcode-current.md §12). */
+  /** `mcp/list {workspace, mcpServers?, mode:"status"}` (docs/zcode-protocol.md "Listings, usage and quota"). */
   listMcpServers(params: { workspacePath: string; mcpServers?: readonly ZcodeMcpServer[] }): Promise<McpListResult>;
   /** `skills/referenceCatalog` (current builds; -32601 on older ones). */
   listSkills(params: { workspacePath: string; sessionId?: string }): Promise<SkillCatalogResult>;
   /** `plugins/list` (current builds; -32601 on older ones). */
   listPlugins(params: { workspacePath: string }): Promise<PluginListResult>;
-  /** `session/usage {sessionId}` (zcode-current.md §11). */
+  /** `session/usage {sessionId}` (docs/zcode-protocol.md "Listings, usage and quota"). */
   sessionUsage(params: { sessionId: string }): Promise<Record<string, unknown>>;
   /** `automation/list`: asked to learn whether the build has automation methods (-32601 when not). */
   listAutomations(): Promise<unknown>;
@@ -240,7 +240,7 @@ export interface CreateSessionParams {
   persistence?: SessionPersistence;
 }
 
-/** An MCP server in the shape zcode's `session/create` / `session/resume` take (zcode-current.md §12). */
+/** An MCP server in the shape zcode's `session/create` / `session/resume` take (docs/zcode-protocol.md "Listings, usage and quota"). */
 export type ZcodeMcpServer =
   | { name: string; command: string; args: string[]; env: Array<{ name: string; value: string }> }
   | { name: string; type: 'http' | 'sse'; url: string; headers: Array<{ name: string; value: string }> };

@@ -1,5 +1,5 @@
 /**
- * zcode's listings of what a user can invoke, parsed at the boundary (zcode-current.md §3, §12):
+ * zcode's listings of what a user can invoke, parsed at the boundary (docs/zcode-protocol.md "Listings, usage and quota"):
  *
  * - the session snapshot's `slashCommands?: [{name, description, inputHint?, source?:"builtin"|"custom"}]`
  *   (create / resume / read results of current builds);

@@ -2,7 +2,7 @@
  * `createZcodeBackend()`: the real `ZcodeBackend` (backend.ts), the typed-method layer on top of
  * locate.ts (find), process.ts (spawn), lineCodec.ts (framing) and connection.ts (correlation).
  *
- * Lifecycle (design.md rule 9), observable through `state` / `onDidChangeState`:
+ * Lifecycle (explicit states, never inferred), observable through `state` / `onDidChangeState`:
  *
  *   stopped ──first call / start()──▶ starting ──spawned──▶ ready ──died on its own──▶ crashed
  *     ▲ ▲                                 │                    │                            │
@@ -318,7 +318,7 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
   }
 
   /**
-   * zcode's stdout ended (issue 17 item 3). A crash ends stdout and exits together; a zcode that
+   * zcode's stdout ended. A crash ends stdout and exits together; a zcode that
    * closed its stdout but keeps running can never answer again. If it has not exited within
    * `OUTPUT_END_GRACE_MS`, it is treated as gone: its group is stopped, everything pending fails
    * with a clear error, and the next call starts a fresh zcode (as after a crash).
@@ -427,7 +427,7 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
 }
 
 /**
- * Turn "method not found" into what it means for the user (zcode-protocol.md "Version support"):
+ * Turn "method not found" into what it means for the user (docs/zcode-protocol.md "Build families"):
  * no `session/subscribe` → zcode is too old; anything else → this build does not have it (0.16
  * removed steer and rewind). zcode's code is kept so callers can still branch on -32601.
  */

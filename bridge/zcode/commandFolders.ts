@@ -1,7 +1,7 @@
 /**
  * zcode's skill and plugin folders, for builds without the listing methods (`skills/referenceCatalog`,
- * `plugins/list` answer -32601, zcode-current.md §10, §12). The layout is the one the reference
- * bridge reads [S6, BRIDGE]:
+ * `plugins/list` answer -32601, docs/zcode-protocol.md "Listings, usage and quota"). The layout is the one
+ * the reference bridge `william0wang/zcode-acp` reads (not verified live):
  *
  * - skills: `<dir>/<skill>/SKILL.md` with YAML front matter (`name`, `description`,
  *   `user-invocable: false` hides one) under `~/.zcode/skills`, `~/.agents/skills`,

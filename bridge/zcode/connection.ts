@@ -1,6 +1,6 @@
 /**
  * Correlation layer: requests/responses matched by id, with a timeout on every request and prompt
- * rejection of everything pending when the connection goes away (design.md rules 1 and 8).
+ * rejection of everything pending when the connection goes away: nothing waits forever.
  *
  * Built on vscode-jsonrpc's `createMessageConnection` over the line codec. It knows no zcode
  * method: the typed methods live in client.ts, server requests are routed by the owner.

@@ -1,5 +1,5 @@
 /**
- * `zcode-acp --doctor` and "ZCode: Check zcode Installation" (issue 12 item 10): which zcode the
+ * `zcode-acp --doctor` and "ZCode: Check zcode Installation": which zcode the
  * bridge would use and how it was found, its version, how it would be launched, whether zcode's
  * own configuration has a provider with credentials, whether it really starts, and a short
  * verdict with the fix. Presence only: no key, token or other secret value is ever part of it.

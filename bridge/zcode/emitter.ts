@@ -1,5 +1,5 @@
 /**
- * A tiny typed event emitter (the `_onDidChange` / `onDidChange` pair of design.md rule 9).
+ * A tiny typed event emitter (the `_onDidChange` / `onDidChange` pair VS Code's own APIs use).
  *
  * vscode-jsonrpc ships an `Emitter`, but it reports listener exceptions with `console.error`; the
  * bridge never writes to the console (in stdio mode stdout/stderr belong to the ACP client and

@@ -1,6 +1,6 @@
 /**
- * `session/event` payloads of both eras, parsed at the boundary (design.md rule 2): the seed era
- * (zcode-protocol.md "Events") and current builds (zcode-current.md §8, zcode's own schemas), read into
+ * `session/event` payloads of both eras, parsed at the boundary (never `as` on wire data): the seed era
+ * and current builds (docs/zcode-protocol.md "Events"; zcode's own schemas), read into
  * one shape. Split from protocol.ts, which re-exports everything here.
  */
 import * as z from 'zod';
@@ -26,7 +26,7 @@ export type Usage = z.infer<typeof Usage>;
 
 /**
  * `turn.started`. Seed builds put `turnId` in the payload; current ones put it in the envelope and
- * add `turnNumber` / `input` (zcode-current.md §8). The translator reads either.
+ * add `turnNumber` / `input` (docs/zcode-protocol.md "Events"). The translator reads either.
  */
 export const TurnStartedPayload = z
   .object({
@@ -284,7 +284,7 @@ const freeObject = z.record(z.string(), z.unknown());
 
 /**
  * A parsed `session/event`. An unknown `type` does not parse: `parseZcodeEvent()` (events.ts)
- * logs it at debug and skips it (design.md: unknown variants are logged, never fatal).
+ * logs it at debug and skips it (unknown variants are logged, never fatal: newer builds add them).
  */
 export const ZcodeEvent = z.discriminatedUnion('type', [
   z.object({ ...turnEnvelope, type: z.literal('turn.started'), payload: TurnStartedPayload }),

@@ -1,5 +1,5 @@
 /**
- * `session/event` notifications, parsed once at the boundary (design.md rule 2).
+ * `session/event` notifications, parsed once at the boundary (no `as` on wire data).
  *
  * Unknown event types are normal (zcode adds them: resource samples, new lifecycle steps): they
  * are logged at debug and skipped. A KNOWN type whose payload does not match is a real surprise
@@ -19,7 +19,7 @@ import type { EventOf, ModelStreamingPayload } from './protocol.ts';
 import type { UnknownFields } from './unknownFields.ts';
 
 export const SESSION_EVENT_METHOD = 'session/event';
-/** Current builds send state changes as their own notification (zcode-current.md §4 "Other notifications"). */
+/** Current builds send state changes as their own notification (docs/zcode-protocol.md "Events", the era differences). */
 export const STATE_UPDATED_METHOD = 'state.updated';
 
 /**

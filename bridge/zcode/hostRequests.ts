@@ -1,19 +1,19 @@
 /**
- * The requests current zcode sends to its host that are not user dialogs (zcode-current.md §4,
- * issue 12 item 2). Each gets the answer a host without that capability should give, honestly
+ * The requests current zcode sends to its host that are not user dialogs (docs/zcode-protocol.md
+ * "Requests zcode sends"). Each gets the answer a host without that capability should give, honestly
  * and at once: the bridge never claims headers, an official sign-in or a browser it does not have.
  *
  * - `session/requestRuntimePreferences`: the preferences a headless host has (no native search
  *   enhancements, no memory, questions are never auto-resolved). zcode waits for this answer
- *   (15 s) before `session/create` finishes [S1, S4, S5].
+ *   (15 s) before `session/create` finishes (source; live).
  * - `interaction/requestProviderRuntimeHeaders`: for a Coding Plan provider whose API key is in
- *   zcode's own `~/.zcode/v2/config.json`, that key, as the desktop app would send it [S6,
- *   BRIDGE]; otherwise `{headersApplied:false, errorMessage}` with a message the user will read
- *   (Start Plan needs the desktop app's captcha [S12]). Never -32601: that makes zcode sign the
- *   request itself and fail with a misleading error [S6]. The key is never logged.
+ *   zcode's own `~/.zcode/v2/config.json`, that key, as the desktop app would send it (as the
+ *   reference bridge `william0wang/zcode-acp` does); otherwise `{headersApplied:false, errorMessage}` with a message the user will read
+ *   (Start Plan needs the desktop app's captcha, seen live). Never -32601: that makes zcode sign the
+ *   request itself and fail with a misleading error (reference bridge). The key is never logged.
  * - `interaction/requestOfficialMcpAuthHeaders`: `{ok:false, reason:"official_auth_unavailable"}`
- *   [S1, S3].
- * - `interaction/browserList` / `interaction/browserExecute`: an error (no browser) [S5].
+ *   (zcode's schemas).
+ * - `interaction/browserList` / `interaction/browserExecute`: an error (no browser).
  * - Anything else: -32601, logged once per method name.
  */
 import { readFileSync } from 'node:fs';
@@ -33,7 +33,7 @@ const HOST_REQUEST = {
 
 /**
  * The runtime preferences reply. Older builds took exactly the three booleans, and 0.16.5 / 0.16.9
- * still accept them [S5, LIVE]; the newer optional fields keep their defaults by being left out
+ * still accept them (live); the newer optional fields keep their defaults by being left out
  * (`modelContextBudgetStrategy` defaults to "preflight-v1", the only value current builds use).
  */
 export const RUNTIME_PREFERENCES_REPLY = {
@@ -123,7 +123,7 @@ function configProviders(configText: string | undefined): NonNullable<z.infer<ty
   }
 }
 
-/** The user's key for an account provider in zcode's configuration (`account:X` is `builtin:X` there [S5, S6]). */
+/** The user's key for an account provider in zcode's configuration (`account:X` is `builtin:X` there). */
 export function accountApiKey(providerId: string, configText: string | undefined): string | undefined {
   const providers = configProviders(configText);
   if (!providers) return undefined;

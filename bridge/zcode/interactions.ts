@@ -3,14 +3,14 @@
  * parsed and classified at the boundary, handed to the one installed `InteractionHandler`, with
  * re-sent duplicates collapsed.
  *
- * Quirk (zcode-protocol.md "Requests the backend sends"): an unanswered interaction is re-sent
+ * Quirk (docs/zcode-protocol.md "Requests zcode sends"): an unanswered interaction is re-sent
  * about once a second with the SAME `requestId` and a NEW JSON-RPC id. The user must see one
  * dialog and every id must get the answer. So each `requestId` maps to one shared promise: every
  * JSON-RPC request carrying it awaits that promise (vscode-jsonrpc replies to each id when its
  * handler resolves), and an answered entry is kept for a short grace period so that a copy
  * arriving just after the answer gets it at once instead of opening a second dialog.
  *
- * What must stay true (issue 17.12): the grace period is only the window in which zcode's re-sent
+ * What must stay true: the grace period is only the window in which zcode's re-sent
  * copies can still arrive (it re-sends about once a second). A request with the same id after it
  * is a new question: it is asked again, never answered with a stale "allow" the user did not see.
  */
@@ -146,7 +146,7 @@ export class InteractionBroker {
   }
 }
 
-/** Parse + classify one interaction request (design.md rule 2: once, at the boundary). */
+/** Parse + classify one interaction request (once, at the boundary). */
 function parseInteraction(method: string, rawParams: unknown): Interaction {
   if (method === PERMISSION_METHOD) {
     const parsed = PermissionRequestParams.safeParse(rawParams);

@@ -1,8 +1,8 @@
 /**
- * The environment zcode is started with (zcode-current.md §1, issue 12 items 1 and 8, issue 17
- * item 6). Pure: the file system and the platform come in through `LaunchHost`.
+ * The environment zcode is started with (docs/zcode-protocol.md "Starting
+ * zcode"). Pure: the file system and the platform come in through `LaunchHost`.
  *
- * 1. **The bridge's own variables never reach zcode** (17.6): every tool and shell command zcode
+ * 1. **The bridge's own variables never reach zcode**: every tool and shell command zcode
  *    runs inherits its environment, so the remote-access token and the rest of `ZCODE_ACP_*`,
  *    plus the bridge's discovery variables, are removed by name (`BRIDGE_ONLY_VARIABLES`, and the
  *    `ZCODE_ACP_` namespace as a whole). zcode's own variables (`ZCODE_MODEL`, `ZCODE_API_KEY` …)
@@ -14,10 +14,10 @@
  *    fallback), and `ZCODE_BUILTIN_PROVIDER_CONFIG_FILE`, `ZCODE_BUILTIN_PROVIDER_BUNDLED_CONFIG_FILE`,
  *    `ZCODE_PERSONAL_PROVIDER_CONFIG_FILE` and (when the app's version can be read)
  *    `ZCODE_APP_VERSION` are derived from that CLI — overriding inherited values, which go stale
- *    after an app update [S6, S11, S13].
- * 3. **IPv4 first** (12.8): `--dns-result-order=ipv4first` is added to `NODE_OPTIONS` unless the
+ *    after an app update (seen live; the reference bridge does the same).
+ * 3. **IPv4 first**: `--dns-result-order=ipv4first` is added to `NODE_OPTIONS` unless the
  *    user chose an order, because networks without working IPv6 made provider requests fail with
- *    "Cannot connect to API" [S6 TROUBLESHOOTING, BRIDGE].
+ *    "Cannot connect to API" (`william0wang/zcode-acp` `docs/TROUBLESHOOTING.md`).
  *
  * `describeLaunch` returns what was decided (for logs and `--doctor`): names and paths only, never
  * a value that could be a secret.
@@ -38,7 +38,7 @@ export interface LaunchHost {
   readText(file: string): string | undefined;
 }
 
-/** Variables of the bridge and the extension that zcode must not inherit (17.6). */
+/** Variables of the bridge and the extension that zcode must not inherit. */
 export const BRIDGE_ONLY_VARIABLES: readonly string[] = [
   'ZCODE_ACP_REMOTE',
   'ZCODE_ACP_REMOTE_TOKEN',
@@ -107,7 +107,7 @@ export function buildLaunchEnv(cliPath: string, base: NodeJS.ProcessEnv, host: L
     setDerived(env, PROVIDER_ENV.builtin, plan.providerTable, changes);
     setDerived(env, PROVIDER_ENV.bundled, plan.providerTable, changes);
     // Both or neither: with only the builtin one, zcode works from a version-keyed copy and
-    // ignores later account pushes (zcode-current.md §1).
+    // ignores later account pushes (docs/zcode-protocol.md "Starting zcode").
     setDerived(env, PROVIDER_ENV.personal, personal, changes);
   }
   plan.appVersion = appVersion(layout.resources, host);
@@ -128,7 +128,7 @@ interface BundledLayout {
 }
 
 /**
- * A desktop-bundled CLI is `<resources>/glm/zcode.cjs` (zcode-current.md §1; the name is fixed).
+ * A desktop-bundled CLI is `<resources>/glm/zcode.cjs` (docs/zcode-protocol.md "Starting zcode"; the name is fixed).
  * The CLI resolves its fallbacks from its real path, so the layout is read from it too.
  */
 export function bundledLayout(cliPath: string, host: LaunchHost): BundledLayout | undefined {
@@ -188,11 +188,11 @@ export function describeLaunch(plan: LaunchPlan): string {
   return parts.length > 0 ? `zcode launch environment: ${parts.join('; ')}` : 'zcode launch environment: inherited (bridge variables removed, IPv4 first)';
 }
 
-/** The provider-table error of a bundled CLI started without its table (zcode-current.md §1). */
+/** The provider-table error of a bundled CLI started without its table (docs/zcode-protocol.md "Starting zcode"). */
 const MISSING_TABLE = /无法定位\s*CLI\s*ZCode\s*Built-in\s*Provider\s*Config/i;
 const MISSING_MODEL = /Model config is missing/i;
 
-/** stderr carries one of the start-up failures zcode-current.md documents. */
+/** stderr carries one of the start-up failures docs/zcode-protocol.md "Starting zcode" names. */
 export function isKnownStartupFailure(stderrTail: string): boolean {
   return MISSING_TABLE.test(stderrTail) || MISSING_MODEL.test(stderrTail);
 }

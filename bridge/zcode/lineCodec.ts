@@ -1,8 +1,8 @@
 /**
  * Framing for zcode app-server: one JSON object per `\n`-terminated line, JSON-RPC shaped but
- * WITHOUT the `jsonrpc` field (zcode-protocol.md "Framing").
+ * WITHOUT the `jsonrpc` field (docs/zcode-protocol.md "Framing").
  *
- * This is the transport layer only (design.md rule 1): `LineFramer` turns bytes into lines,
+ * This is the transport layer only (framing, correlation and typed methods live in separate files): `LineFramer` turns bytes into lines,
  * `toRpcMessage` turns a parsed line into a message vscode-jsonrpc's connection can correlate, the
  * writer turns vscode-jsonrpc's messages into lines zcode accepts. The reader that puts these
  * together, and decides when each message is delivered, is lineReader.ts. Nothing here knows any
@@ -134,7 +134,7 @@ export class LineFramer {
 }
 
 /**
- * Classify one parsed line (zcode-protocol.md: id+method request, method only notification,
+ * Classify one parsed line (docs/zcode-protocol.md "Framing": id+method request, method only notification,
  * id only response). Returns undefined for lines that are logged and skipped.
  */
 export function toRpcMessage(value: unknown, logger: Logger, text = ''): Message | undefined {
@@ -170,7 +170,7 @@ export function toRpcMessage(value: unknown, logger: Logger, text = ''): Message
 
 /**
  * Writes one JSON object per line. It NEVER emits `jsonrpc`: zcode rejects a message carrying it
- * with -32600 (zcode-protocol.md "Framing"), and vscode-jsonrpc always sets it.
+ * with -32600 (docs/zcode-protocol.md "Framing"), and vscode-jsonrpc always sets it.
  */
 export class LineMessageWriter extends AbstractMessageWriter implements MessageWriter {
   private errorCount = 0;

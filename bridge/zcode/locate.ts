@@ -1,5 +1,5 @@
 /**
- * Finding the zcode CLI and, for script builds, a Node to run it (zcode-protocol.md "Locating").
+ * Finding the zcode CLI and, for script builds, a Node to run it (docs/zcode-protocol.md "Starting zcode").
  *
  * Pure: everything it looks at (environment, platform, home directory, the file system, the
  * running Node) comes in through `LocateHost`, so every branch is unit-tested with a fake host.
@@ -99,7 +99,7 @@ export function locateZcode(options: LocateOptions = {}, host: LocateHost = defa
   return { command: node, args: [cli], tried: finder.tried };
 }
 
-/** Desktop-app CLI locations (zcode-protocol.md "Locating the CLI"). */
+/** Desktop-app CLI locations (docs/zcode-protocol.md "Starting zcode"). */
 function desktopAppCandidates(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, homedir: string): string[] {
   const p = platform === 'win32' ? path.win32 : path.posix;
   switch (platform) {
@@ -109,7 +109,7 @@ function desktopAppCandidates(platform: NodeJS.Platform, env: NodeJS.ProcessEnv,
         p.join(homedir, 'Applications/ZCode.app/Contents/Resources/glm/zcode.cjs'),
       ];
     case 'win32': {
-      // Per-user install first, then a machine-wide one (zcode-current.md §1 [S4, S8]).
+      // Per-user install first, then a machine-wide one (seen live on Windows).
       const localAppData = env.LOCALAPPDATA ?? p.join(homedir, 'AppData', 'Local');
       const programFiles = env.ProgramFiles ?? env.PROGRAMFILES ?? 'C:\\Program Files';
       return [p.join(localAppData, 'Programs', 'ZCode', 'resources', 'glm', 'zcode.cjs'), p.join(programFiles, 'ZCode', 'resources', 'glm', 'zcode.cjs')];

@@ -1,5 +1,5 @@
 /**
- * A limit on repeated log lines (issue 17.13): a peer that sends malformed messages in a loop
+ * A limit on repeated log lines: a peer that sends malformed messages in a loop
  * must not be able to fill stderr or the output channel. Lines are grouped by a caller-chosen
  * key (the kind of problem, never the variable part); each key may write `burst` lines per
  * window, the line that reaches the limit says so, and the first line of the next window reports

@@ -1,5 +1,5 @@
 /**
- * The typed zcode methods (zcode-protocol.md "Methods the bridge calls"): how each call's params
+ * The typed zcode methods (docs/zcode-protocol.md "Sessions"): how each call's params
  * are built and which schema its result is parsed with. Wire `noun/verb` maps to `verbNoun`.
  *
  * Abstract over `call` / `notify` so that this file is only the method table; the transport,
@@ -108,7 +108,7 @@ export abstract class ZcodeMethods implements Methods {
   /**
    * Seed builds took `session/stop` as a notification; current builds drop every client frame
    * without an id ("ZCode Protocol notification ignored") and answer the request `{}`
-   * (zcode-current.md §2, §7). client.ts sends the request and falls back per process.
+   * (docs/zcode-protocol.md "Framing"). client.ts sends the request and falls back per process.
    */
   stop(params: { sessionId: string }): void {
     this.sendStop(params.sessionId);
@@ -179,7 +179,7 @@ export abstract class ZcodeMethods implements Methods {
     if (providerId !== undefined && !this.legacySetModel) {
       const model = { providerId, modelId, ...(reasoningLevel === undefined ? {} : { options: { reasoningLevel } }) };
       try {
-        // Not the workspace default: the choice belongs to this session (zcode-current.md §6).
+        // Not the workspace default: the choice belongs to this session (docs/zcode-protocol.md, `session/setModel`).
         return await this.call('session/setModel', { sessionId, model, persistAsWorkspaceLastUsed: false }, AnyResult);
       } catch (error) {
         if (!refusesModelShape(error)) throw error;
@@ -249,7 +249,7 @@ export abstract class ZcodeMethods implements Methods {
 /**
  * Whether a `session/setModel` error says the build wants the other params shape: -32602 whose
  * message is about the `model` / `options` / `modelId` keys (seed builds: "Unrecognized key:
- * options", a missing `modelId`; zcode-current.md §6). Other errors (an unknown model) are real.
+ * options", a missing `modelId`; docs/zcode-protocol.md, `session/setModel`). Other errors (an unknown model) are real.
  */
 export function refusesModelShape(error: unknown): boolean {
   if (!(error instanceof ZcodeError) || error.code !== -32602) return false;

@@ -1,6 +1,6 @@
 /**
  * Results of zcode's session operations the `_zcode/*` methods wrap (rewind, compact, checkpoints)
- * and of `mcp/list`, parsed at the boundary like every other zcode answer (design.md rule 2).
+ * and of `mcp/list`, parsed at the boundary like every other zcode answer.
  * Builds differ: read defensively, keep unknown keys, ignore them.
  */
 import * as z from 'zod';
@@ -31,7 +31,7 @@ export const CompactionState = z
 export type CompactionState = z.infer<typeof CompactionState>;
 
 /**
- * `session/compact`: current builds `{response, snapshot, compact?:{state}}` (zcode-current.md §9),
+ * `session/compact`: current builds `{response, snapshot, compact?:{state}}` (docs/zcode-protocol.md "Sessions"),
  * the outcome arrives as an event; some builds answer with the outcome itself, at the top level or
  * under `compaction` (read with `compactionOf`, acp/operationResults.ts).
  */
@@ -53,7 +53,7 @@ export type CheckpointItem = z.infer<typeof CheckpointItem>;
 export const CheckpointsResult = z.object({ checkpoints: z.array(CheckpointItem) }).passthrough();
 export type CheckpointsResult = z.infer<typeof CheckpointsResult>;
 
-/** One MCP server as `mcp/list {mode:"status"}` reports it (zcode-current.md §12). */
+/** One MCP server as `mcp/list {mode:"status"}` reports it (docs/zcode-protocol.md "Listings, usage and quota"). */
 const McpServerStatus = z
   .object({
     status: z.string().optional().catch(undefined),
@@ -67,5 +67,5 @@ export type McpServerStatus = z.infer<typeof McpServerStatus>;
 export const McpListResult = z.object({ statuses: z.record(z.string(), McpServerStatus).optional() }).passthrough();
 export type McpListResult = z.infer<typeof McpListResult>;
 
-/** `session/usage`: zcode's token counts for one session (zcode-current.md §11); passed on as it is. */
+/** `session/usage`: zcode's token counts for one session (docs/zcode-protocol.md "Listings, usage and quota"); passed on as it is. */
 export const SessionUsageResult = z.record(z.string(), z.unknown());

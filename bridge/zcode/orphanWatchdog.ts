@@ -1,5 +1,5 @@
 /**
- * zcode's process group ends when the bridge dies, even by SIGKILL (issue 12 item 8).
+ * zcode's process group ends when the bridge dies, even by SIGKILL.
  *
  * The bridge's own exit hook (process.ts) cannot run when the bridge is killed outright, and zcode
  * then keeps running with whatever it started (tool shells, sub-agents). Node has no

@@ -1,10 +1,10 @@
 /**
- * The zcode app-server wire protocol, parsed at the boundary (design.md rule 2).
+ * The zcode app-server wire protocol, parsed at the boundary, once.
  *
  * Everything that comes off zcode's stdout goes through one of these schemas before any logic
  * sees it. Schemas are deliberately lenient (`.passthrough()`, optional fields): zcode builds add
  * fields over time and the bridge must keep working; what the bridge *relies on* is required.
- * See docs: zcode-protocol.md (shared) and the seed's PROTOCOL.md diff.
+ * What each build sends: docs/zcode-protocol.md.
  */
 import * as z from 'zod';
 
@@ -21,7 +21,7 @@ export const WireError = z
   .passthrough();
 export type WireError = z.infer<typeof WireError>;
 
-/** Known zcode error codes (zcode-protocol.md, "Error codes seen"). */
+/** Known zcode error codes (docs/zcode-protocol.md "Errors zcode answers"). */
 export const ZcodeErrorCode = {
   /** "prompt is running": the session is busy. */
   Busy: 1308,
@@ -191,7 +191,7 @@ export function classifyUserInput(params: UserInputRequestParams): Interaction {
   return { kind: 'questions', params, questions: params.questions ?? params.input?.questions ?? [] };
 }
 
-/** Replies zcode accepts, by interaction kind (zcode-protocol.md "Requests the backend sends"). */
+/** Replies zcode accepts, by interaction kind (docs/zcode-protocol.md "Requests zcode sends"). */
 /** Seed builds: a bare allow / deny. Current builds: the chosen option's own `response`, unchanged. */
 export type PermissionReply = { decision: 'allow' } | { decision: 'deny'; reason: string } | PermissionResponse;
 export type UserInputReply =

@@ -2,10 +2,10 @@
  * Session-level results of zcode (`session/create` / `resume` / `read` / `list` / `messages` /
  * `subscribe` / `fork` / `goal` / `compact`), parsed at the boundary in BOTH eras:
  *
- * - seed era (0.14.8–0.16.0, zcode-protocol.md): `settings.model.available[]` are `{modelId, name}`,
+ * - seed era (0.14.8–0.16.0, docs/zcode-protocol.md "Build families"): `settings.model.available[]` are `{modelId, name}`,
  *   thought levels and modes are strings, `session/read` is `{projection:{…, title}, settings, todos}`,
  *   messages' `info` has `id`, goal answers `{goal}`;
- * - current builds (0.16.5 / desktop 3.12+, zcode-current.md §3, §9; zcode's own zod schemas): every
+ * - current builds (0.16.5 / desktop 3.12+, docs/zcode-protocol.md "Sessions"; zcode's own zod schemas): every
  *   create/resume/read result is the snapshot `{protocol, session, settings, projection, runtime,
  *   messages, …}` whose `projection.sessionId` is the literal "unknown" (the id is
  *   `session.sessionId`); each model is `{ref:{providerId, modelId}, label, reasoning?:{levels,

@@ -1,7 +1,7 @@
 /**
- * The `turn.failed` error object of current builds, read at the boundary (zcode-current.md §8):
+ * The `turn.failed` error object of current builds, read at the boundary (docs/zcode-protocol.md "Events"):
  * `{type, message, stack?, code?, detail?, underlyingErrorMessage?, underlyingErrorDetail?,
- * attribution?, retryable?, data?}` [S1], where `attribution` is `{source, reason, …}` live [S4]
+ * attribution?, retryable?, data?}` (zcode's schemas), where `attribution` is `{source, reason, …}` (live)
  * (its full schema was not read). Older builds send `{code, message, cause?}`. Every field is
  * optional and read leniently: a failure must always reach the user, whatever its shape.
  */

@@ -1,6 +1,6 @@
 /**
- * Fields zcode sends that the bridge does not read, logged ONCE each (design.md rule 2: unknown
- * variants are logged, never fatal). zcode builds add fields over time (current builds: the full
+ * Fields zcode sends that the bridge does not read, logged ONCE each (unknown variants are
+ * logged, never fatal). zcode builds add fields over time (current builds: the full
  * session snapshot, event `eventId` / `timestamp`, …); the boundary schemas pass them through, and
  * this note tells a maintainer what a new build brought without flooding the log.
  */
