@@ -1,4 +1,4 @@
-// One build file, three bundles (see docs in README "Building"):
+// One build file, three bundles (see CONTRIBUTING.md "How it is built"):
 //   dist/extension.js  VS Code extension host (node, cjs, `vscode` external) + dist/chunks/*.js, the
 //                      modules it loads with `import()` after activation (see `extensionBuild`)
 //   dist/cli.js        the `zcode-acp` stdio bridge's entry (node, cjs): answers `initialize`, then loads
