@@ -51,7 +51,7 @@ const node = {
 };
 
 /**
- * dist/cli.js loads the bridge at run time from its own bundle (bridge/cli.ts, issue 18.1): its
+ * dist/cli.js loads the bridge at run time from its own bundle (bridge/cli.ts, for start-up time): its
  * `import('./cliBridge.ts')` is left as a require of ./cli-bridge.js instead of being bundled in.
  */
 const cliBridgeApart = {
@@ -63,7 +63,7 @@ const cliBridgeApart = {
 
 /**
  * The extension bundle, in two passes. VS Code loads `main` with require() and times it as part of
- * activation (issue 18.2), and a single file makes it parse everything: the bridge, the ACP SDK,
+ * activation, and a single file makes it parse everything: the bridge, the ACP SDK,
  * zod, ws. So the first pass splits the ESM graph (esbuild splits only ESM) into dist/extension.js
  * and chunks, one per `import()` target (bridge/acp/bridge.ts, the SDK, the remote server, the
  * doctor) plus the modules they share; the second converts each file to CommonJS, each `import()`

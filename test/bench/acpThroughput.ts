@@ -1,5 +1,5 @@
 /**
- * ACP bridge benchmark (issue 3): zcode events through the whole bridge to an in-process SDK client.
+ * ACP bridge benchmark: zcode events through the whole bridge to an in-process SDK client.
  *
  * (a) Throughput: one recorded ndjson byte stream of 200k `text_delta` events is fed into the
  *     bridge's zcode connection (real line codec + connection, fakeZcode.ts) and translated through

@@ -1,5 +1,5 @@
-// Heap snapshots of the extension host for `npm run bench -- vscode` with ZCODE_BENCH_HEAP_DIR=<dir>
-// (issue 18.2): what the heap grew by between two samples, by kind, so that "memory returns" can be
+// Heap snapshots of the extension host for `npm run bench -- vscode` with ZCODE_BENCH_HEAP_DIR=<dir>:
+// what the heap grew by between two samples, by kind, so that "memory returns" can be
 // read: V8's code for functions run the first time (bytecode, feedback vectors, baseline code, inline
 // caches, object shapes) is a one-time cost; zod's compiled object parsers (`new Function` sources,
 // zod 4's JIT) too; what is left is data some object still holds.

@@ -46,7 +46,7 @@ const CLIENTS = 8;
 const DELTAS = 1000;
 const ROUNDS = 3;
 const HOST_ENV = 'ZCODE_REMOTE_LOAD_HOST';
-/** Issue 18: the tail a user feels when 8 clients watch one stream. */
+/** The tail a user feels when 8 clients watch one stream. */
 const P99_TARGET_MS = 10;
 
 /** Wall-clock milliseconds with sub-ms precision, comparable across processes on one machine. */
@@ -238,7 +238,7 @@ class LoadClient {
       case 'session/update': {
         const { sessionId, update } = message.params as SessionNotification;
         this.updateCounts.set(sessionId, (this.updateCounts.get(sessionId) ?? 0) + 1);
-        // A prompt is echoed to every client but its sender (issue 15.6): counted apart, checked below.
+        // A prompt is echoed to every client but its sender: counted apart, checked below.
         if (update.sessionUpdate === 'user_message_chunk') this.echoedPrompts++;
         else if (update.sessionUpdate !== 'available_commands_update') this.broadcastCount++;
         const chunk = chunkOf(message.params);

@@ -1,5 +1,5 @@
 /**
- * Start-up benchmark (issue 18): what a user of Zed or JetBrains feels when the editor spawns
+ * Start-up benchmark: what a user of Zed or JetBrains feels when the editor spawns
  * `zcode-acp`. Each run spawns `cli.js` with an `initialize` request already written to its stdin
  * and times spawn → the answer's first byte on stdout; once answered, the process is left idle
  * briefly and its RSS read from /proc. Then it sends `session/new`, which loads the bridge itself

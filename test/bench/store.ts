@@ -1,5 +1,5 @@
 /**
- * Store benchmark (issue 17.10): what a 200,000-entry lazy-session store costs the bridge a user
+ * Store benchmark: what a 200,000-entry lazy-session store costs the bridge a user
  * runs. `dist/cli.js` is spawned (the simulator as zcode) on a store directory holding 200,000
  * prompted sessions (mappings, which no cap may drop); `initialize` is answered, then SESSIONS
  * `session/new` requests are sent one after the other and each is timed from write to answer; the

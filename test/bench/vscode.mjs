@@ -1,4 +1,4 @@
-// `npm run bench -- vscode` (issue 18.2, 18.3): what a user of the VS Code extension feels, measured in
+// `npm run bench -- vscode`: what a user of the VS Code extension feels, measured in
 // the real VS Code (code-server 1.139 + headless Chromium, test/e2e/ui/harness.mjs) with the zcode
 // simulator as the backend (speed 0), running the production bundles a user installs (built into a
 // temp dir). Needs the toolchain (bash .ci/setup-vscode.sh).

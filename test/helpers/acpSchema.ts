@@ -138,7 +138,7 @@ function readableErrors(errors: ErrorObject[]): string[] {
 /**
  * The readable schema errors of `value` against `#/$defs/<defName>` (empty when valid), including
  * every key the schema does not declare (`strictKeyErrors`): the ACP schema leaves objects open,
- * but the bridge promises to put nothing outside it except under `_meta` (issue 15.7).
+ * but the bridge promises to put nothing outside it except under `_meta`.
  */
 export function acpSchemaErrors(defName: string, value: unknown): string[] {
   const unstable = UNSTABLE_FIELDS[defName];

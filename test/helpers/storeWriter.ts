@@ -1,6 +1,6 @@
 /**
  * A process that writes the lazy-session store the way a bridge does, for the two-process test
- * (test/integration/acp/storeProcesses.test.ts, issue 17.8):
+ * (test/integration/acp/storeProcesses.test.ts):
  *
  *   node --import tsx test/helpers/storeWriter.ts <storeDir> <prefix> <placeholders> <mappings>
  *

@@ -1,6 +1,6 @@
 /**
  * Real working directories for tests that open ACP sessions: the bridge refuses a cwd that does not
- * exist (issue 17.11), so a test names a directory made for it, not a made-up path like `/w`.
+ * exist, so a test names a directory made for it, not a made-up path like `/w`.
  * The directory is removed when the test process exits.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

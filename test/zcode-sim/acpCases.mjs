@@ -1,4 +1,4 @@
-// Behaviours of real zcode builds that the reference bridge's regression tests pin down (issue 15 item 8),
+// Behaviours of real zcode builds that the reference bridge's regression tests pin down,
 // switched on by quirks so that the other tests keep the plain simulator:
 // - `zh-errors`: an unknown session id answers -32602 "Session ID 不存在", the wording of current builds;
 // - `hydrating-history`: after `session/resume`, zcode is still loading the history from disk: the first

@@ -1,4 +1,4 @@
-// Fault injection and host requests of current zcode builds (issue 12 items 2, 4, 7; issue 17 items 3–5).
+// Fault injection and host requests of current zcode builds.
 // Everything here is off unless its environment variable names it, and is wired into the other simulator
 // files by one hook line each (connection.mjs, server.mjs, turns.mjs).
 //

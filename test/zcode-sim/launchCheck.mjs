@@ -2,7 +2,7 @@
 // environment dump for tests. Hooked into zcode-sim.mjs right after the command line is parsed.
 //
 // - ZCODE_SIM_ENV_DUMP=<file>: the simulator's whole environment is written there as JSON, so tests can
-//   check what the bridge passed on (issue 17 item 6: no bridge secret; issue 12: provider variables).
+//   check what the bridge passed on (no bridge secret; the provider variables).
 // - Run as a desktop-bundled CLI (the script's real path is `…/glm/zcode.cjs`, e.g. through a wrapper
 //   file of that name), the simulator needs its provider table like the real 3.12+ CLI: the file named
 //   by ZCODE_BUILTIN_PROVIDER_CONFIG_FILE (used as given), else one of the CLI's own two candidates

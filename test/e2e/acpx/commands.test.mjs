@@ -1,4 +1,4 @@
-// zcode's own commands through a third-party client (issue 15 item 3): the real `acpx` drives dist/cli.js with the
+// zcode's own commands through a third-party client: the real `acpx` drives dist/cli.js with the
 // simulator as zcode; zcode's folders are in acpx's private HOME (a user skill `deploy`, an enabled plugin
 // `reviewer` with the command `review`). A reviewer can run the same by hand:
 //

@@ -7,7 +7,7 @@
  *   acpx --agent "node dist/cli.js" --ttl 1 "/goal ship the release"
  *   acpx --agent "node dist/cli.js" --ttl 1 --model GLM-4.6 "[scenario:text] hi"
  *
- * (issue 15 items 1–3: one id per conversation, slash commands, the model option). acpx keeps its
+ * (one id per conversation, slash commands, the model option). acpx keeps its
  * own records in $HOME/.acpx: every run gets a fresh HOME. acpx comes from the toolchain cache
  * (.ci/setup-vscode.sh) and runs on its Node 24 (it needs Node >= 22.13); the bridge on this Node.
  */

@@ -21,7 +21,7 @@ describe('ZCode activation is lazy', () => {
     assert.equal(received().length, 0, 'zcode received messages during activation');
   });
 
-  it('registers every palette command of issue 6', async () => {
+  it('registers the palette commands of sessions, goals, remote access and background tasks', async () => {
     const commands = new Set(await vscode.commands.getCommands(true));
     const expected = [
       'zcode.newSession', 'zcode.resumeSession', 'zcode.forkSession', 'zcode.rewind', 'zcode.compact',

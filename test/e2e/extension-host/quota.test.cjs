@@ -1,4 +1,4 @@
-// The GLM Coding Plan quota in the status bar tooltip (issue 15.4), in the real extension host: the bridge
+// The GLM Coding Plan quota in the status bar tooltip, in the real extension host: the bridge
 // reads the Coding Plan key from zcode's ~/.zcode/v2/config.json (a scratch HOME here) and the figures from the
 // provider's endpoint (a loopback stand-in, ZCODE_ACP_QUOTA_URL); the tooltip shows what is left and when it
 // resets, and marks the figures stale when a refresh fails.

@@ -24,7 +24,7 @@ const ALLOWED = [
   /^package\.json$/,
 ];
 const MAX_TOTAL_BYTES = 4 * 1024 * 1024; // unpacked; the whole extension is a few hundred KB today
-const MAX_WEBVIEW_BYTES = 400 * 1024; // the chat webview budget (issue 7)
+const MAX_WEBVIEW_BYTES = 400 * 1024; // the chat webview budget
 
 test('the .vsix contains only allow-listed files', (t) => {
   assert.ok(existsSync(vsix), `${vsix} does not exist: run npm run package first`);

@@ -35,7 +35,7 @@ async function sessionIn(page, folder, prompt) {
   const chat = webviewFrame(page);
   const input = chat.locator('textarea.prompt-input');
   const mine = chat.locator('.message.user', { hasText: prompt });
-  // Known, not yet understood (closing note of issue 16): once in CI the first prompt typed right after
+  // Known, not yet understood: once in CI the first prompt typed right after
   // New Session in a fresh multi-root window left an empty composer and nothing was sent. The test types
   // it again once, and says so, rather than fail on that instead of on what it checks (the folder).
   for (let attempt = 1; ; attempt++) {

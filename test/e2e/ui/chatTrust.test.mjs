@@ -1,4 +1,4 @@
-// Issue 13 in the real VS Code (code-server + Chromium, the extension from the source tree, the
+// Trust and keyboard in the real VS Code (code-server + Chromium, the extension from the source tree, the
 // simulator as zcode): the chat people can trust and drive from the keyboard.
 //   - no approval by accident: a permission that arrives while the user types in an editor leaves the
 //     focus there; the next Enter is a newline in the editor and the permission stays pending;

@@ -1,4 +1,4 @@
-// Issue 16 items 2–4 in the real web workbench (code-server + Chromium) against the simulator:
+// Workspace context in the real web workbench (code-server + Chromium) against the simulator:
 // `@` picks a workspace file and zcode receives it; a drop of Explorer files (the uri list VS Code
 // puts on a Shift+drag) and "Attach the current file" attach the same way; two editor-tab chats run
 // two sessions side by side; the history QuickPick filters as you type, renames and removes (with a

@@ -1,4 +1,4 @@
-// Issue 15.5 in the real VS Code (code-server + Chromium, the simulator as zcode): a session with
+// Long sessions in the real VS Code (code-server + Chromium, the simulator as zcode): a session with
 // 260 messages (130 turns) loads its tail only (the bridge's default 200 messages); scrolling to the
 // top of the chat pages back through `_zcode/session/loadEarlier` and the earliest turns appear in
 // front, in order. Screenshots: $ARTIFACTS/ui/long-*.png.

@@ -1,5 +1,5 @@
 /**
- * Builds without `automation/*` (issue 12 item 9): the Cron tools are kept from the model through
+ * Builds without `automation/*`: the Cron tools are kept from the model through
  * zcode's `toolDenylist` on `session/create`, and the log says why; a build that has automation
  * gets no denylist.
  */

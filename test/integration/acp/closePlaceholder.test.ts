@@ -1,5 +1,5 @@
 /**
- * `session/close` of a session that was never prompted (issue 15): the placeholder is dropped from the
+ * `session/close` of a session that was never prompted: the placeholder is dropped from the
  * store, so `session/list` no longer shows an empty conversation and the id is unknown afterwards; a
  * prompted session stays listed after close (it is zcode's).
  */

@@ -123,7 +123,7 @@ for (const mode of MODES) {
       });
     });
 
-    test('issue 17.11: a cwd with NUL or a line break, that does not exist, or that is a regular file, gets -32602 naming it on new/load/resume', T, async () => {
+    test('a cwd with NUL or a line break, that does not exist, or that is a regular file, gets -32602 naming it on new/load/resume', T, async () => {
       await withHarness(mode, {}, async (h) => {
         const file = fileURLToPath(import.meta.url);
         const missing = path.join(WORKSPACE, 'no-such-dir');

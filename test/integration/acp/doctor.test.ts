@@ -1,5 +1,5 @@
 /**
- * `zcode-acp --doctor [--json]` (issue 12 item 10), run as the bundled CLI against the simulator:
+ * `zcode-acp --doctor [--json]`, run as the bundled CLI against the simulator:
  * what it reports, its verdict and exit code, and that no secret value is part of it.
  */
 import assert from 'node:assert/strict';

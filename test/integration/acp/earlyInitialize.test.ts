@@ -1,5 +1,5 @@
 /**
- * `initialize` answered before the bridge is loaded (issue 18.1, bridge/acp/earlyInitialize.ts).
+ * `initialize` answered before the bridge is loaded (bridge/acp/earlyInitialize.ts).
  *
  * In process: the real bridge behind `afterEarlyInitialize` accepts the replayed request (a
  * `session/new` after it is served, not refused as "not initialized"), its own answer to the replay

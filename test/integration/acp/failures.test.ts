@@ -1,5 +1,5 @@
 /**
- * Failures a user understands (issue 12 item 7), end to end through the official SDK client: the
+ * Failures a user understands, end to end through the official SDK client: the
  * simulator fails turns with current `turn.failed` error objects (scenarios fail-captcha-wire, fail-auth-wire,
  * fail-transient), and the prompt's JSON-RPC error says what happened and what to do.
  */

@@ -60,7 +60,7 @@ const CASES: Case[] = [
 /**
  * The transcripts carry the cwd (and the simulator's token counts depend on its length), so the
  * golden runs use one fixed path instead of a fresh temp dir. It must exist (the bridge refuses a
- * missing cwd, issue 17.11); it is left in place because another run may be using it.
+ * missing cwd); it is left in place because another run may be using it.
  */
 const GOLDEN_WORKSPACE = '/tmp/zcode-acp-ws';
 

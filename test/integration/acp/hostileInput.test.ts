@@ -1,5 +1,5 @@
 /**
- * Issue 17.1, 17.2, 17.13 over the real `zcode-acp` process: a line over 32 MiB, a 5,000-deep
+ * Hostile input over the real `zcode-acp` process: a line over 32 MiB, a 5,000-deep
  * message without `jsonrpc` (the SDK's -32600 echo used to overflow JSON.stringify and end the
  * bridge), and a flood of stray responses. Each is answered (or dropped) while the bridge keeps
  * serving, and stderr stays bounded.

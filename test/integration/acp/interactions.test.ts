@@ -1,5 +1,5 @@
 /**
- * zcode interactions routed to ACP (issue 4 "Interaction routing"): permission, questions and plan
+ * zcode interactions routed to ACP: permission, questions and plan
  * approval, with and without form support, fallbacks, re-sent duplicates and cancellation. The
  * simulator checks the exact reply shapes zcode accepts (a wrong one is a recorded violation, which
  * fails the test through `assertClean`). Run in-process and over stdio.

@@ -1,5 +1,5 @@
 /**
- * Long sessions (issue 15 item 5), in-process and over stdio: `session/load` of a 2400-message
+ * Long sessions, in-process and over stdio: `session/load` of a 2400-message
  * session replays its tail (200 messages by default, `_meta.zcode.replay.limit` overrides it, "all"
  * replays everything), `_zcode/session/loadEarlier` pages back to the start with the cursor, and the
  * replay shows what the user saw (system reminders cut, reminder messages dropped, a compaction

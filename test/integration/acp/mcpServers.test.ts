@@ -1,5 +1,5 @@
 /**
- * Client MCP servers (issue 15 item 2), in-process and over stdio: the servers of `session/new`
+ * Client MCP servers, in-process and over stdio: the servers of `session/new`
  * reach zcode's `session/create` in zcode's own shape, a load after a bridge restart re-sends the
  * load's servers with `session/resume`, and `initialize` advertises http and sse.
  */

@@ -1,5 +1,5 @@
 /**
- * Models across the session lifecycle (issue 12 items 3 and 11), through the official SDK client:
+ * Models across the session lifecycle, through the official SDK client:
  * - on a build without deferred drafts (desktop-3.12: its create schema lists no `persistence`),
  *   `session/new` announces the model option from the last list seen (modelCache.ts), so a client
  *   can pick a model before the first prompt (`acpx --model … exec`, Zed's picker on a new thread);

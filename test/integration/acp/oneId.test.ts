@@ -1,5 +1,5 @@
 /**
- * One id per conversation (issue 15 item 1), in-process and over stdio: the id `session/new` gave
+ * One id per conversation, in-process and over stdio: the id `session/new` gave
  * is the id the client sees in list / load / updates, also after a bridge restart; a session that
  * was never prompted is listed; zcode's own id (under `_meta.zcode.sessionId`) keeps loading too.
  */

@@ -1,5 +1,5 @@
 /**
- * zcode's process group ends when the bridge dies, even by SIGKILL (issue 12 item 8): the bundled
+ * zcode's process group ends when the bridge dies, even by SIGKILL: the bundled
  * `zcode-acp` CLI runs the simulator; the bridge is killed outright (its exit hook cannot run) and
  * the simulator's whole group must still go (bridge/zcode/orphanWatchdog.ts).
  */

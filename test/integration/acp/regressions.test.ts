@@ -1,5 +1,5 @@
 /**
- * Black-box cases taken from the reference bridge's regression tests (issue 15 item 8), in-process
+ * Black-box cases taken from the reference bridge's regression tests, in-process
  * and over stdio: an unknown id in zcode's current wording is ACP's -32002 naming the id, and a
  * load while zcode is still loading the history replays all of it. (`/compact <text>` and
  * `/goal <text>` are in test/integration/extensions/slash.test.ts.)

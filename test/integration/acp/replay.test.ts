@@ -1,5 +1,5 @@
 /**
- * Replay (issue 3 "Proof"): a session with text, reasoning, tool calls and edits is loaded in a
+ * Replay: a session with text, reasoning, tool calls and edits is loaded in a
  * fresh bridge, and the replayed updates carry the same kinds, titles and diffs as the live turn.
  */
 import assert from 'node:assert/strict';

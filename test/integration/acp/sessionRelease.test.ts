@@ -1,5 +1,5 @@
 /**
- * Releasing sessions (issue 18.2): the extension sends `session/close` for a session no chat shows
+ * Releasing sessions: the extension sends `session/close` for a session no chat shows
  * any more. The session must stay in the history and open again with `session/load` (its replay
  * shows the earlier turn, a new prompt runs), under its placeholder id as under its zcode id. With
  * several clients, a close releases only the closing client's hold: the session stays live for

@@ -1,5 +1,5 @@
 /**
- * Session lifecycle (issue 3 "session/new is lazy", list/resume/load/close, available commands):
+ * Session lifecycle (lazy session/new, list/resume/load/close, available commands):
  * lazy placeholders, the persisted store across bridge restarts, real ids passing through.
  * Run in-process and over stdio.
  */

@@ -1,5 +1,5 @@
 /**
- * The slash menu beyond the session commands (issue 15 item 3), in-process and over stdio: `/model`,
+ * The slash menu beyond the session commands, in-process and over stdio: `/model`,
  * `/mcp` (zcode's `mcp/list` of the session's servers, connected or failed), TUI-only commands
  * answered in one line, and `/words` that are not commands (paths) sent to zcode as text.
  */

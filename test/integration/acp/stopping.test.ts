@@ -1,5 +1,5 @@
 /**
- * Turns that end on zcode's terms (issue 12 item 4, issue 17 items 3–5), against the simulator with
+ * Turns that end on zcode's terms, against the simulator with
  * its fault switches (test/zcode-sim/faults.mjs), through the official SDK client:
  * - a prompt after a cancel that zcode ignores waits (with a visible status) for the old turn to
  *   really end instead of failing "busy"; if it never ends, zcode is restarted and the session

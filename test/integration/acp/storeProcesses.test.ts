@@ -1,5 +1,5 @@
 /**
- * Issue 17.8: two processes writing one lazy-session store at the same time (the CLI and the
+ * Two processes writing one lazy-session store at the same time (the CLI and the
  * extension share `~/.zcode/v2`) lose nothing. Two real Node processes run test/helpers/storeWriter.ts
  * on the same directory at once; every placeholder and every mapping of both must be on disk, and a
  * fresh store must read them all.
@@ -26,7 +26,7 @@ function runWriter(dir: string, prefix: string): Promise<{ code: number | null; 
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
 }
 
-test('issue 17.8: two processes writing one store at once lose 0 of 1,500 placeholders and 0 of 6 mappings', { timeout: 120_000 }, async () => {
+test('two processes writing one store at once lose 0 of 1,500 placeholders and 0 of 6 mappings', { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'zcode-store-2proc-'));
   try {
     const results = await Promise.all([runWriter(dir, 'a'), runWriter(dir, 'b')]);

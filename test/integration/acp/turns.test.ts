@@ -1,5 +1,5 @@
 /**
- * The prompt turn against the simulator (issue 3 "session/prompt"): stop reasons, usage,
+ * The prompt turn against the simulator: stop reasons, usage,
  * turn.failed → JSON-RPC error, bounded retries (busy, transient, eviction), background turns that
  * must not end a prompt, and a backend crash in the middle of a turn. Run in-process and over stdio.
  */

@@ -1,6 +1,6 @@
 /**
- * zcode's own commands in the slash menu, `/init`, `/resume`, `/quota` and `_zcode/account/usage`
- * (issue 15 items 3 and 4), in-process and over stdio, every message schema-checked (strict: nothing
+ * zcode's own commands in the slash menu, `/init`, `/resume`, `/quota` and `_zcode/account/usage`,
+ * in-process and over stdio, every message schema-checked (strict: nothing
  * outside the ACP schema but `_meta`). zcode's folders live in a private HOME (test/helpers/zcodeHome.ts):
  * a user skill `deploy`, an enabled plugin `reviewer` with the command `review`; the plan quota comes
  * from a loopback stand-in for the provider's endpoint.

@@ -1,6 +1,6 @@
 /**
- * Background tasks and sub-agents end to end (issue 4 "Background tasks", the seed's "Background
- * Tasks & Sub-Agents"): official SDK client ⇄ bridge ⇄ simulator (scenarios subagent, subagent-bg,
+ * Background tasks and sub-agents end to end (docs/zcode-protocol.md
+ * "Background tasks and sub-agents"): official SDK client ⇄ bridge ⇄ simulator (scenarios subagent, subagent-bg,
  * bash-bg, bash-bg-fail), every outgoing message schema-validated, `_zcode/session/backgroundTasks`
  * shape-checked by the harness.
  */

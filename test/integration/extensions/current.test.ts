@@ -21,7 +21,7 @@ for (const profile of ['desktop-3.12', '0.16.5']) {
         assert.match(zid, /^sess_/);
         assert.notEqual(zid, 'unknown');
         const { sessions } = await h.agent.request('session/list', { cwd: CWD });
-        // One id per conversation (issue 15): the id session/new gave, with zcode's real id alongside.
+        // One id per conversation: the id session/new gave, with zcode's real id alongside.
         assert.deepEqual(sessions.map((s) => [s.sessionId, (s._meta?.zcode as { sessionId?: string } | undefined)?.sessionId]), [[sessionId, zid]]);
       }));
 

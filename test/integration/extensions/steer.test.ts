@@ -1,5 +1,5 @@
 /**
- * Steer lifecycle and `turn.terminal` (issue 4, beyond the seed): zcode 0.15.2's
+ * Steer lifecycle and `turn.terminal` (seed builds 0.15.2+): zcode 0.15.2's
  * `turn.steerQueued` / `turn.steerDrained` become `_zcode/session/steerState` notifications, and
  * `turn.terminal`'s figures land in the prompt response's `_meta.zcode.terminal` without ending
  * the turn early or twice.

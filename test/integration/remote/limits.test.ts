@@ -1,5 +1,5 @@
 /**
- * Issue 17.7 with real sockets against the real bridge: all of loopback is one rate-limit source
+ * Remote access limits with real sockets against the real bridge: all of loopback is one rate-limit source
  * (clients bound to 127.0.0.2 … 127.0.0.41, which Linux routes to this machine), a per-source cap
  * on open connections, and a handshake deadline that closes sockets which never finish the upgrade
  * (slowloris).
@@ -30,7 +30,7 @@ async function rawSocket(localAddress: string, port: number, data: string): Prom
   return { socket, received: () => text, ended };
 }
 
-test('issue 17.7: 40 loopback addresses × 10 wrong tokens get 10 × 401, then 429 for all of them (one source); the right token still gets in', async () => {
+test('40 loopback addresses × 10 wrong tokens get 10 × 401, then 429 for all of them (one source); the right token still gets in', async () => {
   await withHarness({}, async (h) => {
     const statuses: number[] = [];
     for (let a = 2; a <= 41; a++) {
@@ -45,7 +45,7 @@ test('issue 17.7: 40 loopback addresses × 10 wrong tokens get 10 × 401, then 4
   });
 });
 
-test('issue 17.7: a source may hold at most maxPerSource open connections; at the cap its oldest unfinished handshake makes room, and only upgraded clients fill it for good (429)', { timeout: 30_000 }, async () => {
+test('a source may hold at most maxPerSource open connections; at the cap its oldest unfinished handshake makes room, and only upgraded clients fill it for good (429)', { timeout: 30_000 }, async () => {
   await withHarness({ server: { connectionLimits: { maxPerSource: 4 } } }, async (h) => {
     const ws1 = new WebSocket(h.server.url, { headers: bearer(h.token), localAddress: '127.0.0.2' });
     const ws2 = new WebSocket(h.server.url, { headers: bearer(h.token), localAddress: '127.0.0.3' });
@@ -99,7 +99,7 @@ test('a local process holding its source\'s every slot with unfinished handshake
   });
 });
 
-test('issue 17.7: a socket that never completes the upgrade is closed after the handshake timeout (slowloris); an upgraded one is not', async () => {
+test('a socket that never completes the upgrade is closed after the handshake timeout (slowloris); an upgraded one is not', async () => {
   await withHarness({ server: { connectionLimits: { handshakeTimeoutMs: 300 } } }, async (h) => {
     const ws = new WebSocket(h.server.url, { headers: bearer(h.token) });
     await opened(ws);

@@ -1,5 +1,5 @@
 /**
- * Remote parity over real WebSockets (issue 15 items 3–6): a prompt sent by one client appears in
+ * Remote parity over real WebSockets: a prompt sent by one client appears in
  * the other clients' transcripts with who sent it; a replay is shaped for the client that loads it;
  * the slash menu, `/quota` and `_zcode/account/usage` work for a remote client. Every message the
  * bridge sends is schema-validated (strict) by the clients' taps (harness.ts).

@@ -161,7 +161,7 @@ test('a flood of failed authentications is rate-limited per source (429 for wron
     // The flood does not flood the log: ten refusals, then one line for the lockout.
     assert.equal(h.logger.lines.filter((l) => l.includes('invalid token')).length, 10);
     assert.equal(h.logger.lines.filter((l) => l.includes('too many failed authentications')).length, 1);
-    // Another loopback address is the same machine, so its wrong tokens are limited too (issue 17.7; limits.test.ts)…
+    // Another loopback address is the same machine, so its wrong tokens are limited too (limits.test.ts)…
     assert.equal(await upgradeFrom('127.0.0.2', h.server.port, generateToken()), 429);
     // …but the user's own token gets in, during the lockout, over every carrier.
     assert.equal(await upgradeFrom('127.0.0.2', h.server.port, h.token), 101);

@@ -57,7 +57,7 @@ test('malformed JSON → -32700 and the connection stays usable', async () => {
   });
 });
 
-test('a 5,000-deep frame gets -32600 for its id, stray responses are dropped; the connection and the bridge keep serving (issue 17.2)', async () => {
+test('a 5,000-deep frame gets -32600 for its id, stray responses are dropped; the connection and the bridge keep serving', async () => {
   const logger = captureLogger();
   await withServer({ logger }, async ({ url, token }) => {
     const ws = rawSocket(url, token);

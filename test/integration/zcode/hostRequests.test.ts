@@ -1,5 +1,5 @@
 /**
- * The host requests of current zcode builds (issue 12 item 2), sent by the simulator at the start of
+ * The host requests of current zcode builds, sent by the simulator at the start of
  * every turn (ZCODE_SIM_HOST_REQUESTS) and checked by it against zcode's own reply schemas: a wrong
  * reply is a recorded violation.
  */

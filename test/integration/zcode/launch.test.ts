@@ -1,5 +1,5 @@
 /**
- * How zcode is started (issue 12 items 1 and 8, issue 17 item 6), against the simulator as a real
+ * How zcode is started, against the simulator as a real
  * process: its environment is dumped by the simulator itself (ZCODE_SIM_ENV_DUMP), and a desktop
  * app layout on disk makes it check for its provider table like the real bundled 3.12+ CLI.
  */

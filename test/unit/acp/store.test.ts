@@ -1,6 +1,6 @@
 /**
  * The lazy-session store (store.ts, storeFormat.ts, storeLock.ts): persistence through the journal,
- * compaction, damaged and newer-version snapshots (issue 17.9), the caps on never-prompted
+ * compaction, damaged and newer-version snapshots, the caps on never-prompted
  * placeholders and a change costing one appended line (17.10), sharing and the lock (17.8; the
  * two-process test is test/integration/acp/storeProcesses.test.ts).
  */
@@ -43,7 +43,7 @@ describe('LazySessionStore', () => {
     assert.equal(await b.get('nope'), undefined);
   });
 
-  test('a change appends one journal line and leaves the snapshot alone, however big the store (issue 17.10)', async () => {
+  test('a change appends one journal line and leaves the snapshot alone, however big the store', async () => {
     const sessions = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`lazy_${i}`, { cwd: '/w', createdAt: NOW, zcodeSessionId: `sess_${i}` }]));
     writeFileSync(file(), JSON.stringify({ version: 1, sessions }));
     const before = statSync(file());
@@ -115,7 +115,7 @@ describe('LazySessionStore', () => {
     assert.deepEqual(Object.keys(stored()), ['from_b']);
   });
 
-  test('issue 17.9: a byte-order mark and trailing garbage cost no entry; the original is kept as a dated backup and logged', async () => {
+  test('a byte-order mark and trailing garbage cost no entry; the original is kept as a dated backup and logged', async () => {
     const body = JSON.stringify({ version: 1, sessions: { a: { cwd: '/w', createdAt: NOW }, b: { cwd: '/w', createdAt: NOW, zcodeSessionId: 's' } } });
     for (const text of [`\uFEFF${body}`, `${body}\n}\u0000garbage{"x":`, `\uFEFF${body}}}`]) {
       writeFileSync(file(), text);
@@ -133,7 +133,7 @@ describe('LazySessionStore', () => {
     }
   });
 
-  test('issue 17.9: a truncated snapshot keeps every intact entry; binary junk keeps nothing but is backed up before it is replaced', async () => {
+  test('a truncated snapshot keeps every intact entry; binary junk keeps nothing but is backed up before it is replaced', async () => {
     const full = JSON.stringify({ version: 1, sessions: { a: { cwd: '/w', createdAt: NOW }, b: { cwd: '/x', createdAt: NOW, zcodeSessionId: 's' }, c: { cwd: '/y', createdAt: NOW } } });
     const truncated = full.slice(0, full.indexOf('"c"') + 12);
     writeFileSync(file(), truncated);
@@ -175,7 +175,7 @@ describe('LazySessionStore', () => {
     assert.deepEqual(JSON.parse(readFileSync(file(), 'utf8')).sessions.a, { cwd: '/w', createdAt: NOW, pinned: true, extra: { n: 1 } });
   });
 
-  test('issue 17.9: a store of a newer version is used read-only — never rewritten — and the log says why', async () => {
+  test('a store of a newer version is used read-only — never rewritten — and the log says why', async () => {
     const text = JSON.stringify({ version: 99, sessions: { a: { cwd: '/w', createdAt: NOW, zcodeSessionId: 's', future: [1] } }, more: 'stuff' });
     writeFileSync(file(), text);
     const logger = testLogger();
@@ -190,7 +190,7 @@ describe('LazySessionStore', () => {
     assert.ok(await store.get('b'), 'the new session works in memory');
   });
 
-  test('issue 17.10: never-prompted placeholders are capped by age (30 days) and count (the newest are kept); prompted ones are kept', async () => {
+  test('never-prompted placeholders are capped by age (30 days) and count (the newest are kept); prompted ones are kept', async () => {
     const now = 100 * UNUSED_PLACEHOLDER_TTL_MS;
     const sessions: Record<string, unknown> = {
       old_unused: { cwd: '/w', createdAt: now - UNUSED_PLACEHOLDER_TTL_MS - 1 },
@@ -210,7 +210,7 @@ describe('LazySessionStore', () => {
     assert.deepEqual((await store.all()).map(([id]) => id).sort(), ['new_1', 'new_2', 'old_used', 'young_2', 'young_4', 'young_5']);
   });
 
-  test('issue 17.8: a lock left by a dead process, an old lock and a broken lock are taken over; a torn journal line does not swallow the next one', async () => {
+  test('a lock left by a dead process, an old lock and a broken lock are taken over; a torn journal line does not swallow the next one', async () => {
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     const stale = [
       JSON.stringify({ pid: Number(dead.stdout), host: hostname(), at: Date.now() }),

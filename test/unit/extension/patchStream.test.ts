@@ -1,4 +1,4 @@
-/** PatchStream's pacing (issue 18): the first change after a pause goes out in the next task, the rest at most every FLUSH_MS, merged. */
+/** PatchStream's pacing: the first change after a pause goes out in the next task, the rest at most every FLUSH_MS, merged. */
 import assert from 'node:assert/strict';
 import { mock, test } from 'node:test';
 import { FLUSH_MS, PatchStream } from '../../../extension/chat/patchStream.ts';

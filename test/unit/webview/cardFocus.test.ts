@@ -1,5 +1,5 @@
 /**
- * No approval by accident (issue 13, item 1): a new decision card takes focus only when the chat
+ * No approval by accident: a new decision card takes focus only when the chat
  * had it (and then its heading, not a button), and a key that went down before the card appeared
  * decides nothing inside it.
  */

@@ -15,7 +15,7 @@ import { recordingActions } from './fakeActions.ts';
 const OTHER_TITLE = '↳ or type a custom value (overrides the selection)';
 const OTHER_TITLE_MULTI = '↳ or type another value (added to the selection)';
 
-/** The bridge's AskUserQuestion form (issue 4 / seed): one single-select and one multi-select question. */
+/** The bridge's AskUserQuestion form : one single-select and one multi-select question. */
 const QUESTIONS: ElicitationSchema = {
   type: 'object',
   properties: {

@@ -1,4 +1,4 @@
-/** Issue 17.12: an answer is replayed only to copies inside the grace period; a later request with the same id is asked again. */
+/** an answer is replayed only to copies inside the grace period; a later request with the same id is asked again. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ANSWER_REPLAY_GRACE_MS, InteractionBroker, PERMISSION_METHOD } from '../../../bridge/zcode/interactions.ts';
