@@ -3,7 +3,7 @@
  * (`@agentclientprotocol/sdk/schema/v1/schema.json`, draft 2020-12).
  *
  * The SDK validates what comes *in*, not what the agent sends *out*, and a client silently drops an
- * invalid `session/update` (acp-notes.md). Every test that produces ACP payloads runs them through
+ * invalid `session/update`. Every test that produces ACP payloads runs them through
  * here. The few UNSTABLE fields the bridge sends on purpose (`UNSTABLE_FIELDS`, e.g. the prompt
  * response's `usage`) are checked against `schema.unstable.json` instead. Definitions are addressed by name (`SessionNotification`, `RequestPermissionRequest` …) or,
  * with `validateOutgoing`, by method name through the schema's `x-method` annotations.

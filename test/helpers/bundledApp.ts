@@ -1,5 +1,5 @@
 /**
- * A stand-in for the ZCode desktop app on disk (zcode-current.md §1): `<root>/resources/glm/zcode.cjs`
+ * A stand-in for the ZCode desktop app on disk (docs/zcode-protocol.md "Starting zcode"): `<root>/resources/glm/zcode.cjs`
  * is a two-line wrapper that runs the simulator, so the simulator's launch check (launchCheck.mjs)
  * sees a bundled CLI and needs its provider table, exactly like the real 3.12+ CLI.
  */

@@ -1,6 +1,6 @@
 /**
  * Self-test of the simulator's current-build profiles (0.16.5, desktop-3.12): every shape that differs from the
- * seed era, checked on the raw wire against zcode's own schemas as zcode-current.md quotes them.
+ * seed era, checked on the raw wire against zcode's own schemas (docs/zcode-protocol.md).
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';

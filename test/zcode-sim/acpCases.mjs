@@ -29,7 +29,7 @@ export function messagesView(session, all = session.messages) {
 }
 
 /**
- * `mcp/list {workspace, mcpServers?, mode?}` (zcode-current.md §12): a status per server the client
+ * `mcp/list {workspace, mcpServers?, mode?}` (docs/zcode-protocol.md "Listings, usage and quota"): a status per server the client
  * passed. A server whose name contains "broken" failed to start; the others connected with 2 tools.
  */
 export function mcpList(params) {

@@ -1,4 +1,4 @@
-// `skills/referenceCatalog` and `plugins/list` of current builds (zcode-current.md §12), from the folders zcode
+// `skills/referenceCatalog` and `plugins/list` of current builds (docs/zcode-protocol.md "Listings, usage and quota"), from the folders zcode
 // keeps them in (the layout the reference bridge reads: ~/.zcode/skills, <workspace>/.zcode/skills, plugins
 // enabled in ~/.zcode/cli/config.json and cached under ~/.zcode/cli/plugins/cache/<marketplace>/<name>/<version>).
 // Shapes follow zcode's strict schemas: skills `{id, name, description, path, scope, enabled:true, pluginName?}`,
@@ -91,7 +91,7 @@ export function catalogMethods(sv) {
       return { authority: 'session', skills: session.skillCatalog };
     },
 
-    // `session/usage {sessionId}` (zcode-current.md §11): the session's token totals; the simulator counts only
+    // `session/usage {sessionId}` (docs/zcode-protocol.md "Listings, usage and quota"): the session's token totals; the simulator counts only
     // totals, so the split fields are 0 (the shape is zcode's, the figures the simulator's).
     async 'session/usage'(params) {
       const session = sessionOf(sv, strict(params, { required: ['sessionId'] }));

@@ -71,7 +71,7 @@ export class Connection {
   }
 
   /**
-   * Current builds (zcode-current.md §2): a request is exactly {id, method, params?, trace?}, a response
+   * Current builds (docs/zcode-protocol.md "Framing"): a request is exactly {id, method, params?, trace?}, a response
    * {id, result} or {id, error:{code, message, data?}}, a notification {method, params?, trace?}. Anything
    * else (a `jsonrpc` key included) is answered with the fixed id "invalid-message" and -32600 — so the
    * request's own id never gets an answer. Client notifications are logged and dropped.

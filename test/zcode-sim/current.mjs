@@ -1,6 +1,6 @@
 // The current-build wire shapes (profiles 0.16.5 and desktop-3.12), written from zcode's own published zod
-// schemas (zcode-current.md, source S1: packages/shared/src/zcode-protocol/index.ts and
-// zcode-protocol-legacy-types.ts). The simulator keeps ONE internal model (the seed-era shapes of
+// schemas (`jimpablo/ZCode` packages/shared/src/zcode-protocol/index.ts and
+// packages/shared/src/zcode-protocol-legacy-types.ts; docs/zcode-protocol.md). The simulator keeps ONE internal model (the seed-era shapes of
 // sessions.mjs / turns.mjs); this file renders it the way a current build puts it on the wire:
 // snapshots, settings, messages, session infos, event envelopes and payloads, top-level state.updated.
 import { SimError, isObject } from './util.mjs';
@@ -95,7 +95,7 @@ export function sessionInfo(session) {
   return info;
 }
 
-/** The projection. Its `sessionId` is the literal "unknown" on current builds (zcode-current.md §3): never the id. */
+/** The projection. Its `sessionId` is the literal "unknown" on current builds (docs/zcode-protocol.md "Sessions"): never the id. */
 function projection(session) {
   const out = {
     sessionId: 'unknown',

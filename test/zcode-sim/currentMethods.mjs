@@ -1,5 +1,5 @@
 // The methods of a current build (profiles 0.16.5, desktop-3.12), with zcode's own strict params and results
-// (zcode-current.md §3, §6, §7, §9, §10). Removed methods (steer, rewind, checkpoints, automation/*, …) are
+// (docs/zcode-protocol.md "Sessions"). Removed methods (steer, rewind, checkpoints, automation/*, …) are
 // simply absent here and answer -32601 like every unknown method.
 import { SimError, isObject } from './util.mjs';
 import { requireActive, sessionOf } from './params.mjs';
@@ -68,7 +68,7 @@ function oneOf(p, key, values) {
   return p[key];
 }
 
-/** Busy on current builds: -32010 "A prompt is already running for this session" (zcode-current.md §2). */
+/** Busy on current builds: -32010 "A prompt is already running for this session" (docs/zcode-protocol.md "Errors zcode answers"). */
 function busy() {
   return new SimError(-32010, 'A prompt is already running for this session');
 }
@@ -190,7 +190,7 @@ export function currentMethods(sv, startTurn) {
         session.title = titleFrom(picked.text, picked.name);
       }
       const userParts = [{ type: 'text', text: p.content }, ...attachments.map((a) => ({ type: 'image', mimeType: String(a.mimeType ?? 'image/png'), name: String(a.name ?? 'image') }))];
-      // Live order on the first send: state.updated ×2 → session.titleUpdated → turn.started (zcode-current.md §8).
+      // Live order on the first send: state.updated ×2 → session.titleUpdated → turn.started (docs/zcode-protocol.md "Events").
       ctx.after(() => {
         session.notifyState({ status: 'running' }, 'prompt_started');
         if (first) session.emit('session.titleUpdated', { previousTitle: 'New session', source: 'first_input', title: session.title });
@@ -283,7 +283,7 @@ export function currentMethods(sv, startTurn) {
     },
 
     async 'session/setModel'(params, ctx) {
-      // The legacy `{sessionId, modelId}` fails exactly like 0.16.9 (zcode-current.md §6).
+      // The legacy `{sessionId, modelId}` fails exactly like 0.16.9 (docs/zcode-protocol.md, `session/setModel`).
       if (isObject(params) && params.model === undefined && 'modelId' in params) {
         throw zodError([
           { code: 'invalid_type', expected: 'object', path: ['model'], message: 'expected object, received undefined' },

@@ -1,4 +1,4 @@
-// zcode's extension methods (0.14.8+; the seed's "Extension Methods"): fork, rewind, checkpoints, goal,
+// zcode's extension methods (0.14.8+, as `william0wang/zcode-acp` docs/PROTOCOL.md lists them): fork, rewind, checkpoints, goal,
 // compact, steer, mode / thought level / model, background-task cancel.
 import { SimError, badParams, isObject } from './util.mjs';
 import { MODELS, MODES, THOUGHT_LEVELS } from './sessions.mjs';

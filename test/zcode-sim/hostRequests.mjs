@@ -1,5 +1,5 @@
 // What a current build (profiles 0.16.5, desktop-3.12) asks of its host, and the exact replies it accepts
-// (zcode-current.md §4, zcode's zod schemas). Kept apart from the seed-era interactions so the bridge side
+// (docs/zcode-protocol.md "Requests zcode sends", zcode's zod schemas). Kept apart from the seed-era interactions so the bridge side
 // of each request (bridge/zcode/hostRequests.ts) has one place to be tested against:
 //
 // - `session/requestRuntimePreferences {sessionId, scope:"runtime-materialization"|"user-execution"}` on

@@ -1,5 +1,5 @@
 // Interaction requests the backend sends during a turn (permission, plan approval, questions) and the
-// EXACT reply shapes it accepts (zcode-protocol.md "Requests the backend sends"). A reply of any other
+// EXACT reply shapes it accepts (docs/zcode-protocol.md "Requests zcode sends"). A reply of any other
 // shape is a violation: recorded, logged, and the turn ends with turn.failed so tests notice.
 import { Cancelled, TurnFailure, hasExactKeys, isObject } from './util.mjs';
 

@@ -1,4 +1,4 @@
-// Start-up checks a current zcode CLI makes before it serves anything (zcode-current.md §1), plus an
+// Start-up checks a current zcode CLI makes before it serves anything (docs/zcode-protocol.md "Starting zcode"), plus an
 // environment dump for tests. Hooked into zcode-sim.mjs right after the command line is parsed.
 //
 // - ZCODE_SIM_ENV_DUMP=<file>: the simulator's whole environment is written there as JSON, so tests can

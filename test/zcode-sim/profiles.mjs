@@ -1,4 +1,4 @@
-// Version profiles and quirk switches (zcode-protocol.md "Version support", the seed's compatibility table).
+// Version profiles and quirk switches (docs/zcode-protocol.md "Build families").
 // Versions are discovered by the bridge from behaviour (error codes), so a profile is mostly a list of
 // methods that answer -32601 plus which events exist.
 
@@ -42,7 +42,7 @@ export const PROFILES = {
 PROFILES['0.16.0'] = PROFILES['0.16'];
 
 /**
- * Methods current builds answer -32601 (zcode-current.md §10): removed before 0.16.5 (steer, rewind, …),
+ * Methods current builds answer -32601 (docs/zcode-protocol.md "Sessions", removed methods): removed before 0.16.5 (steer, rewind, …),
  * in 0.16.5 (automation/*), and `session/checkpoints`, which the current method table does not have.
  */
 const REMOVED_CURRENT = [

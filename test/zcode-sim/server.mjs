@@ -1,4 +1,4 @@
-// The methods the bridge calls (zcode-protocol.md "Methods the bridge calls"). Params are checked strictly:
+// The methods the bridge calls (docs/zcode-protocol.md "Sessions"). Params are checked strictly:
 // wrong or missing params answer -32602 and are recorded as violations. Methods a profile lacks answer -32601.
 import { SimError, badParams, hasExactKeys, isObject, log } from './util.mjs';
 import { busyError, oneOf, opt, paramsOf, requireActive, sessionOf } from './params.mjs';

@@ -106,7 +106,7 @@ export class Turn {
     if (outcome.status === 'success' && this.spec.source !== 'background') {
       const checkpoint = { checkpointId: `ckpt_${sv.ids.hex(12)}`, createdAt: Date.now(), label: this.spec.label ?? this.spec.prompt.slice(0, 60), turnId: this.id, messageCount: session.messages.length, contextUsed: session.contextUsed };
       session.checkpoints.push(checkpoint);
-      // Current builds announce it (a free object; zcode-current.md §8), before the turn's end.
+      // Current builds announce it (a free object; docs/zcode-protocol.md "Events"), before the turn's end.
       if (sv.profile.current) session.emit('checkpoint.created', { checkpointId: checkpoint.checkpointId, turnId: this.id, createdAt: checkpoint.createdAt, label: checkpoint.label });
     }
     if (outcome.status === 'failed') session.emit('turn.failed', { turnId: this.id, error: outcome.error });
@@ -123,7 +123,7 @@ export class Turn {
     return Math.min(this.session.contextWindow, Math.max(SYSTEM_PROMPT_TOKENS, contextBefore) + Math.ceil(added / 4));
   }
 
-  /** Per-turn usage (not cumulative), with every field of zcode-protocol.md; a `usage` step overrides. */
+  /** Per-turn usage (not cumulative), with every usage field zcode sends; a `usage` step overrides. */
   usage(contextBefore) {
     const s = this.stats;
     const reasoningTokens = Math.ceil(s.reasoningChars / 4);

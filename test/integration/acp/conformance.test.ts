@@ -1,5 +1,7 @@
 /**
- * The 11 conformance cases of acp-notes.md, each a named test, run twice: in-process
+ * The 11 ACP conformance cases (initialize, capabilities, unknown methods and sessions, cancel,
+ * `$/cancel_request`, a second prompt, load and resume, config options, permissions, schema validity,
+ * a clean stdout), each a named test, run twice: in-process
  * (`connectClient`) and over stdio (the bundled `zcode-acp` CLI). The official SDK client talks to
  * the bridge; the zcode simulator runs as a real child process; every message the bridge sends is
  * schema-validated (harness.ts / traffic.ts) and the simulator's violation log must stay empty.

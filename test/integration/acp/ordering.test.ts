@@ -1,5 +1,5 @@
 /**
- * Order as state (design.md rule 16), against the simulator: each test makes the bridge's promise
+ * Order as state (CONTRIBUTING.md "House style"), against the simulator: each test makes the bridge's promise
  * continuations late on purpose, or lets zcode send what follows a turn's end at once, so that an
  * order kept only by "a turn of the event loop has passed" would break.
  */

@@ -1,5 +1,5 @@
 /**
- * What the bridge reads and sends differently for current zcode builds (zcode-current.md), through the official
+ * What the bridge reads and sends differently for current zcode builds (docs/zcode-protocol.md), through the official
  * ACP client against the desktop-3.12 and 0.16.5 profiles: model switching in the current shape, compaction
  * outcomes given only by a reason, the goal at snapshot.projection.target, checkpoints from `checkpoint.created`,
  * the session id from `session.sessionId` (never projection's "unknown").

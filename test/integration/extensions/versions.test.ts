@@ -1,5 +1,5 @@
 /**
- * zcode builds without some extension methods (zcode-protocol.md "Version support"): the -32601
+ * zcode builds without some extension methods (docs/zcode-protocol.md "Build families"): the -32601
  * zcode answers becomes a clear error naming the zcode method and the versions that have it.
  * Simulator profiles: 0.16 (steer, rewind, rewindCascade removed) and 0.14.8 (no rewindCascade,
  * no session/checkpoints, no steer events, no turn.terminal).

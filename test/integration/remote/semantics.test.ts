@@ -1,5 +1,5 @@
 /**
- * The seed's "Multi-client semantics (remote access)" table, end to end: the real bridge with the
+ * The multi-client rules of docs/acp.md "Several clients", end to end: the real bridge with the
  * zcode simulator behind the real WebSocket endpoint, several official SDK `client()` apps over
  * real sockets plus one in-process client. Every message the bridge sends to any client is
  * validated against the ACP schema (bridgeHarness `close()` fails the test otherwise).

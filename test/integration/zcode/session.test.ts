@@ -23,7 +23,7 @@ test('send + subscribe: a text turn streams parsed events in seq order', async (
   const sessionId = await openSession(h);
   const events = await runTurn(h, sessionId, '[scenario:text] say something');
   const types = events.map((e) => e.type);
-  // Current builds announce the state change and the title before the turn starts (zcode-current.md §8).
+  // Current builds announce the state change and the title before the turn starts (docs/zcode-protocol.md "Events").
   assert.equal(types.find((type) => type.startsWith('turn.')), 'turn.started');
   assert.equal(types.at(-1), 'turn.completed');
   const deltas = events.flatMap((e) => (e.type === 'model.streaming' && e.payload.kind === 'text_delta' ? [e.payload.delta] : []));

@@ -1,5 +1,5 @@
 /**
- * Sub-agents and background tasks, following the seed's "Background Tasks & Sub-Agents" section
+ * Sub-agents and background tasks, following docs/zcode-protocol.md "Background tasks and sub-agents"
  * (its literal payloads are used where it gives them).
  */
 import { describe, test } from 'node:test';

@@ -10,7 +10,7 @@ import {
 import { SessionSettings } from '../../../bridge/zcode/protocol.ts';
 import { assertValidSessionUpdate, validateAcp, validateOutgoing } from '../../helpers/acpSchema.ts';
 
-/** `session/read` settings as the seed shows them. */
+/** `session/read` settings as seed builds send them. */
 const settings = SessionSettings.parse({
   mode: { current: 'build' },
   model: { current: { modelId: 'GLM-5.2' }, available: [{ modelId: 'GLM-5.2', displayName: 'GLM 5.2' }, { modelId: 'GLM-5.1' }] },

@@ -1,5 +1,5 @@
 /**
- * The zcode boundary reads the current builds' shapes (zcode-current.md, zcode's own schemas) and the seed era's,
+ * The zcode boundary reads the current builds' shapes (docs/zcode-protocol.md, zcode's own schemas) and the seed era's,
  * into one form: literal payloads of both eras through the real schemas and translators.
  */
 import { test } from 'node:test';
