@@ -18,10 +18,12 @@ import {
   ListSessionsRequest,
   LoadSessionCommand,
   NewSessionCommand,
+  PrepareSessionCommand,
   OpenDiffCommand,
   OpenLocationCommand,
   RemoveQueuedCommand,
   RetryCommand,
+  ErrorActionCommand,
   ReviewChangesCommand,
   RewindToCommand,
   ForkFromCommand,
@@ -31,6 +33,7 @@ import {
   SetConfigOptionCommand,
   SteerCommand,
   type Attachment,
+  type ErrorAction,
   type MentionCandidate,
   type SessionSummary,
 } from './contract.ts';
@@ -42,6 +45,8 @@ export interface ChatActions {
   removeQueued(id: string): void;
   cancelTurn(): void;
   retry(itemId: string): void;
+  /** An error line's action other than Retry. */
+  errorAction(action: Exclude<ErrorAction, 'retry'>): void;
   answerPermission(id: string, optionId: string | undefined): void;
   answerElicitation(id: string, response: CreateElicitationResponse): void;
   openDiff(toolCallId: string, index: number): void;
@@ -51,6 +56,8 @@ export interface ChatActions {
   copyTranscript(): void;
   setConfigOption(configId: string, value: string | boolean): void;
   newSession(): void;
+  /** Make the session the first prompt would (a `/` was typed before it): its menu arrives. */
+  prepareSession(): void;
   loadSession(sessionId: string): void;
   forkSession(): void;
   cancelBackgroundTask(taskId: string): void;
@@ -76,6 +83,7 @@ export function hostActions(channel: HostChannel): ChatActions {
     removeQueued: (id) => channel.send(RemoveQueuedCommand, { id }),
     cancelTurn: () => channel.send(CancelTurnCommand, {}),
     retry: (itemId) => channel.send(RetryCommand, { itemId }),
+    errorAction: (action) => channel.send(ErrorActionCommand, { action }),
     answerPermission: (id, optionId) => channel.send(AnswerPermissionCommand, optionId ? { id, optionId } : { id, cancelled: true }),
     answerElicitation: (id, response) => channel.send(AnswerElicitationCommand, { id, response }),
     openDiff: (toolCallId, index) => channel.send(OpenDiffCommand, { toolCallId, index }),
@@ -84,6 +92,7 @@ export function hostActions(channel: HostChannel): ChatActions {
     copyTranscript: () => channel.send(CopyTranscriptCommand, {}),
     setConfigOption: (configId, value) => channel.send(SetConfigOptionCommand, { configId, value }),
     newSession: () => channel.send(NewSessionCommand, {}),
+    prepareSession: () => channel.send(PrepareSessionCommand, {}),
     loadSession: (sessionId) => channel.send(LoadSessionCommand, { sessionId }),
     forkSession: () => channel.send(ForkSessionCommand, {}),
     cancelBackgroundTask: (taskId) => channel.send(CancelBackgroundTaskCommand, { taskId }),
@@ -105,6 +114,7 @@ const noopActions: ChatActions = {
   removeQueued() {},
   cancelTurn() {},
   retry() {},
+  errorAction() {},
   answerPermission() {},
   answerElicitation() {},
   openDiff() {},
@@ -113,6 +123,7 @@ const noopActions: ChatActions = {
   copyTranscript() {},
   setConfigOption() {},
   newSession() {},
+  prepareSession() {},
   loadSession() {},
   forkSession() {},
   cancelBackgroundTask() {},

@@ -4,6 +4,7 @@
  * adds how it reveals itself and what it tells the user while hidden.
  */
 import * as vscode from 'vscode';
+import { ZCODE_INSTALL_URL } from '../../bridge/zcode/locate.ts';
 import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from '../../webview-ui/contract.ts';
 import { errorMessage } from '../disposable.ts';
 import type { ChatEnvironment } from './chatPorts.ts';
@@ -29,6 +30,12 @@ export function sharedChatEnvironment(diffs: DiffDocuments, mentions: MentionSou
     log: (level, message) => log?.[level](message),
     errorMessage,
     settings: readChatSettings,
+    errorAction: (action) => {
+      // The desktop app signs in, passes captchas and keeps the provider keys; the editor can only point there.
+      if (action === 'openDesktop') void vscode.env.openExternal(vscode.Uri.parse(ZCODE_INSTALL_URL));
+      else if (action === 'checkApiKey') void vscode.commands.executeCommand('zcode.checkInstallation');
+      else void vscode.commands.executeCommand('zcode.showLogs');
+    },
   };
 }
 
