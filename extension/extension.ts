@@ -47,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
     storageDir: context.globalStorageUri.fsPath,
     locate: readLocateOptions,
     defaultMode: () => vscode.workspace.getConfiguration('zcode').get<string>('defaultMode') || undefined,
+    locale: vscode.env.language,
     fallbackUi: new QuickPickInteractiveUi(),
     // Never moves focus: a request must not catch keys meant for the editor (see useCardFocus.ts).
     revealUi: () => vscode.commands.executeCommand('zcode.chat.focus', { preserveFocus: true }),

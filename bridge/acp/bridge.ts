@@ -53,6 +53,7 @@
  *   actions): the reference bridge's example `yolo` never asks, which is not a safe default for an
  *   editor. `defaultMode` overrides it (VS Code setting `zcode.defaultMode`).
  */
+import { resolveLocale } from '../l10n/messages.ts';
 import type { AgentApp, AgentConnection, ClientApp, ClientConnection, Stream } from '@agentclientprotocol/sdk';
 import { agent } from '@agentclientprotocol/sdk';
 import { createZcodeBackend } from '../zcode/client.ts';
@@ -108,6 +109,8 @@ export interface BridgeOptions {
    * owns the stream.
    */
   tap?: MessageTap;
+  /** The client's language (`zh-cn`, `zh_CN.UTF-8` …) for what the bridge writes itself; default English. */
+  locale?: string;
 }
 
 export interface Bridge {
@@ -172,7 +175,7 @@ class BridgeImpl implements Bridge {
     this.router = new InteractionRouter(this.sessions, this.registry, this.races, logger, (runtime) => this.turns.cancelRunning(runtime), {
       ...DEFAULT_INTERACTION_TUNING,
       ...options.tuning?.interactions,
-    });
+    }, resolveLocale(options.locale));
     this.turns = new TurnEngine(this.sessions, this.backend, { withdrawInteractions: (runtime) => this.router.withdraw(runtime) }, logger, { ...DEFAULT_TURN_TUNING, ...options.tuning?.turns });
     this.config = new ConfigService(this.sessions, this.backend);
     this.commands = new CommandCatalog(this.backend, logger);

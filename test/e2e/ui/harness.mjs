@@ -151,14 +151,15 @@ export async function openViewContainer(page, title = 'ZCode') {
   const header = page.locator('#workbench\\.parts\\.sidebar .composite.title', { hasText: title });
   await li.waitFor({ timeout: 30_000 });
   for (let attempt = 1; ; attempt++) {
-    if (!(await li.getAttribute('class'))?.split(/\s+/).includes('checked')) await activityBarItem(page, title).click();
+    // force: a badge on the item (a waiting request) covers the label; the click still reaches the item.
+    if (!(await li.getAttribute('class'))?.split(/\s+/).includes('checked')) await activityBarItem(page, title).click({ force: true });
     try {
       await header.waitFor({ timeout: 15_000 });
       return;
     } catch (error) {
       if (attempt === 3) throw error;
       // Checked but hidden: toggle it off; the next round shows it.
-      if ((await li.getAttribute('class'))?.split(/\s+/).includes('checked')) await activityBarItem(page, title).click();
+      if ((await li.getAttribute('class'))?.split(/\s+/).includes('checked')) await activityBarItem(page, title).click({ force: true });
     }
   }
 }
