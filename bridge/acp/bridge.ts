@@ -168,6 +168,7 @@ class BridgeImpl implements Bridge {
       clients: this.registry,
       logger,
       defaultMode: options.defaultMode ?? DEFAULT_MODE,
+      locale: resolveLocale(options.locale),
       models: new ModelOptionCache(options.storageDir, logger),
       automation: new AutomationProbe(this.backend, logger),
     });

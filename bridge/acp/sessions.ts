@@ -30,6 +30,7 @@ import type { LazyEntry, LazySessionStore } from './store.ts';
 import type { ModelOptionCache } from './modelCache.ts';
 import type { AutomationProbe } from '../zcode/automation.ts';
 import { UpdateSink } from './updateSink.ts';
+import type { BridgeLocale } from '../l10n/messages.ts';
 import { newTranslator, setTerminalOutput, translate } from './translation.ts';
 import type { TranslatorState, TurnSignal } from './translation.ts';
 
@@ -96,6 +97,8 @@ export interface SessionManagerOptions {
   models?: ModelOptionCache;
   /** Which tools a build without `automation/*` must not offer (automation.ts). */
   automation?: AutomationProbe;
+  /** The client's language for the bridge's own words (translator: failure explanations). */
+  locale?: BridgeLocale;
 }
 
 export class SessionManager implements Disposable {
@@ -289,7 +292,7 @@ export class SessionManager implements Disposable {
     let runtime = this.runtimes.get(zcodeId);
     const fresh = !runtime;
     if (!runtime) {
-      runtime = new SessionRuntime(zcodeId, cwd, newTranslator(cwd, this.terminalOutput), this.placeholderConfig());
+      runtime = new SessionRuntime(zcodeId, cwd, newTranslator(cwd, this.terminalOutput, this.options.locale), this.placeholderConfig());
       runtime.mcpServers = entry.mcpServers;
       const aliases = runtime.aliases;
       runtime.sink = new UpdateSink((update) => {

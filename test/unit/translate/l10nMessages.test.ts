@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bt, environmentLocale, resolveLocale } from '../../../bridge/l10n/messages.ts';
+import { explainTurnFailure } from '../../../bridge/translate/failures.ts';
 import { permissionToAcp, planToElicitation, questionsToElicitation } from '../../../bridge/translate/interactions.ts';
 import { PermissionRequestParams, type Question } from '../../../bridge/zcode/protocol.ts';
 
@@ -59,3 +60,12 @@ test('zh-cn: permission options the bridge names are Chinese; a name zcode chose
   const request = permissionToAcp(params, undefined, { locale: 'zh-cn' });
   assert.deepEqual(request.options.map((o) => o.name), ['允许一次', '始终允许', '拒绝', 'Allow npm scripts']);
 });
+
+test('zh-cn: a failure the bridge explains is Chinese; what zcode said is kept as zcode said it', () => {
+  const captcha = explainTurnFailure({ code: 3007, message: 'ProviderBusinessError: captcha verify failed' }, false, 'zh-cn');
+  assert.equal(captcha.cause, 'captcha');
+  assert.match(captcha.message, /^模型服务商要求验证码验证/);
+  assert.match(captcha.message, /captcha verify failed/, 'zcode\'s own text stays');
+  assert.match(explainTurnFailure({ code: 3007, message: 'captcha verify failed' }, false).message, /^The model provider asked for a captcha/);
+});
+

@@ -215,3 +215,19 @@ describe('chat: the action of a failed turn', async () => {
     assert.equal(failureAction(new Error('socket closed')), 'retry', 'no verdict from zcode: a retry may help');
   });
 });
+
+describe('chat: turn notices', async () => {
+  const { turnNoticeOf } = await import('../../../extension/chat/turnNotices.ts');
+  test('the bridge\'s notice as a thought chunk of its own paragraph, as an ACP notice, and the older status mark', () => {
+    const meta = { zcode: { status: 'retrying', notice: { kind: 'retrying', severity: 'warning', attempt: 1, of: 2, delayMs: 500 } } };
+    assert.deepEqual(turnNoticeOf({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: '\n\nretrying in 0.5 s\n\n' }, _meta: meta }), { kind: 'retrying', text: 'retrying in 0.5 s' });
+    assert.deepEqual(turnNoticeOf({ sessionUpdate: 'notice', severity: 'warning', title: 'retrying in 0.5 s', _meta: meta }), { kind: 'retrying', text: 'retrying in 0.5 s' });
+    assert.deepEqual(
+      turnNoticeOf({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'Waiting for zcode…' }, _meta: { zcode: { status: 'waitingForCancelledTurn', notice: { kind: 'waitingForCancelledTurn' } } } }),
+      { kind: 'other', text: 'Waiting for zcode…' },
+    );
+    assert.deepEqual(turnNoticeOf({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'retrying…\n' }, _meta: { zcode: { status: 'retrying' } } }), { kind: 'retrying', text: 'retrying…' });
+    assert.equal(turnNoticeOf({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'I think' } }), undefined, 'the model\'s own thought is not a notice');
+  });
+});
+
