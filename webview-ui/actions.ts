@@ -24,6 +24,7 @@ import {
   RemoveQueuedCommand,
   RetryCommand,
   ErrorActionCommand,
+  SetupActionCommand,
   ReviewChangesCommand,
   RewindToCommand,
   ForkFromCommand,
@@ -45,6 +46,8 @@ export interface ChatActions {
   removeQueued(id: string): void;
   cancelTurn(): void;
   retry(itemId: string): void;
+  /** A way out of "zcode was not found". */
+  setupAction(action: 'locate' | 'openSettings' | 'install'): void;
   /** An error line's action other than Retry. */
   errorAction(action: Exclude<ErrorAction, 'retry'>): void;
   answerPermission(id: string, optionId: string | undefined): void;
@@ -84,6 +87,7 @@ export function hostActions(channel: HostChannel): ChatActions {
     cancelTurn: () => channel.send(CancelTurnCommand, {}),
     retry: (itemId) => channel.send(RetryCommand, { itemId }),
     errorAction: (action) => channel.send(ErrorActionCommand, { action }),
+    setupAction: (action) => channel.send(SetupActionCommand, { action }),
     answerPermission: (id, optionId) => channel.send(AnswerPermissionCommand, optionId ? { id, optionId } : { id, cancelled: true }),
     answerElicitation: (id, response) => channel.send(AnswerElicitationCommand, { id, response }),
     openDiff: (toolCallId, index) => channel.send(OpenDiffCommand, { toolCallId, index }),
@@ -115,6 +119,7 @@ const noopActions: ChatActions = {
   cancelTurn() {},
   retry() {},
   errorAction() {},
+  setupAction() {},
   answerPermission() {},
   answerElicitation() {},
   openDiff() {},

@@ -326,6 +326,8 @@ export interface SessionView {
    * history is shown. (`none`, not undefined: a patch field set to undefined is lost in postMessage's JSON.)
    */
   earlier?: 'available' | 'loading' | 'none';
+  /** zcode cannot be found: what discovery tried (empty or absent: found, or not looked for yet). */
+  notFound?: string;
 }
 
 export interface ChatSnapshot {
@@ -453,6 +455,8 @@ export const CancelTurnCommand = new IpcCommand('turn/cancel');
 /** Re-send the prompt that failed with error card `itemId` (only the last prompt's error retries). */
 export const RetryCommand = new IpcCommand<{ itemId: string }>('turn/retry');
 /** An error line's other action (not Retry): open the ZCode desktop app, its provider settings, or the logs. */
+/** A way out of "zcode was not found" (the empty chat's buttons). */
+export const SetupActionCommand = new IpcCommand<{ action: 'locate' | 'openSettings' | 'install' }>('setup/action');
 export const ErrorActionCommand = new IpcCommand<{ action: Exclude<ErrorAction, 'retry'> }>('turn/errorAction');
 
 /** Answer a permission card (`optionId`), or dismiss it (`cancelled: true`); one of the two. */

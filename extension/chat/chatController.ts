@@ -29,6 +29,7 @@ import {
   DEFAULT_CHAT_SETTINGS,
   DidAttachNotification,
   ErrorActionCommand,
+  SetupActionCommand,
   DidRestoreDraftNotification,
   DidChangeSettingsNotification,
   FocusInputNotification,
@@ -110,6 +111,8 @@ export class ChatController {
    * marked with that cursor, collected until the answer prepends them at once).
    */
   private earlier: { sessionId: string; cursor: string; page?: SessionUpdate[] } | undefined;
+  /** zcode cannot be found (what discovery tried); undefined: found or not looked for yet. */
+  private notFound: string | undefined;
   /** Each session's slash menu as the bridge last sent it (rememberMenu). */
   private readonly menus = new Map<string, AvailableCommand[]>();
 
@@ -260,6 +263,11 @@ export class ChatController {
     }
     if (CancelTurnCommand.is(msg)) return void this.cancelTurn();
     if (RetryCommand.is(msg)) return this.retry(msg.params.itemId);
+    if (SetupActionCommand.is(msg)) {
+      const { action } = msg.params;
+      if (action === 'locate' || action === 'openSettings' || action === 'install') this.env.setupAction?.(action);
+      return;
+    }
     if (ErrorActionCommand.is(msg)) {
       const { action } = msg.params;
       if (action === 'openDesktop' || action === 'checkApiKey' || action === 'showLogs') this.env.errorAction?.(action);
@@ -567,6 +575,14 @@ export class ChatController {
     }
   }
 
+  /** The not-found state (extension/locate.ts): the empty chat shows it with the ways out. */
+  setNotFound(message: string | undefined): void {
+    if (this.notFound === message) return;
+    this.notFound = message;
+    // '' clears it: a patch field set to undefined is lost on the way to the webview.
+    this.queue(T.patchSession(this.state, { notFound: message ?? '' }));
+  }
+
   /** The last menu of each session (the newest few: a chat shows one session at a time). */
   private rememberMenu(sessionId: string, commands: AvailableCommand[]): void {
     this.menus.delete(sessionId);
@@ -642,6 +658,7 @@ export class ChatController {
       connection: previous?.connection ?? CONNECTION[this.host.state] ?? 'notStarted',
       ...(previous?.connectionMessage ? { connectionMessage: previous.connectionMessage } : {}),
       ...(previous?.planQuota ? { planQuota: previous.planQuota } : {}),
+      ...(this.notFound ? { notFound: this.notFound } : {}),
       promptCapabilities: this.promptCaps(),
     });
   }

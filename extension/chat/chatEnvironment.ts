@@ -30,6 +30,11 @@ export function sharedChatEnvironment(diffs: DiffDocuments, mentions: MentionSou
     log: (level, message) => log?.[level](message),
     errorMessage,
     settings: readChatSettings,
+    setupAction: (action) => {
+      if (action === 'locate') void vscode.commands.executeCommand('zcode.locate');
+      else if (action === 'openSettings') void vscode.commands.executeCommand('workbench.action.openSettings', 'zcode.path');
+      else void vscode.commands.executeCommand('zcode.showInstallInstructions');
+    },
     errorAction: (action) => {
       // The desktop app signs in, passes captchas and keeps the provider keys; the editor can only point there.
       if (action === 'openDesktop') void vscode.env.openExternal(vscode.Uri.parse(ZCODE_INSTALL_URL));

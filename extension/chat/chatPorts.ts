@@ -71,6 +71,8 @@ export interface ChatEnvironment {
   errorMessage(error: unknown): string;
   /** The `zcode.chat.*` settings the webview follows (default: DEFAULT_CHAT_SETTINGS). */
   settings?(): ChatSettings;
+  /** A way out of "zcode was not found": Locate zcode…, its settings, the install instructions. */
+  setupAction?(action: 'locate' | 'openSettings' | 'install'): void;
   /** An error line's action: open the ZCode desktop app (its site), the provider's key settings, or the logs. */
   errorAction?(action: 'openDesktop' | 'checkApiKey' | 'showLogs'): void;
   /** Something the user may want to hear about while the chat is hidden (chatAttention.ts decides). */

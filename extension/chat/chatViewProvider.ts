@@ -116,6 +116,7 @@ export function registerChatView(
   statusBar?: { setNeedsInput(count: number): void },
   history?: SessionHistoryStore,
   quota?: { readonly onDidChange: vscode.Event<AccountUsageResponse>; readonly current: AccountUsageResponse | undefined },
+  locate?: { addView(view: { setNotFound(message: string | undefined): void }): vscode.Disposable },
 ): vscode.Disposable {
   const diffs = new DiffDocuments();
   const turnChanges = registerTurnChanges(context, (message) => log?.warn(message));
@@ -171,6 +172,7 @@ export function registerChatView(
   );
   controller.setPlanQuota(planQuotaView(quota?.current));
   return vscode.Disposable.from(
+    locate?.addView({ setNotFound: (message) => controller.setNotFound(message) }) ?? { dispose() {} },
     diffs.register(),
     turnChanges.disposable,
     quota?.onDidChange((usage) => {

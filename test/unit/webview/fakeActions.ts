@@ -20,6 +20,7 @@ export function recordingActions(mentions: (query: string) => MentionCandidate[]
     cancelTurn: rec('cancelTurn'),
     retry: rec('retry'),
     errorAction: rec('errorAction'),
+    setupAction: rec('setupAction'),
     answerPermission: rec('answerPermission'),
     answerElicitation: rec('answerElicitation'),
     openDiff: rec('openDiff'),
