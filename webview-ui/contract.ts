@@ -199,6 +199,8 @@ export interface PermissionItem {
   input?: string;
   /** Text content of the tool call (e.g. a plan for the no-forms fallback). */
   detail?: string;
+  /** A shell command's line and description: shown as a command instead of `input`. */
+  command?: { line: string; description?: string };
   /** An edit's proposed change (shown instead of the raw input); Open Diff uses `toolCallId`. */
   diffs?: Extract<ToolContentView, { type: 'diff' }>[];
   toolCallId?: string;

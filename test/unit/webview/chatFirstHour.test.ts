@@ -231,3 +231,14 @@ describe('chat: turn notices', async () => {
   });
 });
 
+
+describe('chat: a shell permission', async () => {
+  const { permissionItem } = await import('../../../extension/chat/interactionView.ts');
+  test('zcode\'s Bash input becomes a command line and its description; another tool keeps its input', () => {
+    const item = permissionItem('p1', { sessionId: 's1', toolCall: { toolCallId: 't1', title: 'Run `npm test`', kind: 'execute', rawInput: { command: 'npm test', description: 'Run the test suite' } }, options: [] }, undefined);
+    assert.deepEqual(item.command, { line: 'npm test', description: 'Run the test suite' });
+    const other = permissionItem('p2', { sessionId: 's1', toolCall: { toolCallId: 't2', title: 'Fetch', kind: 'fetch', rawInput: { url: 'https://example.com' } }, options: [] }, undefined);
+    assert.equal(other.command, undefined);
+    assert.match(other.input ?? '', /example\.com/);
+  });
+});

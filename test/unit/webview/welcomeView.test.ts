@@ -68,3 +68,21 @@ test('a failed turn is one muted line; a captcha offers the desktop app, not Ret
   act(() => click(button(root, 'Open the ZCode desktop app')));
   assert.deepEqual(sent('turn/errorAction'), [{ action: 'openDesktop' }]);
 });
+
+test('a shell permission shows the command as a command with its description, not the raw JSON', () => {
+  const { root } = render({ sessionId: 's1' }, [
+    {
+      type: 'permission',
+      id: 'permission:1',
+      title: 'Run `npm test`',
+      kind: 'execute',
+      input: '{\n  "command": "npm test",\n  "description": "Run the test suite"\n}',
+      command: { line: 'npm test', description: 'Run the test suite' },
+      options: [{ optionId: 'allow', name: 'Allow once', kind: 'allow_once' }],
+      state: 'pending',
+    },
+  ]);
+  assert.equal(root.querySelector('.shell-command code')?.textContent, 'npm test');
+  assert.match(root.querySelector('.shell-command')?.textContent ?? '', /Run the test suite/);
+  assert.equal(root.querySelectorAll('.permission pre.raw').length, 0);
+});
