@@ -137,9 +137,9 @@ function PlanFeedbackForm({ item }: { item: ElicitationItem }) {
         rows={3}
         value={feedback}
         aria-describedby={hintId}
-        placeholder={t('Leave empty to approve, or tell zcode what to change')}
         onInput={(e) => setFeedback((e.currentTarget as HTMLTextAreaElement).value)}
       />
+      {/* The rule is said once: here, not also as a placeholder. */}
       <div id={hintId} class="field-hint">
         {description ?? t('Empty = approve the plan. Anything typed = reject and use this text as the redirection.')}
       </div>
