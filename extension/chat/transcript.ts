@@ -42,6 +42,8 @@ export interface TranscriptState {
   diffs: Map<string, DiffSource[]>;
   /** Text of our own prompt the bridge may echo back as `user_message_chunk`s. */
   echo?: string;
+  /** Tool calls a question or plan form stands for: the form is their one card. */
+  formTools?: Set<string>;
   counter: number;
 }
 
@@ -148,6 +150,7 @@ export function applySessionUpdate(state: TranscriptState, update: SessionUpdate
       break;
     case 'tool_call':
     case 'tool_call_update': {
+      if (state.formTools?.has(update.toolCallId)) break;
       const id = toolItemId(update.toolCallId);
       const prev = itemById(state, id);
       const output = terminalOutput(update);
@@ -307,7 +310,14 @@ export function addPermission(state: TranscriptState, params: RequestPermissionR
 export function addElicitation(state: TranscriptState, params: CreateElicitationRequest): { id: string; change: Change } {
   const b = new ChangeBuilder(state);
   const id = nextId(state, 'elicitation');
-  b.upsert(elicitationItem(id, params));
+  const item = elicitationItem(id, params);
+  // A question or plan shows one card: the form, not the tool's card beside it.
+  const toolCallId = 'toolCallId' in params && typeof params.toolCallId === 'string' ? params.toolCallId : undefined;
+  if (toolCallId && (item.formKind === 'questions' || item.formKind === 'planFeedback')) {
+    (state.formTools ??= new Set()).add(toolCallId);
+    if (itemById(state, toolItemId(toolCallId))) b.op({ op: 'remove', id: toolItemId(toolCallId) });
+  }
+  b.upsert(item);
   state.openText = undefined;
   return { id, change: b.change };
 }

@@ -242,3 +242,24 @@ describe('chat: a shell permission', async () => {
     assert.match(other.input ?? '', /example\.com/);
   });
 });
+
+describe('chat: one card for a question', async () => {
+  const T = await import('../../../extension/chat/transcript.ts');
+  test('the questions form replaces the tool\'s card, and the tool\'s later updates do not bring it back', () => {
+    const state = T.createTranscript({ sessionId: 's1' });
+    T.applySessionUpdate(state, { sessionUpdate: 'tool_call', toolCallId: 'ask1', title: '2 questions', kind: 'other', status: 'pending' });
+    assert.equal(state.list.items.filter((i) => i.type === 'tool').length, 1);
+    T.addElicitation(state, {
+      mode: 'form',
+      sessionId: 's1',
+      message: 'Please answer 2 question(s).',
+      requestedSchema: { type: 'object', properties: {} },
+      toolCallId: 'ask1',
+      _meta: { zcode: { formKind: 'questions' } },
+    });
+    T.applySessionUpdate(state, { sessionUpdate: 'tool_call_update', toolCallId: 'ask1', status: 'completed' });
+    assert.deepEqual(state.list.items.map((i) => i.type), ['elicitation']);
+    T.applySessionUpdate(state, { sessionUpdate: 'tool_call', toolCallId: 'read1', title: 'Read a.ts', kind: 'read', status: 'completed' });
+    assert.deepEqual(state.list.items.map((i) => i.type), ['elicitation', 'tool'], 'other tools still show');
+  });
+});
