@@ -14,8 +14,8 @@ import { fileContentForPrompt, type MentionSource } from './mentions.ts';
 
 type Logger = Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
 
-/** Everything but `reveal` and the attention hooks. */
-export function sharedChatEnvironment(diffs: DiffDocuments, mentions: MentionSource, log: Logger | undefined): Omit<ChatEnvironment, 'reveal'> {
+/** Everything but the attention hooks. */
+export function sharedChatEnvironment(diffs: DiffDocuments, mentions: MentionSource, log: Logger | undefined): ChatEnvironment {
   return {
     openDiff: (source) => diffs.open(source),
     openLocation: async (path, line) => {

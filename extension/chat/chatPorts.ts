@@ -64,8 +64,6 @@ export interface ChatEnvironment {
   searchMentions?(query: string): Promise<MentionCandidate[]>;
   /** A file attachment's text to embed in the prompt; undefined = send it as a link. */
   fileContent?(uri: string): Promise<{ text: string; mimeType?: string } | undefined>;
-  /** Shows the chat view without moving focus (forms arrived while it was hidden). */
-  reveal(): void;
   log(level: 'info' | 'warn' | 'error', message: string): void;
   /** Turns any error into one plain sentence. */
   errorMessage(error: unknown): string;

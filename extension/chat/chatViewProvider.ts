@@ -130,7 +130,7 @@ export function registerChatView(
     // The chat's session menu shows the history as the palette does: every folder, the user's titles.
     ...(history ? { listSessions: () => historyForMenu(sessions, history) } : {}),
   };
-  // The environment reveals the view through the provider, created right after it.
+  // The attention (badge, Show) reaches the view through the provider, created right after it; the chat never reveals itself.
   const view: { provider?: ChatViewProvider } = {};
   const attention = new ChatAttention({
     chatVisible: () => view.provider?.visible === true,
@@ -140,7 +140,6 @@ export function registerChatView(
   });
   const env: ChatEnvironment = {
     ...shared,
-    reveal: () => view.provider?.reveal(true),
     focusChanged: (focused) => setChatFocused(focused),
     notify: (event) => attention.notify(event),
     pendingChanged: (count) => attention.pendingChanged(count),
