@@ -47,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
     storageDir: context.globalStorageUri.fsPath,
     locate: readLocateOptions,
     defaultMode: () => vscode.workspace.getConfiguration('zcode').get<string>('defaultMode') || undefined,
+    locale: vscode.env.language,
     fallbackUi: new QuickPickInteractiveUi(),
     // Never moves focus: a request must not catch keys meant for the editor (see useCardFocus.ts).
     revealUi: () => vscode.commands.executeCommand('zcode.chat.focus', { preserveFocus: true }),
@@ -61,7 +62,7 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
   context.subscriptions.push(host, sessions, remote, tree, statusBar, quota, locate);
 
   const history = new SessionHistoryStore(context.workspaceState);
-  context.subscriptions.push(history, registerChatView(context, host, sessions, log, statusBar, history, quota));
+  context.subscriptions.push(history, registerChatView(context, host, sessions, log, statusBar, history, quota, locate));
 
   const runner = new CommandRunner(log, locate, context.subscriptions);
   registerSessionCommands(runner, host, sessions, history);
@@ -98,7 +99,9 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
   // The bridge reads the zcode location when it is created: a new location needs a new bridge.
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('zcode.path') || event.affectsConfiguration('zcode.nodePath')) void host.resetBridge();
+      if (!event.affectsConfiguration('zcode.path') && !event.affectsConfiguration('zcode.nodePath')) return;
+      void host.resetBridge();
+      locate.lookQuietly(readLocateOptions());
     }),
   );
 
@@ -112,7 +115,12 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
 
   // Load the bridge and the SDK once activation is over, while the chat webview boots in the
   // renderer: activation stays cheap (issue 18) and the first request does not wait for them.
-  setTimeout(() => void loadBridge().then(loadSdk, (error: unknown) => log.error(`loading the bridge failed: ${String(error)}`)), 0);
+  // Whether zcode can be found at all is known then too (file checks, zcode is not started): the
+  // empty chat and the Background Tasks view say so before a first prompt fails.
+  setTimeout(() => {
+    locate.lookQuietly(readLocateOptions());
+    void loadBridge().then(loadSdk, (error: unknown) => log.error(`loading the bridge failed: ${String(error)}`));
+  }, 0);
 
   return { host, sessions, backgroundTasks: tree, remote, statusBar, quota, locate, commands: runner };
 }

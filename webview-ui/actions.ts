@@ -18,10 +18,13 @@ import {
   ListSessionsRequest,
   LoadSessionCommand,
   NewSessionCommand,
+  PrepareSessionCommand,
   OpenDiffCommand,
   OpenLocationCommand,
   RemoveQueuedCommand,
   RetryCommand,
+  ErrorActionCommand,
+  SetupActionCommand,
   ReviewChangesCommand,
   RewindToCommand,
   ForkFromCommand,
@@ -31,6 +34,7 @@ import {
   SetConfigOptionCommand,
   SteerCommand,
   type Attachment,
+  type ErrorAction,
   type MentionCandidate,
   type SessionSummary,
 } from './contract.ts';
@@ -42,6 +46,10 @@ export interface ChatActions {
   removeQueued(id: string): void;
   cancelTurn(): void;
   retry(itemId: string): void;
+  /** A way out of "zcode was not found". */
+  setupAction(action: 'locate' | 'openSettings' | 'install'): void;
+  /** An error line's action other than Retry. */
+  errorAction(action: Exclude<ErrorAction, 'retry'>): void;
   answerPermission(id: string, optionId: string | undefined): void;
   answerElicitation(id: string, response: CreateElicitationResponse): void;
   openDiff(toolCallId: string, index: number): void;
@@ -51,6 +59,8 @@ export interface ChatActions {
   copyTranscript(): void;
   setConfigOption(configId: string, value: string | boolean): void;
   newSession(): void;
+  /** Make the session the first prompt would (a `/` was typed before it): its menu arrives. */
+  prepareSession(): void;
   loadSession(sessionId: string): void;
   forkSession(): void;
   cancelBackgroundTask(taskId: string): void;
@@ -76,6 +86,8 @@ export function hostActions(channel: HostChannel): ChatActions {
     removeQueued: (id) => channel.send(RemoveQueuedCommand, { id }),
     cancelTurn: () => channel.send(CancelTurnCommand, {}),
     retry: (itemId) => channel.send(RetryCommand, { itemId }),
+    errorAction: (action) => channel.send(ErrorActionCommand, { action }),
+    setupAction: (action) => channel.send(SetupActionCommand, { action }),
     answerPermission: (id, optionId) => channel.send(AnswerPermissionCommand, optionId ? { id, optionId } : { id, cancelled: true }),
     answerElicitation: (id, response) => channel.send(AnswerElicitationCommand, { id, response }),
     openDiff: (toolCallId, index) => channel.send(OpenDiffCommand, { toolCallId, index }),
@@ -84,6 +96,7 @@ export function hostActions(channel: HostChannel): ChatActions {
     copyTranscript: () => channel.send(CopyTranscriptCommand, {}),
     setConfigOption: (configId, value) => channel.send(SetConfigOptionCommand, { configId, value }),
     newSession: () => channel.send(NewSessionCommand, {}),
+    prepareSession: () => channel.send(PrepareSessionCommand, {}),
     loadSession: (sessionId) => channel.send(LoadSessionCommand, { sessionId }),
     forkSession: () => channel.send(ForkSessionCommand, {}),
     cancelBackgroundTask: (taskId) => channel.send(CancelBackgroundTaskCommand, { taskId }),
@@ -105,6 +118,8 @@ const noopActions: ChatActions = {
   removeQueued() {},
   cancelTurn() {},
   retry() {},
+  errorAction() {},
+  setupAction() {},
   answerPermission() {},
   answerElicitation() {},
   openDiff() {},
@@ -113,6 +128,7 @@ const noopActions: ChatActions = {
   copyTranscript() {},
   setConfigOption() {},
   newSession() {},
+  prepareSession() {},
   loadSession() {},
   forkSession() {},
   cancelBackgroundTask() {},

@@ -53,6 +53,7 @@
  *   actions): the reference bridge's example `yolo` never asks, which is not a safe default for an
  *   editor. `defaultMode` overrides it (VS Code setting `zcode.defaultMode`).
  */
+import { resolveLocale } from '../l10n/messages.ts';
 import type { AgentApp, AgentConnection, ClientApp, ClientConnection, Stream } from '@agentclientprotocol/sdk';
 import { agent } from '@agentclientprotocol/sdk';
 import { createZcodeBackend } from '../zcode/client.ts';
@@ -118,6 +119,8 @@ export interface BridgeOptions {
    * not retried.
    */
   retryTurnInPlace?: RetryTurnInPlace;
+  /** The client's language (`zh-cn`, `zh_CN.UTF-8` …) for what the bridge writes itself; default English. */
+  locale?: string;
 }
 
 export interface Bridge {
@@ -179,6 +182,7 @@ class BridgeImpl implements Bridge {
       clients: this.registry,
       logger,
       defaultMode: options.defaultMode ?? DEFAULT_MODE,
+      locale: resolveLocale(options.locale),
       models: new ModelOptionCache(options.storageDir, logger),
       draft,
       modes: this.buildModes,
@@ -188,7 +192,7 @@ class BridgeImpl implements Bridge {
     this.router = new InteractionRouter(this.sessions, this.registry, this.races, logger, (runtime) => this.turns.cancelRunning(runtime), {
       ...DEFAULT_INTERACTION_TUNING,
       ...options.tuning?.interactions,
-    });
+    }, resolveLocale(options.locale));
     this.turns = new TurnEngine(
       this.sessions,
       this.backend,

@@ -8,6 +8,7 @@
  * the editor selection) comes in through `ChatEnvironment`, so this class is tested in plain Node.
  */
 import type {
+  AvailableCommand,
   CreateElicitationRequest,
   CreateElicitationResponse,
   PromptResponse,
@@ -27,6 +28,9 @@ import {
   CopyTranscriptCommand,
   DEFAULT_CHAT_SETTINGS,
   DidAttachNotification,
+  ErrorActionCommand,
+  SetupActionCommand,
+  DidRestoreDraftNotification,
   DidChangeSettingsNotification,
   FocusInputNotification,
   ForkSessionCommand,
@@ -34,6 +38,7 @@ import {
   LoadEarlierCommand,
   LoadSessionCommand,
   NewSessionCommand,
+  PrepareSessionCommand,
   OpenDiffCommand,
   OpenLocationCommand,
   ReadyCommand,
@@ -50,6 +55,7 @@ import {
   WebviewLogCommand,
   type Attachment,
   type ConnectionState,
+  type ErrorAction,
   type IpcMessage,
   type IpcRequest,
   type PlanQuotaView,
@@ -69,6 +75,7 @@ import {
 import type { ChatChanges, ChatEnvironment, ChatHost, ChatSessions, Disposable, LoadedSession } from './chatPorts.ts';
 
 export type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';
+import { failureAction } from './failureAction.ts';
 import { PatchStream } from './patchStream.ts';
 import { PendingInteractions } from './pendingInteractions.ts';
 import { buildPrompt, fileContents, parseAttachments, summarize } from './prompt.ts';
@@ -76,6 +83,9 @@ import * as T from './transcript.ts';
 import { TranscriptCheckpoints } from './transcriptCheckpoints.ts';
 import { transcriptMarkdown } from './transcriptMarkdown.ts';
 import { parseElicitationResponse } from './wireParsing.ts';
+
+/** Session menus kept for sessions this chat may switch to. */
+const MAX_MENUS = 20;
 
 const CONNECTION: Record<string, ConnectionState> = { notStarted: 'notStarted', starting: 'starting', ready: 'ready', turnRunning: 'ready', crashed: 'crashed' };
 
@@ -89,6 +99,8 @@ export class ChatController {
   private queued: (QueuedPrompt & { full: Attachment[] })[] = [];
   private started: Promise<void> | undefined;
   private attachOnReady: Attachment[] = [];
+  /** Drafts of failed sends waiting for the view to listen. */
+  private readonly restoreOnReady: { text: string; attachments: Attachment[] }[] = [];
   private focusOnReady = false;
   /** The running turn's change recorder (this window's prompts only). */
   private recorder: { sessionId: string; turn: ReturnType<ChatChanges['beginTurn']> } | undefined;
@@ -99,6 +111,10 @@ export class ChatController {
    * marked with that cursor, collected until the answer prepends them at once).
    */
   private earlier: { sessionId: string; cursor: string; page?: SessionUpdate[] } | undefined;
+  /** zcode cannot be found (what discovery tried); undefined: found or not looked for yet. */
+  private notFound: string | undefined;
+  /** Each session's slash menu as the bridge last sent it (rememberMenu). */
+  private readonly menus = new Map<string, AvailableCommand[]>();
 
   constructor(
     private readonly host: ChatHost,
@@ -164,7 +180,8 @@ export class ChatController {
     if (signal.aborted) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
     const { id, change } = T.addPermission(this.state, params);
     this.queue(change);
-    this.env.reveal();
+    // The user's side bar stays theirs: the badge, the status item and a notification with Show
+    // tell (chatAttention.ts); the chat opens when they ask.
     const answered = this.pending.permission(id, params.options.map((o) => o.optionId), signal, () => this.queue(T.withdrawInteraction(this.state, id)));
     this.needsInput(params.toolCall.title ?? '');
     return this.afterSettled(answered);
@@ -174,7 +191,6 @@ export class ChatController {
     if (signal.aborted) return Promise.resolve({ action: 'cancel' });
     const { id, change } = T.addElicitation(this.state, params);
     this.queue(change);
-    this.env.reveal();
     const answered = this.pending.elicitation(id, signal, () => this.queue(T.withdrawInteraction(this.state, id)));
     this.needsInput(params.message);
     return this.afterSettled(answered);
@@ -247,6 +263,16 @@ export class ChatController {
     }
     if (CancelTurnCommand.is(msg)) return void this.cancelTurn();
     if (RetryCommand.is(msg)) return this.retry(msg.params.itemId);
+    if (SetupActionCommand.is(msg)) {
+      const { action } = msg.params;
+      if (action === 'locate' || action === 'openSettings' || action === 'install') this.env.setupAction?.(action);
+      return;
+    }
+    if (ErrorActionCommand.is(msg)) {
+      const { action } = msg.params;
+      if (action === 'openDesktop' || action === 'checkApiKey' || action === 'showLogs') this.env.errorAction?.(action);
+      return;
+    }
     if (AnswerPermissionCommand.is(msg)) return this.answerPermission(msg.params);
     if (AnswerElicitationCommand.is(msg)) return this.answerElicitation(msg.params.id, msg.params.response);
     if (OpenDiffCommand.is(msg)) {
@@ -272,6 +298,9 @@ export class ChatController {
       return;
     }
     if (NewSessionCommand.is(msg)) return void this.run(() => this.sessions.newSession());
+    // The user began a `/command` before the first prompt: make the session that prompt would
+    // make (lazy on the bridge, zcode is not started), so its menu arrives.
+    if (PrepareSessionCommand.is(msg)) return void this.ensureSession().catch((error: unknown) => this.env.log('warn', `chat: preparing a session failed: ${this.env.errorMessage(error)}`));
     if (LoadSessionCommand.is(msg)) {
       const { sessionId } = msg.params;
       if (sessionId) void this.run(() => this.sessions.loadSession(sessionId));
@@ -371,6 +400,7 @@ export class ChatController {
       sessionId = await this.ensureSession();
     } catch (error) {
       this.queue(T.addError(this.state, this.env.errorMessage(error), false));
+      this.restoreDraft(text, attachments);
       return;
     }
     const transcript = this.state;
@@ -380,12 +410,12 @@ export class ChatController {
     this.recorder = turn ? { sessionId, turn } : undefined;
     const caps = this.promptCaps();
     const prompt = buildPrompt(text, attachments, caps, await fileContents(attachments, caps, this.env.fileContent));
-    let outcome: { stopReason: PromptResponse['stopReason'] } | { error: string };
+    let outcome: { stopReason: PromptResponse['stopReason'] } | { error: string; action: ErrorAction };
     try {
       const response = await this.host.request<PromptResponse>('session/prompt', { sessionId, prompt });
       outcome = { stopReason: response.stopReason };
     } catch (error) {
-      outcome = { error: this.env.errorMessage(error) };
+      outcome = { error: this.env.errorMessage(error), action: failureAction(error) };
     }
     if (this.recorder?.turn === turn) this.recorder = undefined;
     // Stored even when the user switched sessions meanwhile (the card comes back with the session).
@@ -393,6 +423,7 @@ export class ChatController {
       this.env.log('warn', `chat: recording the turn's changes failed: ${this.env.errorMessage(error)}`);
       return undefined;
     });
+    if ('error' in outcome) this.restoreDraft(text, attachments);
     // The user may have switched sessions meanwhile: that transcript is gone, nothing to update.
     if (transcript !== this.state) return;
     this.queue(T.endTurn(transcript, outcome));
@@ -408,6 +439,13 @@ export class ChatController {
       this.publishQueue();
       void this.sendPrompt(next.text, next.full);
     }
+  }
+
+  /** A send failed: what the user typed goes back into the composer (now, or once the view is back). */
+  private restoreDraft(text: string, attachments: Attachment[]): void {
+    if (!text && attachments.length === 0) return;
+    if (this.stream.isListening) this.stream.send(DidRestoreDraftNotification, { text, attachments });
+    else this.restoreOnReady.push({ text, attachments });
   }
 
   /** The last agent message of the transcript (a notification's summary of the turn). */
@@ -519,6 +557,9 @@ export class ChatController {
       return;
     }
     if ((u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && this.recorder?.sessionId === n.sessionId) this.recorder.turn.note(u);
+    // The bridge sends a session's menu right after session/new answers, often before this chat
+    // has switched to that session: kept per session, a transcript made later starts with it.
+    if (u.sessionUpdate === 'available_commands_update') this.rememberMenu(n.sessionId, u.availableCommands);
     if (n.sessionId !== this.state.session.sessionId) return;
     this.queue(T.applySessionUpdate(this.state, n.update));
   }
@@ -548,6 +589,21 @@ export class ChatController {
     } catch (error) {
       this.showError(error);
     }
+  }
+
+  /** The not-found state (extension/locate.ts): the empty chat shows it with the ways out. */
+  setNotFound(message: string | undefined): void {
+    if (this.notFound === message) return;
+    this.notFound = message;
+    // '' clears it: a patch field set to undefined is lost on the way to the webview.
+    this.queue(T.patchSession(this.state, { notFound: message ?? '' }));
+  }
+
+  /** The last menu of each session (the newest few: a chat shows one session at a time). */
+  private rememberMenu(sessionId: string, commands: AvailableCommand[]): void {
+    this.menus.delete(sessionId);
+    this.menus.set(sessionId, commands);
+    for (const old of [...this.menus.keys()].slice(0, Math.max(0, this.menus.size - MAX_MENUS))) this.menus.delete(old);
   }
 
   private afterLoad({ sessionId, earlierCursor }: LoadedSession): void {
@@ -614,10 +670,11 @@ export class ChatController {
 
   private freshTranscript(sessionId: string | undefined, previous?: SessionView): T.TranscriptState {
     return T.createTranscript({
-      ...(sessionId ? { sessionId, title: this.sessions.title(sessionId), configOptions: [...(this.sessions.configOptions(sessionId) ?? [])] } : {}),
+      ...(sessionId ? { sessionId, title: this.sessions.title(sessionId), configOptions: [...(this.sessions.configOptions(sessionId) ?? [])], commands: [...(this.menus.get(sessionId) ?? [])] } : {}),
       connection: previous?.connection ?? CONNECTION[this.host.state] ?? 'notStarted',
       ...(previous?.connectionMessage ? { connectionMessage: previous.connectionMessage } : {}),
       ...(previous?.planQuota ? { planQuota: previous.planQuota } : {}),
+      ...(this.notFound ? { notFound: this.notFound } : {}),
       promptCapabilities: this.promptCaps(),
     });
   }
@@ -638,6 +695,7 @@ export class ChatController {
       this.stream.send(FocusInputNotification, {});
     }
     if (this.attachOnReady.length) this.stream.send(DidAttachNotification, { attachments: this.attachOnReady.splice(0) });
+    for (const draft of this.restoreOnReady.splice(0)) this.stream.send(DidRestoreDraftNotification, draft);
     // Opening the chat is "first use": start the bridge and show the remembered session.
     void this.start().catch(() => {});
   }

@@ -64,13 +64,15 @@ export interface ChatEnvironment {
   searchMentions?(query: string): Promise<MentionCandidate[]>;
   /** A file attachment's text to embed in the prompt; undefined = send it as a link. */
   fileContent?(uri: string): Promise<{ text: string; mimeType?: string } | undefined>;
-  /** Shows the chat view without moving focus (forms arrived while it was hidden). */
-  reveal(): void;
   log(level: 'info' | 'warn' | 'error', message: string): void;
   /** Turns any error into one plain sentence. */
   errorMessage(error: unknown): string;
   /** The `zcode.chat.*` settings the webview follows (default: DEFAULT_CHAT_SETTINGS). */
   settings?(): ChatSettings;
+  /** A way out of "zcode was not found": Locate zcode…, its settings, the install instructions. */
+  setupAction?(action: 'locate' | 'openSettings' | 'install'): void;
+  /** An error line's action: open the ZCode desktop app (its site), the provider's key settings, or the logs. */
+  errorAction?(action: 'openDesktop' | 'checkApiKey' | 'showLogs'): void;
   /** Something the user may want to hear about while the chat is hidden (chatAttention.ts decides). */
   notify?(event: ChatAttentionEvent): void;
   /** The chat webview gained or lost the keyboard. */

@@ -116,6 +116,7 @@ export function registerChatView(
   statusBar?: { setNeedsInput(count: number): void },
   history?: SessionHistoryStore,
   quota?: { readonly onDidChange: vscode.Event<AccountUsageResponse>; readonly current: AccountUsageResponse | undefined },
+  locate?: { addView(view: { setNotFound(message: string | undefined): void }): vscode.Disposable },
 ): vscode.Disposable {
   const diffs = new DiffDocuments();
   const turnChanges = registerTurnChanges(context, (message) => log?.warn(message));
@@ -129,7 +130,7 @@ export function registerChatView(
     // The chat's session menu shows the history as the palette does: every folder, the user's titles.
     ...(history ? { listSessions: () => historyForMenu(sessions, history) } : {}),
   };
-  // The environment reveals the view through the provider, created right after it.
+  // The attention (badge, Show) reaches the view through the provider, created right after it; the chat never reveals itself.
   const view: { provider?: ChatViewProvider } = {};
   const attention = new ChatAttention({
     chatVisible: () => view.provider?.visible === true,
@@ -139,7 +140,6 @@ export function registerChatView(
   });
   const env: ChatEnvironment = {
     ...shared,
-    reveal: () => view.provider?.reveal(true),
     focusChanged: (focused) => setChatFocused(focused),
     notify: (event) => attention.notify(event),
     pendingChanged: (count) => attention.pendingChanged(count),
@@ -171,6 +171,7 @@ export function registerChatView(
   );
   controller.setPlanQuota(planQuotaView(quota?.current));
   return vscode.Disposable.from(
+    locate?.addView({ setNotFound: (message) => controller.setNotFound(message) }) ?? { dispose() {} },
     diffs.register(),
     turnChanges.disposable,
     quota?.onDidChange((usage) => {

@@ -20,6 +20,8 @@ export interface AttachBus {
   subscribe(listener: (attachments: Attachment[]) => void): () => void;
   /** "ZCode: Focus Chat Input" ran. */
   onFocusRequest?(listener: () => void): () => void;
+  /** A send failed: its text and attachments come back (before whatever was typed since). */
+  onRestoreDraft?(listener: (text: string, attachments: Attachment[]) => void): () => void;
 }
 
 /** What a key press in the composer means, given the send-key setting. */
@@ -84,10 +86,24 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
   const matches = useMemo(() => (dismissed === text ? [] : matchCommands(text, session.commands)), [text, session.commands, dismissed]);
   const open = matches.length > 0;
   const active = Math.min(selected, matches.length - 1);
+  // A chat without a session has no menu yet: the first `/` makes the session (once per chat).
+  const wantsMenu = text.startsWith('/') && session.commands.length === 0 && !session.sessionId;
+  useEffect(() => {
+    if (wantsMenu) actions.prepareSession();
+  }, [wantsMenu]);
 
   useEffect(() => view.setDraft(text, attachments), [text, attachments]);
   useEffect(() => bus?.subscribe((more) => setAttachments((a) => [...a, ...more])), [bus]);
   useEffect(() => bus?.onFocusRequest?.(() => input.current?.focus()), [bus]);
+  useEffect(
+    () =>
+      bus?.onRestoreDraft?.((failed, files) => {
+        setText((now) => (now.trim() === '' ? failed : `${failed}\n${now}`));
+        setAttachments((a) => [...files, ...a]);
+        setDismissed(undefined);
+      }),
+    [bus],
+  );
   useLayoutEffect(() => {
     const at = caretAfterRender.current;
     if (at === undefined || !input.current) return;

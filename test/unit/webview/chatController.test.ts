@@ -190,7 +190,6 @@ function setup(remembered?: string, extraEnv: Partial<ChatEnvironment> = {}) {
     notify: (event) => void notified.push(event),
     pendingChanged: (count) => void pendingCounts.push(count),
     attachContext: async () => [],
-    reveal: () => {},
     log: () => {},
     errorMessage: (e) => (e instanceof Error ? e.message : String(e)),
     ...extraEnv,
