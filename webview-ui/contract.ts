@@ -291,6 +291,17 @@ export interface PlanQuotaView {
   stale: boolean;
 }
 
+/** The chat's actions that depend on what the running zcode supports (see `SessionView.featureUnavailable`). */
+export interface FeatureUnavailable {
+  steer?: string;
+  rewindLatestPrompt?: string;
+  rewindWithFiles?: string;
+  rewindEarlier?: string;
+  fileRewind?: string;
+  retryTurn?: string;
+  forkAssistant?: string;
+}
+
 /** Everything about the active session that is not a transcript item. */
 export interface SessionView {
   sessionId?: string;
@@ -311,6 +322,11 @@ export interface SessionView {
   promptCapabilities: { image: boolean; embeddedContext: boolean };
   backgroundTasks: BackgroundTaskView[];
   queue: QueuedPrompt[];
+  /**
+   * Why an action cannot work with the running zcode (the bridge's reason, '' when it gave none),
+   * shown before the click; absent key: it can, or it is not known yet (the bridge answers the click).
+   */
+  featureUnavailable?: FeatureUnavailable;
   /** Why "Rewind to here" / "Fork from here" cannot work on this session (absent: they can); `noList`: the build lists no checkpoints. */
   checkpointUnavailable?: { rewind?: string; fork?: string };
   /**
@@ -508,6 +524,8 @@ export const DEFAULT_CHAT_SETTINGS: ChatSettings = { sendKey: 'enter', fontSize:
 export const DidChangeSettingsNotification = new IpcNotification<ChatSettings>('settings');
 /** Move the keyboard to the composer ("ZCode: Focus Chat Input"). */
 export const FocusInputNotification = new IpcNotification<Record<string, never>>('composer/focus');
+/** Puts text back into the composer (a steer that did not reach zcode: what the user typed is never lost). */
+export const RestoreInputNotification = new IpcNotification<{ text: string }>('composer/restore');
 /** Put the whole conversation on the clipboard as markdown (the host renders it, as Export does). */
 export const CopyTranscriptCommand = new IpcCommand('transcript/copy');
 /**

@@ -30,6 +30,7 @@ import {
   DidChangeSettingsNotification,
   FocusInputNotification,
   ForkSessionCommand,
+  RestoreInputNotification,
   ListSessionsRequest,
   LoadEarlierCommand,
   LoadSessionCommand,
@@ -69,6 +70,7 @@ import {
 import type { ChatChanges, ChatEnvironment, ChatHost, ChatSessions, Disposable, LoadedSession } from './chatPorts.ts';
 
 export type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';
+import { featureUnavailable } from './chatFeatures.ts';
 import { PatchStream } from './patchStream.ts';
 import { PendingInteractions } from './pendingInteractions.ts';
 import { buildPrompt, fileContents, parseAttachments, summarize } from './prompt.ts';
@@ -126,6 +128,7 @@ export class ChatController {
       sessions.onWillLoadSession((id) => this.switchTo(id)),
       // What zcode does not replay: the changes cards of earlier turns, the messages' checkpoints.
       ...(sessions.onDidLoadSession ? [sessions.onDidLoadSession((loaded) => this.afterLoad(loaded))] : []),
+      ...(env.features ? [env.features.onDidChange((c) => this.queue(T.patchSession(this.state, { featureUnavailable: featureUnavailable(c, env.features?.noReason ?? '') })))] : []),
       sessions.onDidChangeConfigOptions((c) => {
         if (c.sessionId === this.state.session.sessionId) this.queue(T.patchSession(this.state, { configOptions: [...c.configOptions] }));
       }),
@@ -410,6 +413,9 @@ export class ChatController {
     const sessionId = this.state.session.sessionId;
     if (!text || !sessionId) return;
     if (!this.state.session.running) return void this.sendPrompt(text, []);
+    // The webview does not send a steer the session reports unavailable; a stale view might: say why, keep the text.
+    const blocked = this.state.session.featureUnavailable?.steer;
+    if (blocked !== undefined) return this.steerFailed(text, blocked);
     this.queue(T.patchSession(this.state, { steer: 'sent' }));
     try {
       // `SteerRequest` mirrors zcode's `session/steer {sessionId, content}`.
@@ -418,9 +424,15 @@ export class ChatController {
       // addUserPrompt marks a new turn; a steer joins the running one: keep the steer chip.
       this.queue(T.patchSession(this.state, { running: true, steer: this.state.session.steer ?? 'sent' }));
     } catch (error) {
-      this.queue(T.patchSession(this.state, { steer: undefined }));
-      this.queue(T.addError(this.state, this.env.errorMessage(error), false));
+      this.steerFailed(text, this.env.errorMessage(error));
     }
+  }
+
+  /** A steer that did not reach zcode: the reason in the transcript, the text back in the composer. */
+  private steerFailed(text: string, reason: string): void {
+    this.queue(T.patchSession(this.state, { steer: undefined }));
+    this.queue(T.addError(this.state, reason, false));
+    if (this.stream.isListening) this.stream.send(RestoreInputNotification, { text });
   }
 
   private async cancelTurn(): Promise<void> {
@@ -603,6 +615,7 @@ export class ChatController {
       ...(previous?.connectionMessage ? { connectionMessage: previous.connectionMessage } : {}),
       ...(previous?.planQuota ? { planQuota: previous.planQuota } : {}),
       promptCapabilities: this.promptCaps(),
+      ...(this.env.features ? { featureUnavailable: featureUnavailable(this.env.features.capabilities, this.env.features.noReason) } : {}),
     });
   }
 

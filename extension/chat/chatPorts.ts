@@ -6,6 +6,7 @@
 import type { SessionConfigOption, SessionInfo, SessionNotification, ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../../bridge/acp/extensionSchemas.ts';
 import type { Attachment, ChangesItem, ChatSettings, MentionCandidate } from '../../webview-ui/contract.ts';
+import type { ChatFeatures } from './chatFeatures.ts';
 import type { DiffSource } from './toolView.ts';
 
 export type Disposable = { dispose(): unknown };
@@ -81,6 +82,8 @@ export interface ChatEnvironment {
   confirm?(what: 'rewind'): Promise<boolean>;
   /** Changed-files cards after turns (absent: no cards). */
   changes?: ChatChanges;
+  /** What the running zcode supports (absent: every action is offered and the bridge answers it). */
+  features?: ChatFeatures;
 }
 
 /** Per-turn change tracking with Review and Undo (extension/changes/changeTracker.ts). */

@@ -19,6 +19,7 @@ import { defaultSessionFolder, pickSessionFolder } from '../sessionFolders.ts';
 import { ChatAttention } from './chatAttention.ts';
 import { ChatController, type ChatEnvironment } from './chatController.ts';
 import { confirmRewind, sharedChatEnvironment } from './chatEnvironment.ts';
+import type { ChatFeatures } from './chatFeatures.ts';
 import { ChatPanels, OPEN_CHAT_IN_EDITOR_COMMAND } from './chatPanels.ts';
 import { ChatUiRouter } from './chatUiRouter.ts';
 import { connectChatWebview, loadChatWebview } from './chatWebview.ts';
@@ -116,6 +117,7 @@ export function registerChatView(
   statusBar?: { setNeedsInput(count: number): void },
   history?: SessionHistoryStore,
   quota?: { readonly onDidChange: vscode.Event<AccountUsageResponse>; readonly current: AccountUsageResponse | undefined },
+  features?: ChatFeatures,
 ): vscode.Disposable {
   const diffs = new DiffDocuments();
   const turnChanges = registerTurnChanges(context, (message) => log?.warn(message));
@@ -126,6 +128,7 @@ export function registerChatView(
     ...sharedChatEnvironment(diffs, mentions, log),
     changes: turnChanges.tracker,
     confirm: confirmRewind,
+    ...(features ? { features } : {}),
     // The chat's session menu shows the history as the palette does: every folder, the user's titles.
     ...(history ? { listSessions: () => historyForMenu(sessions, history) } : {}),
   };

@@ -12,6 +12,7 @@ import type { GoalResponse, ParamsOf } from '../../bridge/acp/extensionSchemas.t
 import type { ZcodeClientHost } from '../acpClient.ts';
 import { pickSessionFolder } from '../sessionFolders.ts';
 import type { ClientSessions } from '../sessions.ts';
+import type { Feature, ZcodeFeatures } from '../zcodeFeatures.ts';
 import type { CommandRunner } from './runner.ts';
 import { formatTime, pickFromHistory, type SessionHistoryStore } from './sessionHistory.ts';
 
@@ -20,8 +21,18 @@ export type CheckpointArg = string | { checkpointId?: string; latest?: boolean; 
 
 type GoalAction = ParamsOf<typeof GoalRequest>['action'];
 
-export function registerSessionCommands(runner: CommandRunner, host: ZcodeClientHost, sessions: ClientSessions, history: SessionHistoryStore): void {
+export function registerSessionCommands(runner: CommandRunner, host: ZcodeClientHost, sessions: ClientSessions, history: SessionHistoryStore, features?: ZcodeFeatures): void {
   const t = vscode.l10n.t;
+  /**
+   * The palette disables what the running zcode cannot do (package.json `enablement`); a caller
+   * that still gets here (a keybinding, another extension) is told why at once, zcode is not asked.
+   */
+  const refused = (what: string, ...needs: Feature[]): boolean => {
+    const reasons = needs.map((feature) => features?.blocked(feature));
+    if (reasons.some((reason) => reason === undefined)) return false;
+    runner.refuse(what, reasons[0] ?? '');
+    return true;
+  };
 
   runner.register('zcode.newSession', () => t('New Session'), async () => {
     // A multi-root workspace: the user says which folder the session works in.
@@ -66,6 +77,7 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
   });
 
   runner.register('zcode.rewind', () => t('Rewind'), async (arg?: CheckpointArg) => {
+    if (refused(t('Rewind'), 'rewindLatestPrompt', 'rewindEarlier', 'fileRewind')) return undefined;
     const sessionId = sessions.requireActive();
     const target = arg === undefined ? await pickCheckpoint(host, sessionId, t('Rewind to which checkpoint?')) : checkpointOf(arg);
     if (target === undefined) return undefined;
@@ -117,6 +129,7 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
   goal('resume', () => t('Goal: Resume'), false);
 
   runner.register('zcode.steer', () => t('Steer Running Turn'), async (content?: string) => {
+    if (refused(t('Steer Running Turn'), 'steer')) return undefined;
     const sessionId = sessions.requireActive();
     const text =
       content ??

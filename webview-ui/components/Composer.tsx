@@ -20,6 +20,8 @@ export interface AttachBus {
   subscribe(listener: (attachments: Attachment[]) => void): () => void;
   /** "ZCode: Focus Chat Input" ran. */
   onFocusRequest?(listener: () => void): () => void;
+  /** Text to put back (a steer that did not reach zcode). */
+  onRestore?(listener: (text: string) => void): () => void;
 }
 
 /** What a key press in the composer means, given the send-key setting. */
@@ -88,6 +90,8 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
   useEffect(() => view.setDraft(text, attachments), [text, attachments]);
   useEffect(() => bus?.subscribe((more) => setAttachments((a) => [...a, ...more])), [bus]);
   useEffect(() => bus?.onFocusRequest?.(() => input.current?.focus()), [bus]);
+  // What the user typed since goes after the restored text: nothing is lost.
+  useEffect(() => bus?.onRestore?.((restored) => setText((now) => (now.trim() ? `${restored}\n${now}` : restored))), [bus]);
   useLayoutEffect(() => {
     const at = caretAfterRender.current;
     if (at === undefined || !input.current) return;
@@ -145,9 +149,12 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
     clear();
   };
 
+  /** Why this zcode cannot steer (shown on the button; the steer key says it and keeps the text). */
+  const steerBlocked = session.featureUnavailable?.steer;
   const steer = (): void => {
     const trimmed = text.trim();
     if (!trimmed) return;
+    if (steerBlocked !== undefined) return setHint(t('Steering is not available: {0}', steerBlocked));
     actions.steer(trimmed);
     clear();
   };
@@ -322,7 +329,13 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
             <button type="button" class="button primary small queue-button" onClick={() => send()} title={t('Send after this turn ({0})', keys.send)}>
               <Icon name="clock" /> {t('Queue')}
             </button>
-            <button type="button" class="button secondary small steer-button" onClick={steer} title={t('Send into the running turn now ({0})', keys.steer)}>
+            <button
+              type="button"
+              class={`button secondary small steer-button${steerBlocked !== undefined ? ' inert' : ''}`}
+              onClick={steer}
+              aria-disabled={steerBlocked !== undefined ? 'true' : undefined}
+              title={steerBlocked !== undefined ? t('Steering is not available: {0}', steerBlocked) : t('Send into the running turn now ({0})', keys.steer)}
+            >
               <Icon name="comment" /> {t('Steer')}
             </button>
           </>
