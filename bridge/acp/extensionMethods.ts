@@ -44,7 +44,14 @@ import {
   SteerRequest,
   CapabilitiesRequest,
   BackgroundTasksNotification,
+  EditQueuedRequest,
+  RemoveQueuedRequest,
+  RenameRequest,
+  RetryTurnRequest,
+  RewindTargetsRequest,
+  RewindToRequest,
 } from './extensionSchemas.ts';
+import { V4Operations } from './v4Operations.ts';
 import { paramsParser } from './paramsParser.ts';
 import { compactionOf, rewindResponseOf, toCheckpointInfo } from './operationResults.ts';
 import { retryWhileBusy } from './busyRetry.ts';
@@ -121,6 +128,13 @@ export function registerExtensionMethods(app: AgentApp, ctx: BridgeContext, tuni
   register(CheckpointsRequest, (p) => ops.checkpoints(p));
   register(AccountUsageRequest, (p) => accountUsage(ctx, p));
   register(CapabilitiesRequest, () => Promise.resolve(unprobedCapabilities()));
+  const v4 = new V4Operations(ctx);
+  register(RemoveQueuedRequest, (p) => v4.removeQueued(p));
+  register(EditQueuedRequest, (p) => v4.editQueued(p));
+  register(RewindTargetsRequest, (p) => v4.rewindTargets(p));
+  register(RewindToRequest, (p) => v4.rewindTo(p));
+  register(RetryTurnRequest, (p) => v4.retryTurn(p));
+  register(RenameRequest, (p) => v4.rename(p));
   return registered;
 }
 

@@ -53,6 +53,24 @@ export type {
   SteerStateParams,
   FeatureAvailability,
   ZcodeCapabilities,
+  EditQueuedParams,
+  EditQueuedResponse,
+  ForkKind,
+  HistoryChangedParams,
+  RemoveQueuedParams,
+  RemoveQueuedResponse,
+  RenameParams,
+  RenameResponse,
+  RetryTurnParams,
+  RetryTurnResponse,
+  RewindAction,
+  RewindFile,
+  RewindTarget,
+  RewindTargetsParams,
+  RewindTargetsResponse,
+  RewindToParams,
+  RewindToResponse,
+  SteerState,
 } from './extensionShapes.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -167,6 +185,18 @@ export const AccountUsageRequest = request('_zcode/account/usage', (s) => s.Acco
 export const LoadEarlierRequest = request('_zcode/session/loadEarlier', (s) => s.LoadEarlierParams, (s) => s.LoadEarlierResponse);
 /** What the running zcode supports (answers at once; `probed:false` until zcode has been started). */
 export const CapabilitiesRequest = request('_zcode/agent/capabilities', (s) => s.CapabilitiesParams, (s) => s.ZcodeCapabilities);
+/** Drop a deferred steer (or zcode-queued input) before it starts. */
+export const RemoveQueuedRequest = request('_zcode/session/removeQueued', (s) => s.RemoveQueuedParams, (s) => s.RemoveQueuedResponse);
+/** Replace the text of a deferred steer (or zcode-queued input) before it starts. */
+export const EditQueuedRequest = request('_zcode/session/editQueued', (s) => s.EditQueuedParams, (s) => s.EditQueuedResponse);
+/** The user messages the session can go back to, with what each allows. */
+export const RewindTargetsRequest = request('_zcode/session/rewindTargets', (s) => s.RewindTargetsParams, (s) => s.RewindTargetsResponse);
+/** Go back to a user message (`RewindTargetsRequest`'s target): ask again, restore files, or fork there. */
+export const RewindToRequest = request('_zcode/session/rewindTo', (s) => s.RewindToParams, (s) => s.RewindToResponse);
+/** Run the session's latest turn again (after a failure) without repeating the user's message. */
+export const RetryTurnRequest = request('_zcode/session/retryTurn', (s) => s.RetryTurnParams, (s) => s.RetryTurnResponse);
+/** Rename the session (in zcode where the build can; every client gets `session_info_update`). */
+export const RenameRequest = request('_zcode/session/rename', (s) => s.RenameParams, (s) => s.RenameResponse);
 /** Every request the bridge serves (extensionMethods.ts registers each; a test checks it). */
 export const EXTENSION_REQUESTS = [
   ForkRequest,
@@ -181,6 +211,12 @@ export const EXTENSION_REQUESTS = [
   AccountUsageRequest,
   LoadEarlierRequest,
   CapabilitiesRequest,
+  RemoveQueuedRequest,
+  EditQueuedRequest,
+  RewindTargetsRequest,
+  RewindToRequest,
+  RetryTurnRequest,
+  RenameRequest,
 ] as const;
 
 export const SteerStateNotification = notification('_zcode/session/steerState', (s) => s.SteerStateParams);
@@ -189,8 +225,17 @@ export const CheckpointsChangedNotification = notification('_zcode/session/check
 /** Sent to every client when what zcode supports is learned or changes (a probe, a restart of zcode). */
 export const CapabilitiesChangedNotification = notification('_zcode/agent/capabilitiesChanged', (s) => s.ZcodeCapabilities);
 
+/** A session's conversation was cut (a rewind in place): a client showing it loads it again. */
+export const HistoryChangedNotification = notification('_zcode/session/historyChanged', (s) => s.HistoryChangedParams);
+
 /** Every notification the bridge sends. */
-export const EXTENSION_NOTIFICATIONS = [SteerStateNotification, BackgroundTasksNotification, CheckpointsChangedNotification, CapabilitiesChangedNotification] as const;
+export const EXTENSION_NOTIFICATIONS = [
+  SteerStateNotification,
+  BackgroundTasksNotification,
+  CheckpointsChangedNotification,
+  CapabilitiesChangedNotification,
+  HistoryChangedNotification,
+] as const;
 
 /** The request method names by operation (tests and logs; code passes the descriptors). */
 export const EXTENSION_METHOD = {
@@ -206,6 +251,12 @@ export const EXTENSION_METHOD = {
   accountUsage: AccountUsageRequest.method,
   loadEarlier: LoadEarlierRequest.method,
   capabilities: CapabilitiesRequest.method,
+  removeQueued: RemoveQueuedRequest.method,
+  editQueued: EditQueuedRequest.method,
+  rewindTargets: RewindTargetsRequest.method,
+  rewindTo: RewindToRequest.method,
+  retryTurn: RetryTurnRequest.method,
+  rename: RenameRequest.method,
 } as const;
 
 // ---------------------------------------------------------------------------------------------

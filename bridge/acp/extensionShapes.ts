@@ -39,7 +39,21 @@ const checkpointId = nonEmpty('checkpointId').optional();
 export const SessionParams = z.object(base);
 export type SessionParams = z.infer<typeof SessionParams>;
 
-export const ForkParams = z.object({ ...base, checkpointId });
+/**
+ * `checkpoint` (the default): conversation and workspace at a checkpoint (`checkpointId`);
+ * `assistant`: the conversation only, up to an assistant reply (`targetId` from
+ * `_zcode/session/rewindTargets`: that turn's reply; absent: the latest reply) — works while the
+ * session runs and leaves the files alone.
+ */
+export const FORK_KINDS = ['checkpoint', 'assistant'] as const;
+export type ForkKind = (typeof FORK_KINDS)[number];
+
+export const ForkParams = z.object({
+  ...base,
+  checkpointId,
+  kind: z.enum(FORK_KINDS, { error: `kind must be one of: ${FORK_KINDS.join(', ')}` }).optional(),
+  targetId: nonEmpty('targetId').optional(),
+});
 export type ForkParams = z.infer<typeof ForkParams>;
 
 export const RewindParams = z.object({ ...base, checkpointId, cascade: z.boolean({ error: 'cascade must be true or false' }).optional() });
@@ -66,6 +80,52 @@ export type CompactParams = z.infer<typeof CompactParams>;
 
 export const SteerParams = z.object({ ...base, content: nonEmpty('content') });
 export type SteerParams = z.infer<typeof SteerParams>;
+
+/** A steer that zcode queued (`SteerResponse.queueItemId`, `SteerStateParams.queueItemId`). */
+const queueItemId = nonEmpty('queueItemId');
+
+/** `_zcode/session/removeQueued`: drop a deferred steer (or queued prompt) before it starts. */
+export const RemoveQueuedParams = z.object({ ...base, queueItemId });
+export type RemoveQueuedParams = z.infer<typeof RemoveQueuedParams>;
+
+/** `_zcode/session/editQueued`: replace the text of a deferred steer (or queued prompt) before it starts. */
+export const EditQueuedParams = z.object({ ...base, queueItemId, text: nonEmpty('text') });
+export type EditQueuedParams = z.infer<typeof EditQueuedParams>;
+
+/** `_zcode/session/rewindTargets`: the points of the conversation the user can go back to. */
+export const RewindTargetsParams = SessionParams;
+export type RewindTargetsParams = SessionParams;
+
+/**
+ * What going back to a user message does:
+ * - `askAgain`: the latest prompt only — cut the conversation there and ask again (optionally
+ *   edited, `text`), the files stay as they are;
+ * - `askAgainRestoreFiles`: the same, and restore the files that turn changed (refused when a file
+ *   cannot be restored safely: nothing is changed then);
+ * - `forkHere`: an earlier message — a NEW session forked at that turn's checkpoint (the original
+ *   session is kept as it is);
+ * - `filesOnly`: restore the files that turn changed, keep the conversation.
+ */
+export const REWIND_ACTIONS = ['askAgain', 'askAgainRestoreFiles', 'forkHere', 'filesOnly'] as const;
+export type RewindAction = (typeof REWIND_ACTIONS)[number];
+
+export const RewindToParams = z.object({
+  ...base,
+  /** A `RewindTarget.targetId` from `_zcode/session/rewindTargets` (opaque). */
+  targetId: nonEmpty('targetId'),
+  action: z.enum(REWIND_ACTIONS, { error: `action must be one of: ${REWIND_ACTIONS.join(', ')}` }),
+  /** `askAgain*`: the new text of the prompt (absent: the same text). */
+  text: z.string({ error: 'text must be a string' }).trim().min(1, 'text must not be empty').optional(),
+});
+export type RewindToParams = z.infer<typeof RewindToParams>;
+
+/** `_zcode/session/retryTurn`: run the failed (or latest) turn again, without repeating the user's message. */
+export const RetryTurnParams = SessionParams;
+export type RetryTurnParams = SessionParams;
+
+/** `_zcode/session/rename`: the session's title, in zcode itself where the build can (every client sees it). */
+export const RenameParams = z.object({ ...base, title: nonEmpty('title').max(200, 'title must be at most 200 characters') });
+export type RenameParams = z.infer<typeof RenameParams>;
 
 export const SetModeParams = z.object({ ...base, mode: nonEmpty('mode') });
 export type SetModeParams = z.infer<typeof SetModeParams>;
@@ -141,7 +201,14 @@ export const CompactResponse = z.object({
 });
 export type CompactResponse = z.infer<typeof CompactResponse>;
 
-export const SteerResponse = z.object({ accepted: z.literal(true) });
+export const SteerResponse = z.object({
+  accepted: z.literal(true),
+  /**
+   * The id zcode gave the steer while it waits (current builds): what `_zcode/session/steerState`
+   * names and `removeQueued` / `editQueued` take. Absent on builds that steer differently.
+   */
+  queueItemId: z.string().optional(),
+});
 export type SteerResponse = z.infer<typeof SteerResponse>;
 
 export const SetModeResponse = z.object({ mode: z.string() });
@@ -238,8 +305,24 @@ export type ReplayMeta = z.infer<typeof ReplayMeta>;
 
 const sessionIdParam = z.string().min(1);
 
-/** `turn.steerQueued` / `turn.steerDrained`: a "queued" chip in UIs. */
-export const SteerStateParams = z.object({ sessionId: sessionIdParam, state: z.enum(['queued', 'drained']) });
+/**
+ * A steer's life (a "queued" chip in UIs):
+ * - `queued`: zcode holds it for the running turn;
+ * - `drained`: the running turn took it in;
+ * - `deferred`: the turn ended before taking it in — it will be the NEXT turn's input (zcode starts
+ *   that turn by itself); `removeQueued` / `editQueued` still apply until it starts;
+ * - `removed`: dropped before it started (`removeQueued`, by any client).
+ */
+export const STEER_STATES = ['queued', 'drained', 'deferred', 'removed'] as const;
+export type SteerState = (typeof STEER_STATES)[number];
+export const SteerStateParams = z.object({
+  sessionId: sessionIdParam,
+  state: z.enum(STEER_STATES),
+  /** Which steer (current builds); absent on builds that do not name it. */
+  queueItemId: z.string().optional(),
+  /** The steer's text as zcode echoes it (a preview), when it does. */
+  text: z.string().optional(),
+});
 export type SteerStateParams = z.infer<typeof SteerStateParams>;
 
 /**
@@ -327,6 +410,85 @@ export const ZcodeCapabilities = z.object({
   modes: z.array(z.string()),
 });
 export type ZcodeCapabilities = z.infer<typeof ZcodeCapabilities>;
+
+/** `_zcode/session/removeQueued`: `removed:false` when it was gone already (started, or removed by another client). */
+export const RemoveQueuedResponse = z.object({ removed: z.boolean() });
+export type RemoveQueuedResponse = z.infer<typeof RemoveQueuedResponse>;
+
+export const EditQueuedResponse = z.object({ edited: z.literal(true) });
+export type EditQueuedResponse = z.infer<typeof EditQueuedResponse>;
+
+/** One point the user can go back to: a user message of the session. */
+export const RewindTarget = z.object({
+  /** Opaque: pass it back to `rewindTo` (or `fork {kind:"assistant"}`) as it is. */
+  targetId: z.string().min(1),
+  /** `latestPrompt`: the last user message (can be asked again in place); `earlier`: any before it. */
+  kind: z.enum(['latestPrompt', 'earlier']),
+  /** The user message's text (a client shortens it for display). */
+  text: z.string(),
+  /** ISO 8601, when zcode says. */
+  createdAt: z.string().optional(),
+  /** How many files that turn changed, when zcode says. */
+  fileCount: z.number().int().nonnegative().optional(),
+  /** What this point allows now (`rewindTo`'s actions; `forkAssistant`: `fork {kind:"assistant", targetId}`). */
+  actions: z.array(z.enum([...REWIND_ACTIONS, 'forkAssistant'])),
+});
+export type RewindTarget = z.infer<typeof RewindTarget>;
+
+export const RewindTargetsResponse = z.object({
+  /** Oldest first. */
+  targets: z.array(RewindTarget),
+  /** Older messages exist than these (zcode answers the latest ones). */
+  hasMore: z.boolean(),
+});
+export type RewindTargetsResponse = z.infer<typeof RewindTargetsResponse>;
+
+/** A file that could not be (or was not) restored, and why in zcode's words. */
+export const RewindFile = z.object({ path: z.string(), reason: z.string().optional() });
+export type RewindFile = z.infer<typeof RewindFile>;
+
+export const RewindToResponse = z.object({
+  /**
+   * `done`: it happened; `blocked`: zcode refused and changed nothing (`message` says why,
+   * `unsafeFiles` / `ignoredFiles` which files); `staleGaveUp`: the session kept changing under the
+   * request (a turn running) and it gave up after a few tries — try again.
+   */
+  outcome: z.enum(['done', 'blocked', 'staleGaveUp']),
+  /** The session to show now: the same one, or the fork's new id (`forkHere`), loadable at once. */
+  sessionId: z.string().min(1),
+  /** The session's working directory (what `session/load` of a fork needs). */
+  cwd: z.string(),
+  /** True when `sessionId` is a new session (the original is kept unchanged). */
+  forked: z.boolean(),
+  /**
+   * True when the conversation was cut: every client showing it should load it again
+   * (`_zcode/session/historyChanged` is sent to them too).
+   */
+  historyChanged: z.boolean(),
+  /** For the user: what happened or why not. */
+  message: z.string(),
+  restoredFiles: z.array(z.string()).optional(),
+  unsafeFiles: z.array(RewindFile).optional(),
+  ignoredFiles: z.array(RewindFile).optional(),
+});
+export type RewindToResponse = z.infer<typeof RewindToResponse>;
+
+export const RetryTurnResponse = z.object({
+  /** `retryTurn`: zcode re-ran the turn in place (no duplicated message); `resend`: the prompt was sent again. */
+  via: z.enum(['retryTurn', 'resend']),
+});
+export type RetryTurnResponse = z.infer<typeof RetryTurnResponse>;
+
+export const RenameResponse = z.object({
+  title: z.string(),
+  /** True when zcode itself holds the title (every client and the desktop app see it); false: this bridge only. */
+  inZcode: z.boolean(),
+});
+export type RenameResponse = z.infer<typeof RenameResponse>;
+
+/** The conversation of a session was cut (a rewind): reload it (`session/load`) to drop the removed messages. */
+export const HistoryChangedParams = z.object({ sessionId: sessionIdParam, reason: z.enum(['rewound', 'retried']) });
+export type HistoryChangedParams = z.infer<typeof HistoryChangedParams>;
 
 export const CapabilitiesParams = z.object({});
 export type CapabilitiesParams = z.infer<typeof CapabilitiesParams>;

@@ -522,7 +522,8 @@ export class ChatController {
 
   private onExtNotification(notification: { method: string; params: unknown }): void {
     const steer = readNotification(SteerStateNotification, notification);
-    if (steer && steer.sessionId === this.state.session.sessionId) return this.queue(T.patchSession(this.state, { steer: steer.state }));
+    // `deferred` / `removed` (a steer the turn did not take in) clear the chip until the UI shows them.
+    if (steer && steer.sessionId === this.state.session.sessionId) return this.queue(T.patchSession(this.state, { steer: steer.state === 'queued' || steer.state === 'drained' ? steer.state : undefined }));
     const tasks = readNotification(BackgroundTasksNotification, notification);
     if (tasks && tasks.sessionId === this.state.session.sessionId) this.queue(T.patchSession(this.state, { backgroundTasks: tasks.tasks }));
   }
