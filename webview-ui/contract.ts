@@ -311,8 +311,11 @@ export interface SessionView {
   connectionMessage?: string;
   /** A prompt of this window is running on the session. */
   running: boolean;
-  /** Steer chip: sent → queued (zcode holds it) → drained (zcode consumed it). */
-  steer?: 'sent' | 'queued' | 'drained';
+  /**
+   * Steer chip: sent → queued (zcode holds it) → drained (the running turn took it in), or
+   * deferred (the turn ended first: it will be the next turn's input; the chip offers Remove).
+   */
+  steer?: 'sent' | 'queued' | 'drained' | 'deferred';
   usage?: { used: number; size: number; cost?: { amount: number; currency: string } | null };
   /** The GLM Coding Plan window with the least left (`_zcode/account/usage`); absent: no figures. */
   planQuota?: PlanQuotaView;
@@ -473,6 +476,10 @@ export const OpenDiffCommand = new IpcCommand<{ toolCallId: string; index: numbe
 export const ReviewChangesCommand = new IpcCommand<{ changeSetId: string; path?: string }>('changes/review');
 /** Restore the content from before the turn: one file (`path`) or every file of the card. */
 export const UndoChangesCommand = new IpcCommand<{ changeSetId: string; path?: string }>('changes/undo');
+/** Drop the deferred steer before it starts as the next turn (its text goes back into the composer). */
+export const RemoveSteerCommand = new IpcCommand('prompt/removeSteer');
+/** zcode's own rewind at a user message: ask the latest prompt again (edited, maybe restoring files), or undo its turn's files. */
+export const RewindMessageCommand = new IpcCommand<{ itemId: string; action: 'askAgain' | 'filesOnly' }>('message/rewind');
 /** Rewind the session to a user message's checkpoint (keeps it and its answer), then reload the transcript. */
 export const RewindToCommand = new IpcCommand<{ itemId: string }>('checkpoint/rewind');
 /** Fork a new session from a user message's checkpoint and show it. */

@@ -30,7 +30,6 @@ import {
   DidChangeSettingsNotification,
   FocusInputNotification,
   ForkSessionCommand,
-  RestoreInputNotification,
   ListSessionsRequest,
   LoadEarlierCommand,
   LoadSessionCommand,
@@ -39,7 +38,9 @@ import {
   OpenLocationCommand,
   ReadyCommand,
   RemoveQueuedCommand,
+  RemoveSteerCommand,
   RetryCommand,
+  RewindMessageCommand,
   ReviewChangesCommand,
   RewindToCommand,
   ForkFromCommand,
@@ -64,13 +65,13 @@ import {
   earlierPageOf,
   LoadEarlierRequest,
   readNotification,
-  SteerRequest,
-  SteerStateNotification,
+  RetryTurnRequest,
 } from '../../bridge/acp/extensionSchemas.ts';
 import type { ChatChanges, ChatEnvironment, ChatHost, ChatSessions, Disposable, LoadedSession } from './chatPorts.ts';
 
 export type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';
 import { featureUnavailable } from './chatFeatures.ts';
+import { ChatSteerRewind } from './chatSteerRewind.ts';
 import { PatchStream } from './patchStream.ts';
 import { PendingInteractions } from './pendingInteractions.ts';
 import { buildPrompt, fileContents, parseAttachments, summarize } from './prompt.ts';
@@ -95,6 +96,7 @@ export class ChatController {
   /** The running turn's change recorder (this window's prompts only). */
   private recorder: { sessionId: string; turn: ReturnType<ChatChanges['beginTurn']> } | undefined;
   private readonly checkpoints: TranscriptCheckpoints;
+  private readonly steerRewind: ChatSteerRewind;
   /**
    * Paging back through a session the bridge replayed only the tail of: the cursor of the page
    * before what is shown; `page` while a `_zcode/session/loadEarlier` is on its way (the updates
@@ -114,6 +116,18 @@ export class ChatController {
       env,
       state: () => this.state,
       queue: (change) => this.queue(change),
+      showError: (error) => this.showError(error),
+    });
+    this.steerRewind = new ChatSteerRewind({
+      host,
+      sessions,
+      env,
+      state: () => this.state,
+      queue: (change) => this.queue(change),
+      send: (notification, params) => {
+        if (this.stream.isListening) this.stream.send(notification, params);
+      },
+      sendPrompt: (text) => void this.sendPrompt(text, []),
       showError: (error) => this.showError(error),
     });
     this.subscriptions.push(
@@ -243,7 +257,13 @@ export class ChatController {
   private dispatch(msg: IpcMessage): void {
     if (ReadyCommand.is(msg)) return this.onReady();
     if (SendPromptCommand.is(msg)) return void this.sendPrompt(msg.params.text ?? '', parseAttachments(msg.params.attachments));
-    if (SteerCommand.is(msg)) return void this.steer(msg.params.text ?? '');
+    if (SteerCommand.is(msg)) return void this.steerRewind.steer(msg.params.text ?? '');
+    if (RemoveSteerCommand.is(msg)) return void this.steerRewind.removeDeferred();
+    if (RewindMessageCommand.is(msg)) {
+      const { itemId, action } = msg.params;
+      if (typeof itemId === 'string' && (action === 'askAgain' || action === 'filesOnly')) void this.steerRewind.rewindMessage(itemId, action);
+      return;
+    }
     if (RemoveQueuedCommand.is(msg)) {
       this.queued = this.queued.filter((q) => q.id !== msg.params.id);
       return this.publishQueue();
@@ -409,32 +429,6 @@ export class ChatController {
     return '';
   }
 
-  private async steer(text: string): Promise<void> {
-    const sessionId = this.state.session.sessionId;
-    if (!text || !sessionId) return;
-    if (!this.state.session.running) return void this.sendPrompt(text, []);
-    // The webview does not send a steer the session reports unavailable; a stale view might: say why, keep the text.
-    const blocked = this.state.session.featureUnavailable?.steer;
-    if (blocked !== undefined) return this.steerFailed(text, blocked);
-    this.queue(T.patchSession(this.state, { steer: 'sent' }));
-    try {
-      // `SteerRequest` mirrors zcode's `session/steer {sessionId, content}`.
-      await this.host.call(SteerRequest, { sessionId, content: text });
-      this.queue(T.addUserPrompt(this.state, text, []));
-      // addUserPrompt marks a new turn; a steer joins the running one: keep the steer chip.
-      this.queue(T.patchSession(this.state, { running: true, steer: this.state.session.steer ?? 'sent' }));
-    } catch (error) {
-      this.steerFailed(text, this.env.errorMessage(error));
-    }
-  }
-
-  /** A steer that did not reach zcode: the reason in the transcript, the text back in the composer. */
-  private steerFailed(text: string, reason: string): void {
-    this.queue(T.patchSession(this.state, { steer: undefined }));
-    this.queue(T.addError(this.state, reason, false));
-    if (this.stream.isListening) this.stream.send(RestoreInputNotification, { text });
-  }
-
   private async cancelTurn(): Promise<void> {
     const sessionId = this.state.session.sessionId;
     if (!sessionId) return;
@@ -458,7 +452,27 @@ export class ChatController {
     const item = items[at];
     const lastUser = items.findLastIndex((i) => i.type === 'user');
     if (item?.type !== 'error' || !item.retryable || at < lastUser) return this.env.log('info', `chat: Retry of ${itemId} ignored (not the last prompt's error)`);
+    // zcode re-runs the turn itself where it can (no second copy of the prompt in its history).
+    const sessionId = this.state.session.sessionId;
+    if (sessionId && this.env.features?.capabilities.probed && this.state.session.featureUnavailable?.retryTurn === undefined) return void this.retryInZcode(sessionId);
     void this.sendPrompt(this.lastPrompt.text, this.lastPrompt.attachments);
+  }
+
+  /**
+   * The bridge's retry: it answers once the re-run turn has ended (like `session/prompt`), its
+   * updates stream meanwhile; the failed turn's error card goes, the new turn's outcome is shown.
+   */
+  private async retryInZcode(sessionId: string): Promise<void> {
+    const transcript = this.state;
+    this.queue(T.patchSession(transcript, { running: true }));
+    let outcome: { stopReason: PromptResponse['stopReason'] } | { error: string };
+    try {
+      await this.host.call(RetryTurnRequest, { sessionId });
+      outcome = { stopReason: 'end_turn' };
+    } catch (error) {
+      outcome = { error: this.env.errorMessage(error) };
+    }
+    if (transcript === this.state) this.queue(T.endTurn(transcript, outcome));
   }
 
   /** The chosen option, or a dismissal (`cancelled`); an answer with neither is malformed and ignored. */
@@ -521,9 +535,7 @@ export class ChatController {
   }
 
   private onExtNotification(notification: { method: string; params: unknown }): void {
-    const steer = readNotification(SteerStateNotification, notification);
-    // `deferred` / `removed` (a steer the turn did not take in) clear the chip until the UI shows them.
-    if (steer && steer.sessionId === this.state.session.sessionId) return this.queue(T.patchSession(this.state, { steer: steer.state === 'queued' || steer.state === 'drained' ? steer.state : undefined }));
+    if (this.steerRewind.onNotification(notification)) return;
     const tasks = readNotification(BackgroundTasksNotification, notification);
     if (tasks && tasks.sessionId === this.state.session.sessionId) this.queue(T.patchSession(this.state, { backgroundTasks: tasks.tasks }));
   }

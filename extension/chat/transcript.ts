@@ -231,7 +231,8 @@ export function endTurn(state: TranscriptState, outcome: { stopReason: StopReaso
   const b = new ChangeBuilder(state);
   state.openText = undefined;
   state.echo = undefined;
-  b.session({ running: false, steer: undefined });
+  // A deferred steer outlives its turn: it will be the next one's input (its chip offers Remove).
+  b.session({ running: false, steer: state.session.steer === 'deferred' ? 'deferred' : undefined });
   if ('error' in outcome) {
     b.upsert({ type: 'error', id: nextId(state, 'error'), message: outcome.error, retryable: true });
     return b.change;

@@ -7,10 +7,11 @@
  */
 import * as vscode from 'vscode';
 import type { SessionConfigOption, SessionConfigSelectOption, SessionConfigSelectGroup } from '@agentclientprotocol/sdk';
-import { CheckpointsRequest, CompactRequest, GoalRequest, RewindRequest, SteerRequest } from '../../bridge/acp/extensionSchemas.ts';
+import { CheckpointsRequest, CompactRequest, GoalRequest, RenameRequest, RewindRequest, SteerRequest } from '../../bridge/acp/extensionSchemas.ts';
 import type { GoalResponse, ParamsOf } from '../../bridge/acp/extensionSchemas.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
 import { pickSessionFolder } from '../sessionFolders.ts';
+import { chooseAction, pickTarget, rewindTargets, runRewind } from '../rewindChoices.ts';
 import type { ClientSessions } from '../sessions.ts';
 import type { Feature, ZcodeFeatures } from '../zcodeFeatures.ts';
 import type { CommandRunner } from './runner.ts';
@@ -63,8 +64,12 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
         ignoreFocusOut: true,
       }));
     if (next === undefined) return undefined;
-    await history.rename(sessionId, next.trim() || undefined);
-    return next.trim();
+    const chosen = next.trim();
+    // zcode keeps the title where it can (every client and the desktop app see it); the local
+    // title is kept in any case, so this workspace shows it whatever the build.
+    if (chosen && features?.capabilities.rename.available) await host.call(RenameRequest, { sessionId, title: chosen });
+    await history.rename(sessionId, chosen || undefined);
+    return chosen;
   });
 
   runner.register('zcode.forkSession', () => t('Fork Session'), async (arg?: CheckpointArg) => {
@@ -79,6 +84,16 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
   runner.register('zcode.rewind', () => t('Rewind'), async (arg?: CheckpointArg) => {
     if (refused(t('Rewind'), 'rewindLatestPrompt', 'rewindEarlier', 'fileRewind')) return undefined;
     const sessionId = sessions.requireActive();
+    // zcode's own rewind points (current builds): the user picks a message, then which kind of rewind.
+    if (arg === undefined && features?.capabilities.v4) {
+      const target = await pickTarget(await rewindTargets(host, sessionId));
+      const choice = target && (await chooseAction(target));
+      if (!choice) return undefined;
+      const result = await runRewind(host, sessionId, choice);
+      if (result?.forked) await sessions.loadSession(result.sessionId, result.cwd);
+      else if (result?.historyChanged) await sessions.loadSession(sessionId);
+      return result;
+    }
     const target = arg === undefined ? await pickCheckpoint(host, sessionId, t('Rewind to which checkpoint?')) : checkpointOf(arg);
     if (target === undefined) return undefined;
     const cascade = typeof arg === 'object' && arg?.cascade !== undefined ? arg.cascade : undefined;

@@ -64,8 +64,18 @@ function readImage(file: File): Promise<Attachment> {
   });
 }
 
-const steerText = (state: NonNullable<SessionView['steer']>): string =>
-  state === 'sent' ? t('Steer sent…') : state === 'queued' ? t('Steer queued: zcode will read it at its next step') : t('Steer delivered');
+function steerText(state: NonNullable<SessionView['steer']>): string {
+  switch (state) {
+    case 'sent':
+      return t('Steer sent…');
+    case 'queued':
+      return t('Steer queued: zcode will read it at its next step');
+    case 'drained':
+      return t('Steer delivered: added to the running turn');
+    case 'deferred':
+      return t("The turn ended before reading the steer: it will be the next turn's input");
+  }
+}
 
 export function Composer({ session, view, bus, settings }: { session: SessionView; view: ViewState; bus?: AttachBus; settings: ChatSettings }) {
   const actions = useActions();
@@ -241,6 +251,11 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
       {session.steer && (
         <div class={`chip steer-chip ${session.steer}`} role="status">
           <Icon name={session.steer === 'drained' ? 'pass' : 'clock'} /> {steerText(session.steer)}
+          {session.steer === 'deferred' && (
+            <button type="button" class="link-button remove-steer" onClick={() => actions.removeSteer()}>
+              {t('Remove')}
+            </button>
+          )}
         </div>
       )}
       {attachments.length > 0 && (
