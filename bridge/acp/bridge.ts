@@ -66,6 +66,7 @@ import type { ClientInfo } from './clients.ts';
 import { ConfigService } from './configOptions.ts';
 import type { BridgeContext, SessionHandle, SlashCommandRunner } from './context.ts';
 import { registerExtensionMethods } from './extensionMethods.ts';
+import { ZcodeFeatures } from './capabilities.ts';
 import { registerCoreHandlers } from './handlers.ts';
 import { CommandCatalog } from './commandCatalog.ts';
 import { QuotaService } from './quota.ts';
@@ -144,6 +145,7 @@ class BridgeImpl implements Bridge {
   private readonly config: ConfigService;
   private readonly commands: CommandCatalog;
   private readonly quota: QuotaService;
+  private readonly features: ZcodeFeatures;
   private readonly disposables: Disposable[] = [];
   private readonly disposeEmitter: Emitter<void>;
   /** The ClientInfo for the connection being opened right now (onConnect runs synchronously inside connect). */
@@ -177,10 +179,12 @@ class BridgeImpl implements Bridge {
     this.config = new ConfigService(this.sessions, this.backend);
     this.commands = new CommandCatalog(this.backend, logger);
     this.quota = new QuotaService(logger);
+    this.features = new ZcodeFeatures(this.backend, (method, params) => this.registry.broadcast(method, params), logger);
     this.backend.setInteractionHandler(this.router.handle);
 
     const context = this.context();
     this.disposables.push(
+      this.features,
       this.sessions,
       this.turns,
       this.sessions.onSignal(({ runtime, signal }) => handleSignal({ runtime, signal, registry: this.registry, titles: this.turns.titles, config: this.config })),
@@ -313,6 +317,7 @@ class BridgeImpl implements Bridge {
       clients: this.registry,
       commands: this.commands,
       quota: this.quota,
+      features: this.features,
       materialize: async (acpId) => handle(acpId, await this.sessions.materialize(acpId)),
       peek: (acpId) => {
         const runtime = this.sessions.peek(acpId);

@@ -10,6 +10,7 @@ import type { SessionSettings } from '../zcode/protocol.ts';
 import type { ClientRegistry } from './clients.ts';
 import type { CommandCatalog } from './commandCatalog.ts';
 import type { QuotaService } from './quota.ts';
+import type { ZcodeFeatures } from './capabilities.ts';
 import type { CheckpointInfo, ExtensionNotification, SessionNotificationParams } from './extensionSchemas.ts';
 import type { TranslatorState, TurnSignal } from './translation.ts';
 
@@ -47,6 +48,8 @@ export interface BridgeContext {
   readonly commands: CommandCatalog;
   /** The GLM Coding Plan quota, read from the provider (quota.ts). */
   readonly quota: QuotaService;
+  /** What the running zcode can do (capabilities.ts): probed once per process. */
+  readonly features: ZcodeFeatures;
   /**
    * Resolve an ACP session id to its live zcode session, creating the zcode session of a lazy
    * placeholder and resuming/re-subscribing after a backend restart as needed.

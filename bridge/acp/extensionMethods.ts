@@ -77,7 +77,6 @@ import type {
   SetThoughtLevelParams,
   SetThoughtLevelResponse,
   SteerParams,
-  ZcodeCapabilities,
   SteerResponse,
 } from './extensionSchemas.ts';
 
@@ -127,7 +126,8 @@ export function registerExtensionMethods(app: AgentApp, ctx: BridgeContext, tuni
   register(CancelBackgroundTaskRequest, (p) => ops.cancelBackgroundTask(p));
   register(CheckpointsRequest, (p) => ops.checkpoints(p));
   register(AccountUsageRequest, (p) => accountUsage(ctx, p));
-  register(CapabilitiesRequest, () => Promise.resolve(unprobedCapabilities()));
+  // At once: a zcode that is running is probed (or being probed); one not started yet is not started for this.
+  register(CapabilitiesRequest, () => (ctx.backend.state === 'ready' ? ctx.features.probe() : Promise.resolve(ctx.features.snapshot)));
   const v4 = new V4Operations(ctx);
   register(RemoveQueuedRequest, (p) => v4.removeQueued(p));
   register(EditQueuedRequest, (p) => v4.editQueued(p));
@@ -409,24 +409,4 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
       },
     );
   });
-}
-
-/** What is known before zcode has been probed: nothing, and every feature says so. */
-export function unprobedCapabilities(): ZcodeCapabilities {
-  const unknown = { available: false, reason: 'zcode has not been started yet' };
-  return {
-    probed: false,
-    v4: false,
-    steer: unknown,
-    rewindLatestPrompt: unknown,
-    rewindWithFiles: unknown,
-    rewindEarlier: unknown,
-    fileRewind: unknown,
-    retryTurn: unknown,
-    rename: unknown,
-    forkCheckpoint: unknown,
-    forkAssistant: unknown,
-    queueEdit: unknown,
-    modes: [],
-  };
 }

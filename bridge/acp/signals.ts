@@ -38,9 +38,13 @@ export function handleSignal({ runtime, signal, registry, titles, config }: Sign
     case 'turn_terminal':
     case 'compaction':
       return;
-    case 'steer':
-      notifyAliases(registry, runtime.aliases, SteerStateNotification, { state: signal.state });
+    case 'steer': {
+      // One notification per steer zcode names (current builds), else one for "the" steer.
+      const text = signal.text ? { text: signal.text } : {};
+      if (!signal.queueItemIds) notifyAliases(registry, runtime.aliases, SteerStateNotification, { state: signal.state, ...text });
+      else for (const queueItemId of signal.queueItemIds) notifyAliases(registry, runtime.aliases, SteerStateNotification, { state: signal.state, queueItemId, ...text });
       return;
+    }
     case 'background_tasks':
       notifyAliases(registry, runtime.aliases, BackgroundTasksNotification, { tasks: signal.tasks });
       return;

@@ -101,10 +101,14 @@ export function translateEvent(state: SessionTranslatorState, event: ZcodeEvent)
       return onTurnFailed(state, event.payload);
     case 'turn.terminal':
       return onTurnTerminal(state, event.payload);
-    case 'turn.steerQueued':
-      return signal({ type: 'steer', state: 'queued' });
-    case 'turn.steerDrained':
-      return signal({ type: 'steer', state: 'drained' });
+    case 'turn.steerQueued': {
+      const { pendingInputId, inputPreview } = event.payload ?? {};
+      return signal({ type: 'steer', state: 'queued', ...(pendingInputId ? { queueItemIds: [pendingInputId] } : {}), ...(inputPreview ? { text: inputPreview } : {}) });
+    }
+    case 'turn.steerDrained': {
+      const ids = event.payload?.pendingInputIds;
+      return signal({ type: 'steer', state: 'drained', ...(ids?.length ? { queueItemIds: ids } : {}) });
+    }
     case 'session.updated':
       return isBackgroundTaskPayload(event.payload) ? translateBackgroundTask(state, event.payload) : only(onUsage(state, event.payload));
     case 'state.updated':

@@ -50,7 +50,7 @@ export type TurnSignal =
       background: boolean;
     }
   /** `turn.steerQueued` / `turn.steerDrained`. */
-  | { type: 'steer'; state: 'queued' | 'drained' }
+  | { type: 'steer'; state: 'queued' | 'drained'; queueItemIds?: string[]; text?: string }
   /** The session's full background task list, on every change. */
   | { type: 'background_tasks'; tasks: BackgroundTaskInfo[] }
   /** Backend-side settings change (`state.updated`); `model` is the model id. */

@@ -22,6 +22,8 @@ import type {
 } from './protocol.ts';
 import type { CheckpointsResult, CompactResult, McpListResult, RewindResult } from './operationShapes.ts';
 import type { PluginListResult, SkillCatalogResult } from './catalogShapes.ts';
+import type { V4Commands } from './v4Commands.ts';
+import type { V4Ack, V4CommandKey, V4CommandsQueryResult, V4Envelope, V4FileRewindPreview, V4RowsRange, V4RowTarget } from './v4Shapes.ts';
 
 /** Minimal logger port. The extension passes a VS Code LogOutputChannel, the CLI a stderr logger. */
 export interface Logger {
@@ -202,6 +204,20 @@ export interface ZcodeBackend extends Disposable {
   sessionUsage(params: { sessionId: string }): Promise<Record<string, unknown>>;
   /** `automation/list`: asked to learn whether the build has automation methods (-32601 when not). */
   listAutomations(): Promise<unknown>;
+
+  /**
+   * zcode's v4 command surface (current builds): probed once per process, one request at a time,
+   * ids, CAS and retries handled (v4Commands.ts). Only for what the legacy methods cannot do.
+   */
+  readonly v4: V4Commands;
+  /** `v4/command`, raw (use `v4`). */
+  v4Command(envelope: V4Envelope): Promise<V4Ack>;
+  /** `v4/commands/query`, raw (use `v4`). */
+  v4QueryCommands(keys: V4CommandKey[]): Promise<V4CommandsQueryResult>;
+  /** `v4/conversation/rowsRange`, raw (use `v4`). */
+  v4RowsRange(params: { sessionId: string; limit: number; beforeRowId?: number }): Promise<V4RowsRange>;
+  /** `v4/conversation/fileRewindPreview`, raw (use `v4`). */
+  v4FileRewindPreview(params: { sessionId: string; target: V4RowTarget; baseRevision: number; baseLogEpoch: string }): Promise<V4FileRewindPreview>;
 }
 
 /** An MCP server in the shape zcode's `session/create` / `session/resume` take (zcode-current.md §12). */

@@ -37,6 +37,7 @@ import { locateZcode } from './locate.ts';
 import { defaultConfigSource, HostRequests } from './hostRequests.ts';
 import type { ZcodeConfigSource } from './hostRequests.ts';
 import type { LocatedCli } from './locate.ts';
+import { V4Commands } from './v4Commands.ts';
 import { ZcodeMethods } from './methods.ts';
 import { DEFAULT_KILL_GRACE_MS, ZcodeProcess } from './process.ts';
 import type { StartZcodeProcess, ZcodeChild } from './process.ts';
@@ -99,6 +100,7 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
   readonly onEvent: ZcodeBackend['onEvent'];
   private readonly drainEmitter: Emitter<void>;
   readonly onDidDrainEvents: ZcodeBackend['onDidDrainEvents'];
+  readonly v4: V4Commands;
 
   constructor(
     private readonly options: BackendOptions,
@@ -116,6 +118,7 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
     this.drainEmitter = new Emitter('onDidDrainEvents', this.logger);
     this.onDidDrainEvents = this.drainEmitter.event;
     this.hostRequests = new HostRequests(this.logger, deps.zcodeConfig ?? defaultConfigSource(options.env));
+    this.v4 = new V4Commands(this, this.logger);
   }
 
   get state(): BackendState {

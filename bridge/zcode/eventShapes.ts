@@ -35,8 +35,18 @@ export const TurnStartedPayload = z
     inputSource: z.string().optional(),
     inputVisibility: z.string().optional(),
     input: z.string().optional(),
+    /** The input that started the turn: a v4 command's id (v4 uses the commandId as inputId). */
+    inputId: z.string().optional().catch(undefined),
   })
   .passthrough();
+
+/** `turn.steerQueued`: the queued input's id (`queue_<commandId>` for a v4 sendText) and a preview. */
+export const SteerQueuedPayload = z
+  .object({ pendingInputId: z.string().optional().catch(undefined), inputPreview: z.string().optional().catch(undefined), delivery: z.string().optional().catch(undefined) })
+  .passthrough();
+
+/** `turn.steerDrained`: the queued inputs the running turn took in. */
+export const SteerDrainedPayload = z.object({ pendingInputIds: z.array(z.string()).optional().catch(undefined) }).passthrough();
 
 /** `model.streaming` kinds current builds send that carry nothing the bridge shows (start/end markers, tool input streaming). */
 export const SILENT_STREAMING_KINDS = [
@@ -270,8 +280,8 @@ export const ZcodeEvent = z.discriminatedUnion('type', [
   z.object({ ...turnEnvelope, type: z.literal('turn.completed'), payload: TurnCompletedPayload }),
   z.object({ ...turnEnvelope, type: z.literal('turn.failed'), payload: TurnFailedPayload }),
   z.object({ ...turnEnvelope, type: z.literal('turn.terminal'), payload: TurnTerminalPayload }),
-  z.object({ ...envelope, type: z.literal('turn.steerQueued'), payload: z.object({}).passthrough().optional() }),
-  z.object({ ...envelope, type: z.literal('turn.steerDrained'), payload: z.object({}).passthrough().optional() }),
+  z.object({ ...envelope, type: z.literal('turn.steerQueued'), payload: SteerQueuedPayload.optional() }),
+  z.object({ ...envelope, type: z.literal('turn.steerDrained'), payload: SteerDrainedPayload.optional() }),
   z.object({ ...envelope, type: z.literal('session.updated'), payload: z.union([BackgroundTaskPayload, UsagePayload]) }),
   z.object({ ...envelope, type: z.literal('state.updated'), payload: StateUpdatedPayload }),
   z.object({ ...envelope, type: z.literal('session.titleUpdated'), payload: TitleUpdatedPayload }),

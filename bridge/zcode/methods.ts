@@ -23,6 +23,8 @@ import {
 import type { CheckpointTarget, GoalAction } from './protocol.ts';
 import { CheckpointsResult, CompactResult, McpListResult, RewindResult, SessionUsageResult } from './operationShapes.ts';
 import { PluginListResult, SkillCatalogResult } from './catalogShapes.ts';
+import { V4Ack, V4CommandsQueryResult, V4FileRewindPreview, V4RowsRange } from './v4Shapes.ts';
+import type { V4CommandKey, V4Envelope, V4RowTarget } from './v4Shapes.ts';
 
 /** The one `deliveryKind` the bridge subscribes with: a continuous push, like the desktop app. */
 const DELIVERY_KIND = 'desktop-continuous';
@@ -46,7 +48,7 @@ function workspaceParam(workspacePath: string): { workspacePath: string; workspa
 
 type Methods = Omit<
   ZcodeBackend,
-  'state' | 'onDidChangeState' | 'onDidExit' | 'onEvent' | 'onDidDrainEvents' | 'setInteractionHandler' | 'start' | 'restart' | 'dispose'
+  'state' | 'onDidChangeState' | 'onDidExit' | 'onEvent' | 'onDidDrainEvents' | 'setInteractionHandler' | 'start' | 'restart' | 'dispose' | 'v4'
 >;
 
 export abstract class ZcodeMethods implements Methods {
@@ -207,6 +209,26 @@ export abstract class ZcodeMethods implements Methods {
 
   listAutomations(): Promise<unknown> {
     return this.call('automation/list', {}, AnyResult);
+  }
+
+  // --- v4 (raw: v4Commands.ts adds ids, CAS, retries and lost-reply recovery) ---------------------
+
+  v4Command(envelope: V4Envelope): Promise<V4Ack> {
+    return this.call('v4/command', envelope, V4Ack);
+  }
+
+  /** Strict on zcode's side: only `commands` (no `clock`, which older schemas lack). */
+  v4QueryCommands(keys: V4CommandKey[]): Promise<V4CommandsQueryResult> {
+    return this.call('v4/commands/query', { commands: keys }, V4CommandsQueryResult);
+  }
+
+  /** Strict on zcode's side: exactly these keys. */
+  v4RowsRange(params: { sessionId: string; limit: number; beforeRowId?: number }): Promise<V4RowsRange> {
+    return this.call('v4/conversation/rowsRange', params, V4RowsRange);
+  }
+
+  v4FileRewindPreview(params: { sessionId: string; target: V4RowTarget; baseRevision: number; baseLogEpoch: string }): Promise<V4FileRewindPreview> {
+    return this.call('v4/conversation/fileRewindPreview', params, V4FileRewindPreview);
   }
 }
 

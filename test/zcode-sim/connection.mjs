@@ -24,6 +24,8 @@ export class Connection {
     /** id -> { method, resolve, answered } for requests the simulator sent */
     this.pending = new Map();
     this.violations = 0;
+    /** optional `(method) => Promise<release>`: serial request processing (v4.mjs) */
+    this.gate = null;
   }
 
   /** Record a protocol violation (record file + stderr). */
@@ -94,6 +96,8 @@ export class Connection {
 
   async handleRequest(msg) {
     const afters = [];
+    // v4 builds: wait for this request's turn in zcode's serial line (v4.mjs requestGate).
+    const release = this.gate ? await this.gate(msg.method) : null;
     try {
       const result = await this.onRequest(msg.method, msg.params, { after: (fn) => afters.push(fn) });
       deliverReply(this.writer, msg, result);
@@ -106,6 +110,8 @@ export class Connection {
         log(`internal error in ${msg.method}:`, err?.stack ?? String(err));
         this.error(msg.id, -32603, `Internal error: ${err?.message ?? err}`);
       }
+    } finally {
+      release?.();
     }
   }
 

@@ -79,7 +79,7 @@ export function sessionInfo(session) {
     traceId: session.traceId,
     sessionKind: session.forkedFrom ? 'fork' : 'interactive',
     title: session.title,
-    titleSource: session.title === 'New session' ? 'default' : 'first_input',
+    titleSource: session.titleSource ?? (session.title === 'New session' ? 'default' : 'first_input'),
     mode: session.mode,
     status: session.turn ? 'running' : 'idle',
     model: { providerId: modelOf(session).ref.providerId, modelId: modelOf(session).ref.modelId },
@@ -216,6 +216,8 @@ export function currentEvent(session, type, payload) {
       const out = { turnNumber: session.turnCount, input: input ?? turn?.spec.prompt ?? '' };
       if (inputSource) out.inputSource = inputSource;
       if (inputVisibility) out.inputVisibility = inputVisibility;
+      // v4-started turns (v4Input.mjs): the commandId is the inputId and queryId.
+      for (const key of ['inputId', 'queryId', 'foregroundExecutionId']) if (payload[key] !== undefined) out[key] = payload[key];
       if (turn) out.messageId = turn.assistant.info.id;
       return { type, turnId, payload: out };
     }
@@ -231,6 +233,9 @@ export function currentEvent(session, type, payload) {
       const toolCallCount = (turn?.assistant.parts ?? []).filter((p) => p.type === 'tool').length;
       return { type, turnId, payload: { response: text, tokenCount: usage?.totalTokens ?? 0, usage, toolCallCount, duration: turn ? Date.now() - turn.startedAt : 0, resultType } };
     }
+    case 'turn.steerQueued':
+    case 'turn.steerDrained':
+      return { type, turnId: turn?.id, payload };
     case 'turn.failed':
       return { type, turnId: payload.turnId, payload: { error: currentError(payload.error), turnPhase: payload.error?.turnPhase ?? 'model_request' } };
     default:

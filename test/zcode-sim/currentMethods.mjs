@@ -157,7 +157,8 @@ export function currentMethods(sv, startTurn) {
     async 'session/stop'(params) {
       const session = sessionOf(sv, strict(params, { required: ['sessionId'] }));
       if (ignoresStop()) return {}; // ZCODE_SIM_FAULTS=ignore-stop (faults.mjs): answered, but the turn runs on
-      session.turn?.cancel();
+      // A turn started by v4 belongs to core admission: the legacy stop only aborts legacy turns (v4Input.mjs).
+      if (!session.turn?.spec.v4) session.turn?.cancel();
       session.compaction?.abort();
       return {};
     },

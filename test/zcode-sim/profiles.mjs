@@ -55,19 +55,23 @@ const REMOVED_CURRENT = [
 // `0.16.5`: the standalone CLI / App 3.10.2 bundle: the workspace/* methods are still there; no provider headers.
 PROFILES['0.16.5'] = { version: '0.16.5', current: true, missing: REMOVED_CURRENT, steerEvents: false, turnTerminal: false, createSettings: true, workspaceMethods: true, providerHeaders: false, storageStartup: false };
 // `desktop-3.12`: the CLI inside the ZCode desktop app 3.12.3+: workspace/* gone, startup/storageState before
-// any request, provider runtime headers before model requests of Start Plan models.
-PROFILES['desktop-3.12'] = { version: '0.16.5', current: true, missing: REMOVED_CURRENT, steerEvents: false, turnTerminal: false, createSettings: true, workspaceMethods: false, providerHeaders: true, storageStartup: true };
+// any request, provider runtime headers before model requests of Start Plan models. `v4: '3.14'`: the v4
+// surface (v4.mjs) with the 3.14.4 command set — no `guarded`, no setHighspeedMetrics, fewer sendText /
+// editUserQuery / createSession fields (a live steer through v4/command worked on 3.12.3). The 0.16.5
+// profile has no `v4`: it models a build without v4 (every `v4/*` answers -32601).
+PROFILES['desktop-3.12'] = { version: '0.16.5', current: true, missing: REMOVED_CURRENT, steerEvents: false, turnTerminal: false, createSettings: true, workspaceMethods: false, providerHeaders: true, storageStartup: true, v4: '3.14' };
 
 // `desktop-3.15`: the CLI inside the desktop app 3.15.1 (CLI 0.16.9; its source is the newest public one).
 // Like desktop-3.12, plus the flags below; each flag's behaviour lives next to the code that reads it:
-// - v4: the `v4/command` surface (envelope, ACKs, `v4/commands/query`, `v4/conversation/*` queries);
+// - v4: '3.15': the `v4/command` surface with 3.15.1's command set (envelope, ACKs, `v4/commands/query`,
+//   `v4/conversation/*` queries; v4.mjs, v4Schemas.mjs);
 // - guarded: the `guarded` collaboration mode;
 // - deferredDrafts: `session/create {persistence:"deferred"}` drafts, closed with `expectedPersistence`;
 // - strictCreate315: `session/create` no longer lists agentMemory / officialMcpServers /
 //   confineFileToolsToWorkspace and adds dynamicWorkflowMode;
 // - events315: the optional event fields 3.15 added (turn.started.executionStartedAt, tool.updated
 //   agentType / childToolCallId / description, …).
-PROFILES['desktop-3.15'] = { ...PROFILES['desktop-3.12'], version: '0.16.9', v4: true, guarded: true, deferredDrafts: true, strictCreate315: true, events315: true };
+PROFILES['desktop-3.15'] = { ...PROFILES['desktop-3.12'], version: '0.16.9', v4: '3.15', guarded: true, deferredDrafts: true, strictCreate315: true, events315: true };
 
 /** The newest build: the demo's and the tests' default (ZCODE_SIM_PROFILE=0.15.2 for the seed era). */
 export const DEFAULT_PROFILE = 'desktop-3.15';

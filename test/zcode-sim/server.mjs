@@ -11,6 +11,7 @@ import { automationMethod, ignoresStop, sendFault } from './faults.mjs';
 import { currentMethods, workspaceStubs } from './currentMethods.mjs';
 import { catalogMethods } from './catalogs.mjs';
 import { mcpList, messagesView, startHydrating } from './acpCases.mjs';
+import { v4Methods } from './v4.mjs';
 
 const RUNTIME_PREFERENCES = { nativeSearchEnhancementsEnabled: false, memoryEnabled: false, askUserQuestionAutoResolutionEnabled: false };
 
@@ -34,9 +35,13 @@ function titleFrom(text, scenario) {
 export function startTurn(sv, session, spec, ctx) {
   const turn = new Turn(sv, session, spec);
   session.turn = turn;
-  const info = { id: `msg_${sv.ids.hex(16)}`, role: 'user', createdAt: Date.now(), turnId: turn.id };
-  if (spec.source === 'background') Object.assign(info, { inputSource: 'background_task', visibility: 'model-only' });
-  session.messages.push({ info, parts: spec.userParts ?? [{ type: 'text', text: spec.prompt }] });
+  // v4 (v4Input.mjs): the input's command attribution; a retried turn re-runs its existing user message.
+  if (spec.userMessage) spec.userMessage.info.turnId = turn.id;
+  else {
+    const info = { id: `msg_${sv.ids.hex(16)}`, role: 'user', createdAt: Date.now(), turnId: turn.id, ...spec.userInfo };
+    if (spec.source === 'background') Object.assign(info, { inputSource: 'background_task', visibility: 'model-only' });
+    session.messages.push({ info, parts: spec.userParts ?? [{ type: 'text', text: spec.prompt }] });
+  }
   session.touch();
   sv.store.save(session);
   const go = () => turn.run().catch((err) => log('turn crashed:', err?.stack ?? String(err)));
@@ -157,6 +162,7 @@ export function createHandlers(sv) {
 /** Current builds (profiles 0.16.5, desktop-3.12): their own method table, and client notifications dropped. */
 function currentHandlers(sv) {
   const methods = { ...currentMethods(sv, startTurn), ...catalogMethods(sv), ...(sv.profile.workspaceMethods ? workspaceStubs() : {}) };
+  Object.assign(methods, v4Methods(sv, methods, startTurn)); // desktop builds' v4 surface (v4.mjs)
   return {
     async onRequest(method, params, ctx) {
       automationMethod(method); // ZCODE_SIM_AUTOMATION=1 (faults.mjs): a build that still has automation/*

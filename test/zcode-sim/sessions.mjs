@@ -20,7 +20,7 @@ const BUFFER_MAX = 10000;
 const PERSISTED = [
   'sessionId', 'workspace', 'title', 'traceId', 'createdAt', 'updatedAt', 'mode', 'modelId', 'thoughtLevel',
   'todos', 'goal', 'checkpoints', 'messages', 'seq', 'contextUsed', 'totalTokenCount', 'forkedFrom',
-  'turnCount', 'stateRevision', 'reasoningLevel', 'rules',
+  'turnCount', 'stateRevision', 'reasoningLevel', 'rules', 'titleSource',
 ];
 
 export class Session {
@@ -64,6 +64,7 @@ export class Session {
    */
   emit(type, payload) {
     if (dropsEvent(type)) return this.seq;
+    if (type !== 'state.updated') this.store.observe?.(this, type, payload); // v4 projection revision (v4Rows.mjs)
     let turnId;
     if (this.current) {
       const out = currentEvent(this, type, payload);
@@ -97,6 +98,7 @@ export class Session {
    * reason, patch}` (zcodeStateUpdatedNotificationSchema), sent whether or not the session is subscribed.
    */
   notifyState(patch, reason) {
+    this.store.observe?.(this, 'state.updated', patch);
     this.stateRevision = (this.stateRevision ?? 0) + 1;
     const params = { type: 'state.updated', scope: 'session', sessionId: this.sessionId, revision: this.stateRevision, patch };
     if (reason !== undefined) params.reason = reason;
@@ -174,6 +176,7 @@ export class Session {
     this.turn = null;
     const waiters = this.idleWaiters.splice(0);
     waiters.forEach((r) => r());
+    this.store.onIdle?.(this); // v4: the input queue's auto-drain (v4Input.mjs)
   }
 
   toJSON() {

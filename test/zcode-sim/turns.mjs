@@ -214,6 +214,7 @@ export class Turn {
       this.afterTool = false;
       this.stats.requests++; // text after a tool result is a new model request
       await this.sv.hosts?.beforeModelRequest(this);
+      await this.sv.v4?.toolBoundary(this); // v4 guides are injected here (v4Input.mjs)
     }
     const words = String(text).match(/\S+\s*|\s+/g) ?? [];
     for (let i = 0; i < words.length; ) {

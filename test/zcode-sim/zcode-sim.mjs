@@ -12,6 +12,7 @@ import { Interactions } from './interactions.mjs';
 import { HostRequests, storageStartup } from './hostRequests.mjs';
 import { Ids, log, makeDelay } from './util.mjs';
 import { runLaunchChecks } from './launchCheck.mjs';
+import { requestGate } from './v4.mjs';
 
 const USAGE = `usage: zcode-sim.mjs [--profile ${Object.keys(PROFILES).join('|')}] [--quirks a,b,...] app-server --stdio
        zcode-sim.mjs --version
@@ -76,6 +77,8 @@ sv.store = new SessionStore({ stateDir: process.env.ZCODE_SIM_STATE_DIR, writer,
 sv.startTurn = (session, spec) => startTurn(sv, session, spec);
 const handlers = createHandlers(sv);
 sv.conn = new Connection({ writer, recorder, quirks, onRequest: handlers.onRequest, onNotification: handlers.onNotification, strictEnvelope: Boolean(profile.current) });
+// Builds with v4 put v4 requests in zcode's one-at-a-time line (v4.mjs).
+if (profile.v4) sv.conn.gate = requestGate();
 sv.interactions = new Interactions({ conn: sv.conn, ids, quirks, resendMs: config.resendMs, current: Boolean(profile.current) });
 if (profile.current) sv.hosts = new HostRequests(sv);
 // Desktop 3.12.3+: storage start-up notifications before the client has sent anything.

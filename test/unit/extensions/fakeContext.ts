@@ -6,6 +6,7 @@
  */
 import { CommandCatalog } from '../../../bridge/acp/commandCatalog.ts';
 import { QuotaService } from '../../../bridge/acp/quota.ts';
+import { ZcodeFeatures } from '../../../bridge/acp/capabilities.ts';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { BridgeContext, SessionHandle } from '../../../bridge/acp/context.ts';
@@ -121,6 +122,19 @@ export function fakeContext(options: { terminalOutput?: boolean } = {}): FakeCon
       clients: {} as ClientRegistry,
       // No zcode commands: the fake backend has no listings, and a home without zcode folders.
       commands: new CommandCatalog(backend, testLogger('commands'), '/nonexistent-home'),
+      // A seed-like build (legacy steer, no v4): the v4 operations have their own integration tests.
+      features: new ZcodeFeatures(
+        {
+          onDidChangeState: () => ({ dispose: () => undefined }),
+          onDidExit: () => ({ dispose: () => undefined }),
+          v4: { probe: async () => ({ present: false, reason: 'methodNotFound', detail: 'fake backend' }) },
+          steer: async () => {
+            throw new ZcodeError('no such session', -32602, 'session/steer');
+          },
+        } as unknown as ZcodeBackend,
+        () => undefined,
+        testLogger('features'),
+      ),
       quota: new QuotaService(testLogger('quota'), { config: { file: '/nonexistent-home/.zcode/v2/config.json', readText: () => undefined } }),
       materialize: async (id) => {
         if (id !== ACP_ID) throw RequestError.sessionNotFound(id);
