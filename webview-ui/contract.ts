@@ -313,9 +313,10 @@ export interface SessionView {
   running: boolean;
   /**
    * Steer chip: sent → queued (zcode holds it) → drained (the running turn took it in), or
-   * deferred (the turn ended first: it will be the next turn's input; the chip offers Remove).
+   * deferred (the turn ended first: it will be the next turn's input; the chip offers Remove);
+   * `none`: no chip (not undefined: a patch field set to undefined is lost in postMessage's JSON).
    */
-  steer?: 'sent' | 'queued' | 'drained' | 'deferred';
+  steer?: 'none' | 'sent' | 'queued' | 'drained' | 'deferred';
   usage?: { used: number; size: number; cost?: { amount: number; currency: string } | null };
   /** The GLM Coding Plan window with the least left (`_zcode/account/usage`); absent: no figures. */
   planQuota?: PlanQuotaView;

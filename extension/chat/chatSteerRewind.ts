@@ -85,7 +85,7 @@ export class ChatSteerRewind {
           break;
         case 'removed':
           if (mine) this.afterRemoved(mine);
-          else this.d.queue(T.patchSession(this.d.state(), { steer: undefined }));
+          else this.d.queue(T.patchSession(this.d.state(), { steer: 'none' }));
           break;
       }
       return true;
@@ -124,13 +124,13 @@ export class ChatSteerRewind {
 
   private afterRemoved(pending: { text: string }): void {
     if (this.pending === pending) this.pending = undefined;
-    this.d.queue(T.patchSession(this.d.state(), { steer: undefined }));
+    this.d.queue(T.patchSession(this.d.state(), { steer: 'none' }));
     this.d.send(RestoreInputNotification, { text: pending.text });
   }
 
   /** A steer that did not reach zcode: the reason in the transcript, the text back in the composer. */
   private failed(text: string, reason: string): void {
-    this.d.queue(T.patchSession(this.d.state(), { steer: undefined }));
+    this.d.queue(T.patchSession(this.d.state(), { steer: 'none' }));
     this.d.queue(T.addError(this.d.state(), reason, false));
     this.d.send(RestoreInputNotification, { text });
   }

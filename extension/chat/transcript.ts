@@ -222,7 +222,7 @@ export function addUserPrompt(state: TranscriptState, text: string, attachments:
   state.openText = undefined;
   state.planId = undefined;
   state.echo = text;
-  b.session({ running: true, steer: undefined });
+  b.session({ running: true, steer: 'none' });
   return b.change;
 }
 
@@ -232,7 +232,7 @@ export function endTurn(state: TranscriptState, outcome: { stopReason: StopReaso
   state.openText = undefined;
   state.echo = undefined;
   // A deferred steer outlives its turn: it will be the next one's input (its chip offers Remove).
-  b.session({ running: false, steer: state.session.steer === 'deferred' ? 'deferred' : undefined });
+  b.session({ running: false, steer: state.session.steer === 'deferred' ? 'deferred' : 'none' });
   if ('error' in outcome) {
     b.upsert({ type: 'error', id: nextId(state, 'error'), message: outcome.error, retryable: true });
     return b.change;

@@ -64,7 +64,7 @@ function readImage(file: File): Promise<Attachment> {
   });
 }
 
-function steerText(state: NonNullable<SessionView['steer']>): string {
+function steerText(state: Exclude<SessionView['steer'], 'none' | undefined>): string {
   switch (state) {
     case 'sent':
       return t('Steer sent…');
@@ -248,7 +248,7 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
           ))}
         </div>
       )}
-      {session.steer && (
+      {session.steer && session.steer !== 'none' && (
         <div class={`chip steer-chip ${session.steer}`} role="status">
           <Icon name={session.steer === 'drained' ? 'pass' : 'clock'} /> {steerText(session.steer)}
           {session.steer === 'deferred' && (

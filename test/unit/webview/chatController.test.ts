@@ -207,7 +207,8 @@ function setup(remembered?: string, extraEnv: Partial<ChatEnvironment> = {}) {
   const view = { seq: 0, list: itemList(), session: undefined as ChatSnapshot['session'] | undefined, gaps: 0 };
   const sync = () => {
     controller.flush();
-    for (const m of posted.splice(0)) {
+    // As postMessage delivers them: through JSON (a field set to undefined does not arrive).
+    for (const m of posted.splice(0).map((raw) => JSON.parse(JSON.stringify(raw)) as IpcMessage)) {
       if (DidChangeSnapshotNotification.is(m)) {
         const s = m.params as ChatSnapshot;
         Object.assign(view, { seq: s.seq, list: itemList(s.items.slice()), session: s.session });
@@ -466,7 +467,7 @@ describe('chat controller', () => {
     t.sync();
     assert.equal(t.host.requests.filter((r) => r.method === 'session/prompt').length, 2);
     assert.deepEqual(t.view.session?.queue, []);
-    assert.equal(t.view.session?.steer, undefined);
+    assert.equal(t.view.session?.steer, 'none');
   });
 
   test('Open Diff hands the full texts to the editor; list sessions answers the request', async () => {
@@ -598,7 +599,7 @@ describe('chat controller: changed files and checkpoints', () => {
     await until(() => readFileSync(file, 'utf8') === 'one\ntwo\n', 'the file restored');
     await until(() => t.controller.items.some((i) => i.type === 'changes' && i.files[0].undone), 'the card updated');
     t.sync();
-    assert.deepEqual(t.view.list.items, t.controller.items);
+    assert.deepEqual(t.view.list.items, JSON.parse(JSON.stringify(t.controller.items)), 'the webview holds what the host holds (as JSON carries it)');
   });
 
   test('messages get their checkpoints after a turn; Rewind to here rewinds and reloads; Fork from here forks at it', async () => {
@@ -809,7 +810,7 @@ describe('chat: what the running zcode supports, steer outcomes, zcode rewind an
     await tick();
     t.sync();
     assert.deepEqual(restored(t), ['also the docs']);
-    assert.equal(t.view.session?.steer, undefined);
+    assert.equal(t.view.session?.steer, 'none');
   });
 
   test('drained: the chip says the running turn took the steer in', async () => {
