@@ -345,6 +345,10 @@ class BridgeImpl implements Bridge {
         const runtime = this.sessions.peek(acpId);
         if (runtime) await this.turns.whenIdle(runtime);
       },
+      renameLocally: (acpId, title) => {
+        const runtime = this.sessions.peek(acpId);
+        if (runtime) this.turns.titles.renameLocally(runtime, title);
+      },
     };
   }
 }

@@ -74,6 +74,8 @@ export interface BridgeContext {
   onSignal(listener: (acpSessionId: string, signal: TurnSignal) => void): Disposable;
   /** Resolves when no prompt turn is running or queued for the session. */
   whenIdle(acpSessionId: string): Promise<void>;
+  /** Give the session a title the bridge keeps itself (announced as `session_info_update`); zcode's generated titles no longer replace it. */
+  renameLocally(acpSessionId: string, title: string): void;
 }
 
 /**

@@ -51,7 +51,9 @@ import {
   RewindTargetsRequest,
   RewindToRequest,
 } from './extensionSchemas.ts';
-import { V4Operations } from './v4Operations.ts';
+import { steerWithV4, V4Operations } from './v4Operations.ts';
+import { noRunningTurn } from './capabilities.ts';
+import { SteerTracker } from './steerTracker.ts';
 import { paramsParser } from './paramsParser.ts';
 import { compactionOf, rewindResponseOf, toCheckpointInfo } from './operationResults.ts';
 import { retryWhileBusy } from './busyRetry.ts';
@@ -116,7 +118,10 @@ export function registerExtensionMethods(app: AgentApp, ctx: BridgeContext, tuni
     app.onRequest(method, paramsParser(method, descriptor.params), ({ params, signal }) => answerOrRequestError(ctx.logger, method, () => run(params as ParsedParamsOf<D>, signal)));
     registered.push(method);
   };
-  register(ForkRequest, (p) => ops.fork(p));
+  const v4 = new V4Operations(ctx);
+  // Lives as long as the backend's event stream (disposed with it).
+  new SteerTracker(ctx);
+  register(ForkRequest, (p) => (p.kind === 'assistant' ? v4.forkAssistant(p) : ops.fork(p)));
   register(RewindRequest, (p, signal) => ops.rewind(p, signal));
   register(GoalRequest, (p) => ops.goal(p));
   register(CompactRequest, (p, signal) => ops.compact(p, signal));
@@ -128,7 +133,6 @@ export function registerExtensionMethods(app: AgentApp, ctx: BridgeContext, tuni
   register(AccountUsageRequest, (p) => accountUsage(ctx, p));
   // At once: a zcode that is running is probed (or being probed); one not started yet is not started for this.
   register(CapabilitiesRequest, () => (ctx.backend.state === 'ready' ? ctx.features.probe() : Promise.resolve(ctx.features.snapshot)));
-  const v4 = new V4Operations(ctx);
   register(RemoveQueuedRequest, (p) => v4.removeQueued(p));
   register(EditQueuedRequest, (p) => v4.editQueued(p));
   register(RewindTargetsRequest, (p) => v4.rewindTargets(p));
@@ -234,17 +238,20 @@ export class SessionOperations {
     }
   }
 
-  /** Append instructions to the running turn. Needs a running prompt. */
+  /**
+   * Append instructions to the running turn. Needs a running prompt. Current builds: v4 `sendText`
+   * with delivery "guide" (whether the turn took it in is told by `steerState`, from zcode's
+   * `turn.steerQueued` / `turn.steerDrained`, never by the ACK); seed builds: `session/steer`.
+   */
   async steer(p: SteerParams): Promise<SteerResponse> {
     const handle = await this.ctx.materialize(p.sessionId);
-    if (!handle.running) {
-      throw new RequestError(-32000, `No prompt is running on session ${p.sessionId}: steer adds instructions to a running turn. Send them as a normal prompt instead.`, {
-        reason: 'noRunningTurn',
-        sessionId: p.sessionId,
-      });
+    if (!handle.running) throw noRunningTurn(p.sessionId);
+    const caps = await this.ctx.features.requireFeature('steer', 'Steer');
+    if (!caps.v4) {
+      await this.zcode(() => this.ctx.backend.steer({ sessionId: handle.zcodeSessionId, content: p.content }));
+      return { accepted: true };
     }
-    await this.zcode(() => this.ctx.backend.steer({ sessionId: handle.zcodeSessionId, content: p.content }));
-    return { accepted: true };
+    return steerWithV4(this.ctx, handle.zcodeSessionId, p.content);
   }
 
   async setMode(p: SetModeParams): Promise<SetModeResponse> {

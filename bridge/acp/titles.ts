@@ -27,6 +27,8 @@ export interface TitleRead {
 export class SessionTitles {
   /** Runtimes whose `session/read` had no title at all (an older zcode): not asked again. */
   private readonly untitled = new WeakSet<SessionRuntime>();
+  /** Runtimes the user renamed in the bridge only: zcode's generated titles no longer replace it. */
+  private readonly renamed = new WeakSet<SessionRuntime>();
 
   constructor(
     private readonly backend: Pick<ZcodeBackend, 'read'>,
@@ -39,8 +41,15 @@ export class SessionTitles {
   /** zcode announced a title (`source` is set by current builds' `session.titleUpdated`: no reads from then on). */
   fromEvent(runtime: SessionRuntime, title: string, source: string | undefined): void {
     if (source !== undefined) runtime.titleFromEvents = true;
+    if (this.renamed.has(runtime) && source !== 'custom') return;
     if (runtime.title === title) return;
     this.set(runtime, title);
+  }
+
+  /** The user's title, kept by the bridge (a zcode build without v4 rename, a session zcode has not stored yet). */
+  renameLocally(runtime: SessionRuntime, title: string): void {
+    this.renamed.add(runtime);
+    if (runtime.title !== title) this.set(runtime, title);
   }
 
   /** zcode has the prompt: start reading the title if the bridge may need it (undefined otherwise). */

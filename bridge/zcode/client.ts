@@ -211,6 +211,9 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
    * stop of that process goes as a notification at once. Nothing is started for a stop.
    */
   protected sendStop(sessionId: string): void {
+    // A turn a v4 command started (a re-asked prompt, a retried turn, a deferred steer zcode ran by
+    // itself) is not stopped by the legacy request: zcode's v4 stop goes too.
+    if (this.v4.runsV4Turn(sessionId)) void this.v4.stopV4Turn(sessionId);
     const inc = this.current;
     if (!inc) {
       this.logger.debug('not sending session/stop: zcode is not running');

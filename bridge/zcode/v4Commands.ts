@@ -17,6 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { BackendErrorCode, ZcodeError } from './backend.ts';
 import type { Disposable, ExitInfo, Logger } from './backend.ts';
+import type { ZcodeEvent } from './protocol.ts';
 import { V4_NEEDS_LOG_EPOCH, V4_NEEDS_REVISION } from './v4Shapes.ts';
 import type { V4Ack, V4CommandKey, V4CommandsQueryResult, V4CommandType, V4Envelope, V4FileRewindPreview, V4RowsRange, V4RowTarget } from './v4Shapes.ts';
 
@@ -27,7 +28,13 @@ export interface V4Port {
   v4RowsRange(params: { sessionId: string; limit: number; beforeRowId?: number }): Promise<V4RowsRange>;
   v4FileRewindPreview(params: { sessionId: string; target: V4RowTarget; baseRevision: number; baseLogEpoch: string }): Promise<V4FileRewindPreview>;
   onDidExit(listener: (info: ExitInfo) => void): Disposable;
+  onEvent(listener: (event: ZcodeEvent) => void): Disposable;
 }
+
+/** Commands whose input may start a turn of its own (zcode uses the commandId as the turn's inputId). */
+const TURN_STARTERS: ReadonlySet<V4CommandType> = new Set(['sendText', 'editUserQuery', 'retryTurn']);
+/** How many such inputs are remembered (a guide the turn took in never starts one). */
+const MAX_TURN_INPUTS = 256;
 
 /** The CAS values a command is decided against. */
 export interface V4Base {
@@ -93,7 +100,11 @@ export class V4Commands implements Disposable {
   private tail: Promise<unknown> = Promise.resolve();
   /** The probe of the running process; dropped when it exits (the next process is probed again). */
   private probed: Promise<V4Probe> | undefined;
-  private readonly exitSub: Disposable;
+  private readonly subscriptions: Disposable[];
+  /** Inputs this client sent that may become turns: commandId → zcode session. */
+  private readonly turnInputs = new Map<string, string>();
+  /** zcode sessions whose running turn one of them started: legacy `session/stop` does not stop those. */
+  private readonly v4Turns = new Map<string, string>();
 
   constructor(
     private readonly port: V4Port,
@@ -103,11 +114,57 @@ export class V4Commands implements Disposable {
     this.clientId = options.clientId ?? DEFAULT_CLIENT_ID;
     this.newCommandId = options.newCommandId ?? randomUUID;
     this.staleRetries = options.staleRetries ?? 3;
-    this.exitSub = port.onDidExit(() => (this.probed = undefined));
+    this.subscriptions = [
+      port.onDidExit(() => {
+        this.probed = undefined;
+        this.v4Turns.clear();
+        this.turnInputs.clear();
+      }),
+      port.onEvent((event) => this.onEvent(event)),
+    ];
   }
 
   dispose(): void {
-    this.exitSub.dispose();
+    for (const s of this.subscriptions) s.dispose();
+  }
+
+  /** Whether the session's running turn was started by a v4 command of this client (a re-asked or retried turn, a deferred steer). */
+  runsV4Turn(sessionId: string): boolean {
+    return this.v4Turns.has(sessionId);
+  }
+
+  /**
+   * Stop a turn a v4 command started (`stop {}`: zcode's own stop reaches turns its core admitted;
+   * legacy `session/stop` only aborts turns legacy `session/send` started). Logged, never thrown.
+   */
+  async stopV4Turn(sessionId: string): Promise<void> {
+    if (!this.v4Turns.has(sessionId)) return;
+    try {
+      const { ack } = await this.run(sessionId, 'stop', async () => ({ payload: {} }));
+      this.logger.info(`v4 stop of ${sessionId}: ${ack.status}${ack.reasonCode ? ` (${ack.reasonCode})` : ''}`);
+    } catch (error) {
+      this.logger.warn(`v4 stop of ${sessionId} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private onEvent(event: ZcodeEvent): void {
+    switch (event.type) {
+      case 'turn.started': {
+        const inputId = event.payload.inputId;
+        if (inputId && this.turnInputs.get(inputId) === event.sessionId) {
+          this.turnInputs.delete(inputId);
+          this.v4Turns.set(event.sessionId, inputId);
+        } else this.v4Turns.delete(event.sessionId);
+        return;
+      }
+      case 'turn.completed':
+      case 'turn.failed':
+      case 'turn.terminal':
+        this.v4Turns.delete(event.sessionId);
+        return;
+      default:
+        return;
+    }
   }
 
   /** Probe the running zcode once (starting it if needed); the answer holds until it exits. */
@@ -206,6 +263,10 @@ export class V4Commands implements Disposable {
    */
   run(sessionId: string, type: V4CommandType, prepare: () => Promise<V4Prepared>): Promise<V4Outcome> {
     const commandId = this.newCommandId();
+    if (TURN_STARTERS.has(type)) {
+      this.turnInputs.set(commandId, sessionId);
+      if (this.turnInputs.size > MAX_TURN_INPUTS) this.turnInputs.delete(this.turnInputs.keys().next().value as string);
+    }
     return this.exclusive(async () => {
       let prepared = await prepare();
       let base = prepared.base;

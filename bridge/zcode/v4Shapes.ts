@@ -48,18 +48,30 @@ export const V4FileRewindPreview = z
   .passthrough();
 export type V4FileRewindPreview = z.infer<typeof V4FileRewindPreview>;
 
-/**
- * An ACK's typed result: zcode's union is discriminated by `type`; the bridge reads the members
- * it acts on and keeps any other as an opaque object.
- */
-export const V4AckResult = z.union([
-  z.object({ type: z.enum(['createSession', 'createSelectionSideSession', 'forkAssistant']), sessionId: z.string() }).passthrough(),
-  z.object({ type: z.literal('editUserQuery'), disposition: z.enum(['rewind', 'fork', 'blocked']), sessionId: z.string(), reasonCode: z.string().optional(), preview: V4FileRewindPreview.optional() }).passthrough(),
-  z.object({ type: z.literal('applyFileRewind'), applied: z.boolean(), preview: V4FileRewindPreview, response: z.string().optional() }).passthrough(),
-  z.object({ type: z.literal('inputAccepted'), delivery: z.enum(['startNow', 'queue', 'guide']), inputId: z.string() }).passthrough(),
-  z.object({ type: z.string() }).passthrough(),
-]);
+/** An ACK's typed result, kept as zcode sent it; the readers below pick the members the bridge acts on. */
+export const V4AckResult = z.object({ type: z.string() }).passthrough();
 export type V4AckResult = z.infer<typeof V4AckResult>;
+
+const EditResult = z.object({ type: z.literal('editUserQuery'), disposition: z.enum(['rewind', 'fork', 'blocked']), sessionId: z.string(), reasonCode: z.string().optional(), preview: V4FileRewindPreview.optional() });
+const FileRewindResult = z.object({ type: z.literal('applyFileRewind'), applied: z.boolean(), preview: V4FileRewindPreview, response: z.string().optional() });
+const NewSessionResult = z.object({ type: z.enum(['createSession', 'createSelectionSideSession', 'forkAssistant']), sessionId: z.string().min(1) });
+
+/** `editUserQuery`'s result (`disposition: "blocked"` is an accepted refusal). */
+export function editResultOf(ack: V4Ack): z.infer<typeof EditResult> | undefined {
+  const parsed = EditResult.safeParse(ack.result);
+  return parsed.success ? parsed.data : undefined;
+}
+
+export function fileRewindResultOf(ack: V4Ack): z.infer<typeof FileRewindResult> | undefined {
+  const parsed = FileRewindResult.safeParse(ack.result);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The new session a forkAssistant (or createSession) made. */
+export function newSessionOf(ack: V4Ack): string | undefined {
+  const parsed = NewSessionResult.safeParse(ack.result);
+  return parsed.success ? parsed.data.sessionId : undefined;
+}
 
 /** zcode's answer to `v4/command`: rejections are ACKs too, never JSON-RPC errors. */
 export const V4Ack = z

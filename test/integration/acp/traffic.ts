@@ -31,7 +31,14 @@ const EXTENSION_NOTIFICATIONS: Record<string, z.ZodType> = {
       }),
     ),
   }),
-  '_zcode/session/steerState': z.object({ sessionId: z.string(), state: z.enum(['queued', 'drained']) }),
+  '_zcode/session/steerState': z.strictObject({ sessionId: z.string(), state: z.enum(['queued', 'drained', 'deferred', 'removed']), queueItemId: z.string().optional(), text: z.string().optional() }),
+  '_zcode/session/historyChanged': z.strictObject({ sessionId: z.string(), reason: z.enum(['rewound', 'retried']) }),
+  '_zcode/agent/capabilitiesChanged': z.looseObject({
+    probed: z.boolean(),
+    v4: z.boolean(),
+    steer: z.strictObject({ available: z.boolean(), reason: z.string().optional() }),
+    modes: z.array(z.string()),
+  }),
   '_zcode/session/checkpointsChanged': z.strictObject({ sessionId: z.string(), checkpointId: z.string().optional() }),
 };
 

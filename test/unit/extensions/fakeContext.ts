@@ -147,6 +147,7 @@ export function fakeContext(options: { terminalOutput?: boolean } = {}): FakeCon
       applyConfig: async (sessionId, patch) => void fake.configPatches.push({ sessionId, patch }),
       onSignal: (l) => listen(signalListeners, l),
       whenIdle: async () => undefined,
+      renameLocally: () => undefined,
     },
   };
   return fake;

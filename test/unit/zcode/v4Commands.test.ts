@@ -74,6 +74,10 @@ class FakePort implements V4Port {
     return { dispose: () => (this.exitListeners = this.exitListeners.filter((l) => l !== listener)) };
   }
 
+  onEvent(): Disposable {
+    return { dispose: () => undefined };
+  }
+
   exit(): void {
     for (const l of this.exitListeners) l({ code: 0, signal: null, expected: false, stderrTail: '' });
   }
