@@ -459,20 +459,16 @@ export class ChatController {
   }
 
   /**
-   * The bridge's retry: it answers once the re-run turn has ended (like `session/prompt`), its
-   * updates stream meanwhile; the failed turn's error card goes, the new turn's outcome is shown.
+   * The bridge's retry: zcode cuts its history back to the failed prompt and runs it again; the
+   * bridge answers once that started and tells every client the history changed (the chat then
+   * loads the session again: chatSteerRewind.ts). A refusal is shown as it is (nothing was re-sent).
    */
   private async retryInZcode(sessionId: string): Promise<void> {
-    const transcript = this.state;
-    this.queue(T.patchSession(transcript, { running: true }));
-    let outcome: { stopReason: PromptResponse['stopReason'] } | { error: string };
     try {
       await this.host.call(RetryTurnRequest, { sessionId });
-      outcome = { stopReason: 'end_turn' };
     } catch (error) {
-      outcome = { error: this.env.errorMessage(error) };
+      this.showError(error);
     }
-    if (transcript === this.state) this.queue(T.endTurn(transcript, outcome));
   }
 
   /** The chosen option, or a dismissal (`cancelled`); an answer with neither is malformed and ignored. */

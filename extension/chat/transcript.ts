@@ -231,8 +231,10 @@ export function endTurn(state: TranscriptState, outcome: { stopReason: StopReaso
   const b = new ChangeBuilder(state);
   state.openText = undefined;
   state.echo = undefined;
-  // A deferred steer outlives its turn: it will be the next one's input (its chip offers Remove).
-  b.session({ running: false, steer: state.session.steer === 'deferred' ? 'deferred' : 'none' });
+  // A steer's outcome outlives its turn (until the next prompt): delivered, or deferred — the next
+  // turn's input, its chip offers Remove. One still waiting for news when the turn ended says nothing.
+  const steer = state.session.steer;
+  b.session({ running: false, steer: steer === 'deferred' || steer === 'drained' ? steer : 'none' });
   if ('error' in outcome) {
     b.upsert({ type: 'error', id: nextId(state, 'error'), message: outcome.error, retryable: true });
     return b.change;

@@ -65,10 +65,10 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
       }));
     if (next === undefined) return undefined;
     const chosen = next.trim();
-    // zcode keeps the title where it can (every client and the desktop app see it); the local
-    // title is kept in any case, so this workspace shows it whatever the build.
-    if (chosen && features?.capabilities.rename.available) await host.call(RenameRequest, { sessionId, title: chosen });
+    // This workspace's title first (it shows whatever the build); then the bridge's rename: in
+    // zcode where the build can (every client and the desktop app see it), in the bridge otherwise.
     await history.rename(sessionId, chosen || undefined);
+    if (chosen) await host.call(RenameRequest, { sessionId, title: chosen });
     return chosen;
   });
 

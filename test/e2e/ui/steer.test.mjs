@@ -55,7 +55,8 @@ test('the steer key during a turn adds the text to it: a drained chip and an ans
 test('"ZCode: Steer Running Turn" from the palette steers the running turn', T, () =>
   step(wb, 'steer-palette', async (page) => {
     const input = chat.locator('textarea.prompt-input');
-    await input.fill('[scenario:steer] now the lexer');
+    // Long enough for the palette's two steps (the steer scenario waits only 5 s for a steer).
+    await input.fill('[scenario:long:40] now the lexer');
     await input.press('Enter');
     await chat.locator('button.stop').waitFor({ timeout: 30_000 });
     await runCommand(page, 'ZCode: Steer Running Turn');

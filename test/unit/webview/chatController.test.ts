@@ -826,6 +826,16 @@ describe('chat: what the running zcode supports, steer outcomes, zcode rewind an
     t.host.ext.fire({ method: '_zcode/session/steerState', params: { sessionId: 's1', state: 'drained', queueItemId: 'queue_1' } });
     t.sync();
     assert.equal(t.view.session?.steer, 'drained');
+    // The outcome stays readable after the turn, until the next prompt.
+    t.host.prompts[0].resolve({ stopReason: 'end_turn' });
+    await tick();
+    t.sync();
+    assert.equal(t.view.session?.running, false);
+    assert.equal(t.view.session?.steer, 'drained');
+    t.send(SendPromptCommand, { text: 'next', attachments: [] });
+    await tick();
+    t.sync();
+    assert.equal(t.view.session?.steer, 'none');
   });
 
   test('deferred: the chip outlives the turn; Remove drops it in zcode and gives the text back', async () => {
@@ -925,6 +935,12 @@ describe('chat: what the running zcode supports, steer outcomes, zcode rewind an
     t.sync();
     assert.deepEqual(t.host.requests.filter((r) => r.method === RetryTurnRequest.method).map((r) => r.params), [{ sessionId: 's1' }]);
     assert.equal(t.host.requests.filter((r) => r.method === 'session/prompt').length, 1);
+    // zcode cut its history back to the prompt: the chat shows what zcode holds now.
+    let loads = 0;
+    t.sessions.onWillLoadSession(() => loads++);
+    t.host.ext.fire({ method: '_zcode/session/historyChanged', params: { sessionId: 's1', reason: 'retried' } });
+    await tick();
+    assert.equal(loads, 1);
   });
 
   test('Retry without retryTurn re-sends the prompt as before', async () => {
