@@ -43,7 +43,7 @@ function describe(action: RewindAction, target: RewindTarget): { label: string; 
         detail: target.fileCount ? t('Also puts back the {0} file(s) this turn changed.', target.fileCount) : t('Also puts back the files this turn changed.'),
       };
     case 'forkHere':
-      return { label: `$(repo-forked) ${t('Fork from here')}`, detail: t('A new session with the conversation up to this message. This session is kept unchanged.') };
+      return { label: `$(repo-forked) ${t('Fork from here')}`, detail: t('A new session with the conversation before this message. This session is kept unchanged.') };
     case 'filesOnly':
       return { label: `$(history) ${t("Undo this turn's file changes")}`, detail: t('Restore the files this turn changed. The conversation stays as it is.') };
   }
