@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { SessionConfigOption, SessionConfigSelectOption, SessionConfigSelectGroup } from '@agentclientprotocol/sdk';
-import { CheckpointsRequest, CompactRequest, GoalRequest, RenameRequest, RewindRequest, SteerRequest } from '../../bridge/acp/extensionSchemas.ts';
+import { CheckpointsRequest, CompactRequest, ForkRequest, GoalRequest, RenameRequest, RetryTurnRequest, RewindRequest, SteerRequest } from '../../bridge/acp/extensionSchemas.ts';
 import type { GoalResponse, ParamsOf } from '../../bridge/acp/extensionSchemas.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
 import { pickSessionFolder } from '../sessionFolders.ts';
@@ -105,6 +105,22 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
     await sessions.loadSession(sessionId);
     void vscode.window.showInformationMessage(t('The session was rewound.'));
     return result;
+  });
+
+  runner.register('zcode.retryTurn', () => t('Retry Last Turn'), async () => {
+    if (refused(t('Retry Last Turn'), 'retryTurn')) return undefined;
+    // zcode runs the latest turn again in place (its history keeps one copy of the prompt); every
+    // chat showing the session reloads it on the bridge's history-changed notice.
+    return host.call(RetryTurnRequest, { sessionId: sessions.requireActive() });
+  });
+
+  runner.register('zcode.forkFromReply', () => t('Fork from Latest Reply'), async () => {
+    if (refused(t('Fork from Latest Reply'), 'forkAssistant')) return undefined;
+    // The conversation up to the latest reply, in a new session; the files are left as they are.
+    const forked = await host.call(ForkRequest, { sessionId: sessions.requireActive(), kind: 'assistant' });
+    await sessions.loadSession(forked.sessionId, forked.cwd);
+    void vscode.window.showInformationMessage(t('Forked the conversation up to the latest reply into a new session (files unchanged). The original session is kept.'));
+    return forked.sessionId;
   });
 
   runner.register('zcode.compact', () => t('Compact Conversation'), async () => {
