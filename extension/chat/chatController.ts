@@ -461,13 +461,16 @@ export class ChatController {
   /**
    * The bridge's retry: zcode cuts its history back to the failed prompt and runs it again; the
    * bridge answers once that started and tells every client the history changed (the chat then
-   * loads the session again: chatSteerRewind.ts). A refusal is shown as it is (nothing was re-sent).
+   * loads the session again: chatSteerRewind.ts). zcode retries only a turn that has a reply (one
+   * that failed before answering has none): when it refuses, nothing ran, so the prompt is sent again.
    */
   private async retryInZcode(sessionId: string): Promise<void> {
+    const prompt = this.lastPrompt;
     try {
       await this.host.call(RetryTurnRequest, { sessionId });
     } catch (error) {
-      this.showError(error);
+      this.env.log('info', `chat: zcode did not retry the turn in place (${this.env.errorMessage(error)}); sending the prompt again`);
+      if (prompt && this.state.session.sessionId === sessionId && !this.state.session.running) void this.sendPrompt(prompt.text, prompt.attachments);
     }
   }
 

@@ -943,6 +943,26 @@ describe('chat: what the running zcode supports, steer outcomes, zcode rewind an
     assert.equal(loads, 1);
   });
 
+  test('Retry of a turn zcode cannot retry in place (no reply yet) sends the prompt again', async () => {
+    const t = setup(undefined, { features: features() });
+    disposers.push(() => t.controller.dispose());
+    t.host.answers.set(RetryTurnRequest.method, () => {
+      throw new Error('zcode did not retry the turn: the latest turn has no assistant reply to retry');
+    });
+    t.send(ReadyCommand, {});
+    t.send(SendPromptCommand, { text: 'one', attachments: [] });
+    await tick();
+    t.host.prompts[0].reject(new Error('captcha verify failed'));
+    await tick();
+    t.sync();
+    const error = t.view.list.items.find((i) => i.type === 'error')!;
+    t.send(RetryCommand, { itemId: error.id });
+    await tick();
+    await tick();
+    assert.equal(t.host.requests.filter((r) => r.method === RetryTurnRequest.method).length, 1);
+    assert.deepEqual(t.host.requests.filter((r) => r.method === 'session/prompt').map((r) => (r.params as { prompt: { text: string }[] }).prompt[0].text), ['one', 'one']);
+  });
+
   test('Retry without retryTurn re-sends the prompt as before', async () => {
     const t = setup(undefined, { features: features({ retryTurn: { available: false, reason: 'no v4' } }) });
     disposers.push(() => t.controller.dispose());
