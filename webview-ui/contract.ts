@@ -178,6 +178,8 @@ export interface ToolItem {
   locations: { path: string; line?: number | null }[];
   terminal?: TerminalView;
   subagent?: SubagentView;
+  /** A sub-agent's tool call: the Agent call it runs under (`_meta.zcode.parentToolCallId`) and the sub-agent's type. */
+  parent?: { toolCallId: string; agentType?: string };
   /** Background task card (`_meta.zcode.background`, `_meta.backgroundTask`, or a `[background] …` title). */
   background?: { cancelled: boolean; taskId?: string };
 }

@@ -79,6 +79,8 @@ import { handleSignal, notifyAliases } from './signals.ts';
 import { runSlashCommand } from './slashCommands.ts';
 import { LazySessionStore } from './store.ts';
 import { ModelOptionCache } from './modelCache.ts';
+import { ModelDraft } from './modelDraft.ts';
+import { BuildModes } from '../zcode/buildModes.ts';
 import { AutomationProbe } from '../zcode/automation.ts';
 import { DEFAULT_TURN_TUNING, TurnEngine } from './turns.ts';
 import type { TurnTuning } from './turns.ts';
@@ -146,6 +148,8 @@ class BridgeImpl implements Bridge {
   private readonly commands: CommandCatalog;
   private readonly quota: QuotaService;
   private readonly features: ZcodeFeatures;
+  /** Which modes the running zcode takes (learned by the model-list draft; zcode/buildModes.ts). */
+  private readonly buildModes = new BuildModes();
   private readonly disposables: Disposable[] = [];
   private readonly disposeEmitter: Emitter<void>;
   /** The ClientInfo for the connection being opened right now (onConnect runs synchronously inside connect). */
@@ -161,6 +165,7 @@ class BridgeImpl implements Bridge {
     this.registry = new ClientRegistry(logger);
     this.store = new LazySessionStore({ storageDir: options.storageDir, logger });
     void this.store.load();
+    const draft = new ModelDraft(this.backend, this.buildModes, logger);
     this.sessions = new SessionManager({
       backend: this.backend,
       store: this.store,
@@ -168,6 +173,8 @@ class BridgeImpl implements Bridge {
       logger,
       defaultMode: options.defaultMode ?? DEFAULT_MODE,
       models: new ModelOptionCache(options.storageDir, logger),
+      draft,
+      modes: this.buildModes,
       automation: new AutomationProbe(this.backend, logger),
     });
     this.races = new RequestRaces(this.registry, logger);
@@ -185,6 +192,7 @@ class BridgeImpl implements Bridge {
     const context = this.context();
     this.disposables.push(
       this.features,
+      draft,
       this.sessions,
       this.turns,
       this.sessions.onSignal(({ runtime, signal }) => handleSignal({ runtime, signal, registry: this.registry, titles: this.turns.titles, config: this.config })),
@@ -305,6 +313,9 @@ class BridgeImpl implements Bridge {
         },
         get announcedCheckpoints() {
           return runtime.checkpoints;
+        },
+        get configOptions() {
+          return runtime.configOptions;
         },
         get mcpServers() {
           return runtime.mcpServers;

@@ -18,7 +18,7 @@ import type { FeatureAvailability, ZcodeCapabilities } from './extensionSchemas.
 export type Feature = Exclude<keyof ZcodeCapabilities, 'probed' | 'zcodeVersion' | 'v4' | 'modes'>;
 
 /** A session id no zcode session can have: the legacy steer probe touches nothing. */
-const PROBE_SESSION_ID = 'zcode-bridge-capability-probe';
+export const PROBE_SESSION_ID = 'zcode-bridge-capability-probe';
 
 const NO_V4 = 'this zcode build has no v4 commands (desktop 3.12 / CLI 0.16.5 and newer have them): update zcode to use it';
 
@@ -114,11 +114,6 @@ export class ZcodeFeatures implements Disposable {
   /** The last answer (not probed while zcode has not been started). */
   get snapshot(): ZcodeCapabilities {
     return this.current;
-  }
-
-  /** Whether the running process has the legacy steer (seed builds). */
-  get hasLegacySteer(): boolean {
-    return this.legacySteer;
   }
 
   /** The capabilities of the running zcode, probing it if needed (starts zcode). */

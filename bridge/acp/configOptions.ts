@@ -5,6 +5,10 @@
  * Every change that actually changes something is announced to every client as
  * `config_option_update` (the full list) and, for the mode, `current_mode_update`; a no-op (zcode
  * echoing a change the bridge just made) is not announced twice.
+ *
+ * A choice on a placeholder whose zcode session does not exist yet creates nothing: it is kept and
+ * goes to zcode with the create (sessions.ts `choose`, `applyPending`), so picking a model right after
+ * `session/new` and never prompting leaves nothing behind in zcode.
  */
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
@@ -28,6 +32,12 @@ export class ConfigService {
     await this.sessions.require(acpId);
     // Reject an unknown id before materializing anything.
     if (!KNOWN_IDS.has(configId)) throw RequestError.invalidParams({ configId }, `Unknown config option '${configId}'. Known options: ${[...KNOWN_IDS].join(', ')}`);
+    const lazy = await this.sessions.unusedPlaceholderOptions(acpId);
+    if (lazy) {
+      const problem = validateConfigValue(lazy, configId, value);
+      if (problem) throw RequestError.invalidParams({ configId, value }, problem);
+      return this.sessions.choose(acpId, patchFor(configId, value as string));
+    }
     const runtime = await this.sessions.materialize(acpId);
     const problem = validateConfigValue(runtime.configOptions, configId, value);
     if (problem) throw RequestError.invalidParams({ configId, value }, problem);
@@ -38,6 +48,13 @@ export class ConfigService {
   /** `session/set_mode`: like set_config_option for the `mode` option. */
   async setMode(acpId: string, modeId: string): Promise<void> {
     await this.sessions.require(acpId);
+    const lazy = await this.sessions.unusedPlaceholderOptions(acpId);
+    if (lazy) {
+      const problem = validateConfigValue(lazy, CONFIG_ID.mode, modeId);
+      if (problem) throw RequestError.invalidParams({ modeId }, problem);
+      this.sessions.choose(acpId, { mode: modeId });
+      return;
+    }
     const runtime = await this.sessions.materialize(acpId);
     const problem = validateConfigValue(runtime.configOptions, CONFIG_ID.mode, modeId);
     if (problem) throw RequestError.invalidParams({ modeId }, problem);

@@ -4,7 +4,7 @@
  * Those files receive a `BridgeContext` and never reach into the core's internals, so the core can
  * change without breaking them and they can be tested against the same contract.
  */
-import type { ContentBlock, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { ContentBlock, PromptResponse, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Disposable, Logger, ZcodeBackend, ZcodeMcpServer } from '../zcode/backend.ts';
 import type { SessionSettings } from '../zcode/protocol.ts';
 import type { ClientRegistry } from './clients.ts';
@@ -25,6 +25,8 @@ export interface SessionHandle {
   readonly translator: TranslatorState;
   /** zcode's settings as last read or changed (mode, model, thought level). */
   readonly settings: SessionSettings | undefined;
+  /** The session's config options as announced (they also list the modes the build takes, zcode/buildModes.ts). */
+  readonly configOptions?: readonly SessionConfigOption[];
   /** Whether a prompt turn is running right now (steer needs one; compact prefers none). */
   readonly running: boolean;
   /**

@@ -391,7 +391,7 @@ export function targetOf(checkpointId: string | undefined): CheckpointTarget {
 
 /** The value must be one the session offers (mode / thought level lists from zcode's settings, else the defaults). */
 function requireOffered(handle: SessionHandle, configId: string, value: string, param: string): void {
-  const problem = validateConfigValue(buildConfigOptions(handle.settings), configId, value);
+  const problem = validateConfigValue(handle.configOptions ?? buildConfigOptions(handle.settings), configId, value);
   if (problem) throw RequestError.invalidParams({ [param]: value }, problem);
 }
 

@@ -388,7 +388,10 @@ export const ZcodeCapabilities = z.object({
   v4: z.boolean(),
   /** Add instructions to the running turn. */
   steer: FeatureAvailability,
-  /** Ask the latest prompt again in place, optionally edited, keeping the files as they are. */
+  /**
+   * Ask the latest prompt again in place, optionally edited, keeping the files as they are
+   * (`rewindTo`; the checkpoint rewind of seed builds is `_zcode/session/rewind`, not described here).
+   */
   rewindLatestPrompt: FeatureAvailability,
   /** Same, and restore the files that turn changed. */
   rewindWithFiles: FeatureAvailability,

@@ -77,10 +77,12 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     'session/new',
     safe(async (params, client) => {
       await requireUsableCwd(params.cwd);
+      // zcode's model list before any session (a draft, once per zcode process and workspace: modelDraft.ts).
+      await sessions.prepareNew(params.cwd);
       // The client's MCP servers go to zcode with session/create (and again with every resume).
       const sessionId = sessions.createPlaceholder(params.cwd, mcpServersToZcode(params.mcpServers));
       holders.hold(sessionId, clients.of(client));
-      const configOptions = sessions.placeholderConfig();
+      const configOptions = sessions.lazyOptions(sessionId, params.cwd);
       afterResponse(client, () => void sendCommands(client, sessionId, { cwd: params.cwd }));
       return { sessionId, configOptions, ...modes(configOptions) };
     }),
@@ -106,7 +108,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
         for (const update of updates) sendTo(client, params.sessionId, update);
         replay = { total: page.total, replayed: page.messages.length, ...(page.cursor ? { cursor: page.cursor } : {}) };
       }
-      const configOptions = runtime?.configOptions ?? sessions.placeholderConfig();
+      const configOptions = runtime?.configOptions ?? sessions.lazyOptions(params.sessionId, params.cwd);
       afterResponse(client, () => caughtUp(client, params.sessionId, params.cwd));
       return { configOptions, ...modes(configOptions), ...(replay ? { _meta: { zcode: { replay } } } : {}) };
     }),
@@ -133,7 +135,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       await requireUsableCwd(params.cwd);
       const runtime = await sessions.open(params.sessionId, params.cwd, mcpServersToZcode(params.mcpServers ?? undefined));
       holders.hold(params.sessionId, clients.of(client));
-      const configOptions = runtime?.configOptions ?? sessions.placeholderConfig();
+      const configOptions = runtime?.configOptions ?? sessions.lazyOptions(params.sessionId, params.cwd);
       afterResponse(client, () => caughtUp(client, params.sessionId, params.cwd));
       return { configOptions, ...modes(configOptions) };
     }),
@@ -208,6 +210,10 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
 
   app.onNotification('session/cancel', ({ params }) => {
     turns.cancelSession(params.sessionId);
+    // A turn a v4 command started (a re-asked prompt, a retry, a deferred steer zcode ran by itself)
+    // has no prompt here to cancel: stop it in zcode (the backend adds zcode's v4 stop for it).
+    const runtime = sessions.peek(params.sessionId);
+    if (runtime && deps.backend.v4.runsV4Turn(runtime.zcodeId)) deps.backend.stop({ sessionId: runtime.zcodeId });
   });
 
   /** The menu the client can offer (after new/load/resume): the bridge's commands and zcode's (commandCatalog.ts). */

@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
 import { buildConfigOptions, CONFIG_ID, modelSelectionFor } from '../translate/config.ts';
+import type { ConfigPatch } from '../translate/config.ts';
 import type { Disposable, Logger, ZcodeBackend, ZcodeMcpServer } from '../zcode/backend.ts';
 import { Emitter } from '../zcode/emitter.ts';
 import { sessionTitleOf } from '../zcode/protocol.ts';
@@ -28,6 +29,9 @@ import { supportsTerminalOutput } from './clients.ts';
 import { isNotActive, isSessionNotFound } from './errors.ts';
 import type { LazyEntry, LazySessionStore } from './store.ts';
 import type { ModelOptionCache } from './modelCache.ts';
+import type { ModelDraft } from './modelDraft.ts';
+import { applyChoices, chosen, placeholderOptions } from './lazyChoices.ts';
+import type { BuildModes } from '../zcode/buildModes.ts';
 import type { AutomationProbe } from '../zcode/automation.ts';
 import { UpdateSink } from './updateSink.ts';
 import { newTranslator, setTerminalOutput, translate } from './translation.ts';
@@ -84,6 +88,10 @@ interface AcpEntry {
   mcpServers: ZcodeMcpServer[];
   /** In-flight materialization (first use of a placeholder). */
   materializing: Promise<SessionRuntime> | undefined;
+  /** The options a placeholder was announced with, including what the client chose before its zcode session exists. */
+  options?: SessionConfigOption[];
+  /** Choices made before the zcode session exists: the create (mode) and the calls right after it (model, thought level) carry them. */
+  pending?: ConfigPatch;
 }
 
 export interface SessionManagerOptions {
@@ -94,6 +102,10 @@ export interface SessionManagerOptions {
   defaultMode: string;
   /** The last model option seen (announced at `session/new`, modelCache.ts). */
   models?: ModelOptionCache;
+  /** zcode's settings before any session, from a throwaway draft (modelDraft.ts). */
+  draft?: ModelDraft;
+  /** Which modes the build takes (zcode/buildModes.ts). */
+  modes?: BuildModes;
   /** Which tools a build without `automation/*` must not offer (automation.ts). */
   automation?: AutomationProbe;
 }
@@ -132,12 +144,55 @@ export class SessionManager implements Disposable {
   // -------------------------------------------------------------------------------------------
   // Lookup
 
-  /** Create a lazy placeholder (ACP `session/new`). Nothing is sent to zcode. */
+  /** Create a lazy placeholder (ACP `session/new`). No zcode session is created for it yet. */
   createPlaceholder(cwd: string, mcpServers: ZcodeMcpServer[] = []): string {
     const id = `${PLACEHOLDER_PREFIX}${randomUUID()}`;
-    this.entries.set(id, { id, cwd, runtime: undefined, mcpServers, materializing: undefined });
+    this.entries.set(id, { id, cwd, runtime: undefined, mcpServers, materializing: undefined, options: this.placeholderConfig(cwd) });
     this.options.store.set(id, { cwd, createdAt: Date.now() });
     return id;
+  }
+
+  /**
+   * Before `session/new` answers: zcode's model list for `cwd` from a draft (once per zcode process
+   * and workspace, modelDraft.ts), so a fresh install offers a model picker before the first prompt.
+   * Never fails: without a draft the placeholder gets what is known (modelCache.ts).
+   */
+  async prepareNew(cwd: string): Promise<void> {
+    await this.options.draft?.settingsFor(cwd).catch(() => undefined);
+  }
+
+  /**
+   * The options of a placeholder zcode has no session for yet (not even one being created), or
+   * undefined: then choices go through zcode (configOptions.ts).
+   */
+  async unusedPlaceholderOptions(acpId: string): Promise<SessionConfigOption[] | undefined> {
+    const entry = await this.require(acpId);
+    if (entry.runtime || entry.materializing || !entry.id.startsWith(PLACEHOLDER_PREFIX)) return undefined;
+    if ((await this.options.store.get(acpId))?.zcodeSessionId) return undefined;
+    // Re-checked after the read: a prompt may have started creating the session meanwhile.
+    if (entry.runtime || entry.materializing) return undefined;
+    entry.options ??= this.placeholderConfig(entry.cwd);
+    return entry.options;
+  }
+
+  /**
+   * A choice on an unused placeholder: kept until the zcode session is created (materializeEntry),
+   * announced to every client now. Returns the new options. Call right after
+   * `unusedPlaceholderOptions` answered (same tick), so no materialization started in between.
+   */
+  choose(acpId: string, patch: ConfigPatch): SessionConfigOption[] {
+    const entry = this.entries.get(acpId);
+    if (!entry) throw RequestError.sessionNotFound(acpId);
+    const { after, updates } = chosen(entry.options ?? this.placeholderConfig(entry.cwd), patch);
+    entry.pending = { ...entry.pending, ...patch };
+    entry.options = after;
+    for (const update of updates) this.options.clients.broadcast('session/update', { sessionId: acpId, update });
+    return after;
+  }
+
+  /** The options to answer `session/load` / `session/resume` of a placeholder that is still lazy. */
+  lazyOptions(acpId: string, cwd: string): SessionConfigOption[] {
+    return this.entries.get(acpId)?.options ?? this.placeholderConfig(cwd);
   }
 
   /** The entry for an ACP id known in memory or as a persisted placeholder; undefined otherwise. */
@@ -210,22 +265,25 @@ export class SessionManager implements Disposable {
       this.options.store.set(entry.id, { ...stored, lastUsedAt: Date.now() });
       return runtime;
     }
-    const created = await this.createZcodeSession(entry.cwd, entry.mcpServers);
+    const pending = entry.pending;
+    const created = await this.createZcodeSession(entry.cwd, entry.mcpServers, pending?.mode);
     const zcodeId = created.session.sessionId;
     this.options.logger.info(`materialized ${entry.id} as zcode session ${zcodeId}`);
     if (stored || entry.id.startsWith(PLACEHOLDER_PREFIX)) {
       this.options.store.set(entry.id, { cwd: entry.cwd, createdAt: stored?.createdAt ?? Date.now(), zcodeSessionId: zcodeId, lastUsedAt: Date.now() });
     }
     const runtime = await this.attach(entry, zcodeId, entry.cwd, { resume: false, settings: created.settings, title: created.session.title, slashCommands: created.slashCommands });
-    this.announceMaterialized(runtime);
+    if (pending) await applyChoices(this.options.backend, this.options.logger, runtime, pending);
+    entry.pending = undefined;
+    this.announceMaterialized(runtime, entry.options);
     return runtime;
   }
 
   /** `session/create`, keeping tools this build cannot serve from the model (automation.ts). */
-  private async createZcodeSession(cwd: string, mcpServers: ZcodeMcpServer[] | undefined): Promise<Awaited<ReturnType<ZcodeBackend['createSession']>>> {
+  private async createZcodeSession(cwd: string, mcpServers: ZcodeMcpServer[] | undefined, mode = this.options.defaultMode): Promise<Awaited<ReturnType<ZcodeBackend['createSession']>>> {
     const { backend, automation } = this.options;
     const toolDenylist = await automation?.denylist();
-    const base = { workspacePath: cwd, mode: this.options.defaultMode, mcpServers };
+    const base = { workspacePath: cwd, mode, mcpServers };
     try {
       return await backend.createSession({ ...base, ...(toolDenylist ? { toolDenylist } : {}) });
     } catch (error) {
@@ -236,14 +294,15 @@ export class SessionManager implements Disposable {
 
   /**
    * The client was given the placeholder's options (`session/new`, or `session/load`/`resume` of an
-   * unused placeholder): mode and thought level only, since zcode's models are unknown before it has
-   * the session. Now that zcode's settings are known (create result, else `session/read`), the full
-   * set goes out once as `config_option_update` — without it a client shows no model picker — plus
-   * `current_mode_update` if zcode did not take the default mode. A mapped placeholder or a real id
-   * is opened through `session/load`/`resume`, whose response carries the real options already.
+   * unused placeholder): without a draft (modelDraft.ts) mode and thought level only, since zcode's
+   * models were unknown. Now that zcode's settings are known (create result, else `session/read`),
+   * the full set goes out once as `config_option_update` — without it a client shows no model picker
+   * — plus `current_mode_update` if zcode did not take the mode given. Nothing goes out when the
+   * client already has exactly these options (the draft showed the same list). A mapped placeholder
+   * or a real id is opened through `session/load`/`resume`, whose response carries the real options.
    */
-  private announceMaterialized(runtime: SessionRuntime): void {
-    const given = this.placeholderConfig();
+  private announceMaterialized(runtime: SessionRuntime, given: SessionConfigOption[] = this.placeholderConfig(runtime.cwd)): void {
+    if (JSON.stringify(runtime.configOptions) === JSON.stringify(given)) return;
     const updates: SessionUpdate[] = [{ sessionUpdate: 'config_option_update', configOptions: runtime.configOptions }];
     const mode = runtime.configOptions.find((o) => o.id === CONFIG_ID.mode)?.currentValue;
     if (typeof mode === 'string' && mode !== given.find((o) => o.id === CONFIG_ID.mode)?.currentValue) {
@@ -289,7 +348,7 @@ export class SessionManager implements Disposable {
     let runtime = this.runtimes.get(zcodeId);
     const fresh = !runtime;
     if (!runtime) {
-      runtime = new SessionRuntime(zcodeId, cwd, newTranslator(cwd, this.terminalOutput), this.placeholderConfig());
+      runtime = new SessionRuntime(zcodeId, cwd, newTranslator(cwd, this.terminalOutput), this.placeholderConfig(cwd));
       runtime.mcpServers = entry.mcpServers;
       const aliases = runtime.aliases;
       runtime.sink = new UpdateSink((update) => {
@@ -377,19 +436,16 @@ export class SessionManager implements Disposable {
     return read;
   }
 
-  /** The config options of a session whose settings are not known yet (lazy placeholder). */
-  placeholderConfig(): SessionConfigOption[] {
-    const options = buildConfigOptions(undefined, { mode: this.options.defaultMode });
-    // The last model list seen, so clients see model support at `session/new` (modelCache.ts).
-    const model = this.options.models?.current;
-    if (model && !options.some((o) => o.id === CONFIG_ID.model)) options.splice(1, 0, model);
-    return options;
+  /** The config options of a session zcode has no session for yet (lazyChoices.ts). */
+  placeholderConfig(cwd?: string): SessionConfigOption[] {
+    const { defaultMode, modes, models, draft } = this.options;
+    return placeholderOptions({ defaultMode, modes, models, drafted: cwd === undefined ? undefined : draft?.peek(cwd) });
   }
 
   /** New settings from zcode: the config options are rebuilt from them. */
   private setSettings(runtime: SessionRuntime, settings: SessionSettings): void {
     runtime.settings = settings;
-    runtime.configOptions = buildConfigOptions(settings, { mode: this.options.defaultMode });
+    runtime.configOptions = buildConfigOptions(settings, { mode: this.options.defaultMode, modes: this.options.modes?.offered });
     this.options.models?.remember(runtime.configOptions.find((o) => o.id === CONFIG_ID.model));
   }
 

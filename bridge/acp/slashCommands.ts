@@ -164,7 +164,7 @@ async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashC
       const configId = command.name === 'mode' ? CONFIG_ID.mode : command.name === 'model' ? CONFIG_ID.model : CONFIG_ID.thoughtLevel;
       const words = splitArgs(args);
       const handle = await ctx.materialize(sessionId);
-      const option = buildConfigOptions(handle.settings).find((o) => o.id === configId);
+      const option = (handle.configOptions ?? buildConfigOptions(handle.settings)).find((o) => o.id === configId);
       const offered = option ? selectOptionValues(option).map((o) => o.value) : [];
       const choices = offered.length > 0 ? ` Choose one of: ${offered.map((v) => `\`${v}\``).join(', ')}.` : '';
       if (command.name === 'model' && words.length === 0) {

@@ -32,7 +32,6 @@ import type {
   RenameResponse,
   RetryTurnParams,
   RetryTurnResponse,
-  RewindAction,
   RewindTarget,
   RewindTargetsParams,
   RewindTargetsResponse,
@@ -74,7 +73,7 @@ export class V4Operations {
       const latest = i === prompts.length - 1;
       const files = fileCountOf(range.rows, row.turnId);
       const actions: RewindTarget['actions'] = [];
-      if (latest && row.actions?.canEdit !== false) actions.push('askAgain');
+      if (latest && row.actions?.canEdit === true) actions.push('askAgain');
       if (latest && files !== undefined && files > 0) actions.push('askAgainRestoreFiles');
       if (previousTurnOf(range.rows, row.rowId) !== undefined) actions.push('forkHere');
       if (files !== undefined && files > 0) actions.push('filesOnly');
@@ -345,5 +344,3 @@ function fileLists(preview: V4FileRewindPreview): Pick<RewindToResponse, 'unsafe
   const pick = (files: V4FileRewindPreview['unsafeFiles']) => files.map((f) => ({ path: f.path, ...(f.reason ? { reason: f.reason } : {}) }));
   return { ...(preview.unsafeFiles.length ? { unsafeFiles: pick(preview.unsafeFiles) } : {}), ...(preview.ignoredFiles.length ? { ignoredFiles: pick(preview.ignoredFiles) } : {}) };
 }
-
-export type { RewindAction };

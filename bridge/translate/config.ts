@@ -19,7 +19,8 @@ const DEFAULT_MODES: readonly SessionConfigSelectOption[] = [
 
 /** Descriptions of modes some builds add. */
 const EXTRA_MODES: Record<string, SessionConfigSelectOption> = {
-  guarded: { value: 'guarded', name: 'Guarded', description: 'Ask before every tool call' },
+  // Desktop 3.15 added it (zcode's mode enum); zcode documents no more about it than its name.
+  guarded: { value: 'guarded', name: 'Guarded', description: 'zcode\'s guarded mode (desktop 3.15 and later): more careful about what runs without asking' },
   auto: { value: 'auto', name: 'Auto', description: 'Let zcode decide when to ask' },
 };
 
@@ -37,6 +38,8 @@ const DEFAULT_THOUGHT_LEVEL = 'high';
 /** Values to use where zcode's settings are silent (e.g. the mode the session was created with). */
 export interface ConfigFallbacks {
   mode?: string;
+  /** The modes the build takes when the settings list none (current builds never do; zcode/buildModes.ts). */
+  modes?: readonly string[];
   /** Current model id. */
   model?: string;
   /** Models to offer when the settings list none. */
@@ -119,7 +122,7 @@ export function buildConfigOptions(settings: SessionSettings | undefined, fallba
     category: 'mode',
     type: 'select',
     currentValue: mode,
-    options: selectValues(modeIds, DEFAULT_MODES, mode),
+    options: selectValues(modeIds ?? fallbacks.modes, DEFAULT_MODES, mode),
   });
 
   const models = settings?.model?.available ?? fallbacks.models ?? [];

@@ -28,6 +28,17 @@ function appendCapped(text: string, data: string): string {
 }
 
 
+/**
+ * A sub-agent's tool call names the Agent call it runs under (zcode 3.15+: `parentToolCallId`, the
+ * seed's `parentId`) and the sub-agent's type; the card carries both in `_meta.zcode` so a client
+ * can show it under its Agent card.
+ */
+function attribute(record: ToolRecord, payload: { parentToolCallId?: string; agentType?: string }): void {
+  const parent = payload.parentToolCallId ?? stringField(asRecord(payload), 'parentId');
+  if (parent && parent !== record.id) record.parentToolCallId = parent;
+  if (payload.agentType) record.agentType = payload.agentType;
+}
+
 export function onToolUpdated(state: SessionTranslatorState, payload: ToolUpdatedPayload): SessionUpdate[] {
   state.segment = undefined;
   switch (payload.kind) {
@@ -35,8 +46,7 @@ export function onToolUpdated(state: SessionTranslatorState, payload: ToolUpdate
       const record = recordFor(state, payload.toolCallId);
       if (payload.toolName) record.name = payload.toolName;
       if (payload.input) record.input = payload.input;
-      const parent = stringField(asRecord(payload), 'parentToolCallId', 'parentId');
-      if (parent) record.parentToolCallId = parent;
+      attribute(record, payload);
       // A duplicate `scheduled` (or one after an interaction card) must not open a second card.
       return record.announced ? [] : announce(state, record, 'pending');
     }
@@ -44,7 +54,10 @@ export function onToolUpdated(state: SessionTranslatorState, payload: ToolUpdate
       const record = recordFor(state, payload.toolCallId);
       if (payload.toolName && !record.name) record.name = payload.toolName;
       if (isFinished(record)) return [];
-      if (!record.announced) return announce(state, record, 'in_progress');
+      if (!record.announced) {
+        attribute(record, payload);
+        return announce(state, record, 'in_progress');
+      }
       if (record.status === 'in_progress') return [];
       record.status = 'in_progress';
       return [update(record.id, { status: 'in_progress' })];

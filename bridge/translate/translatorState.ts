@@ -110,7 +110,9 @@ export interface ToolRecord {
   output?: OutputTrack;
   /** The launch acknowledgement of a background command. */
   launchText?: string;
+  /** The Agent call a sub-agent's tool runs under, and that sub-agent's type (zcode 3.15+). */
   parentToolCallId?: string;
+  agentType?: string;
 }
 
 /** What the translator knows about one background task. */
@@ -203,6 +205,7 @@ export function announce(state: SessionTranslatorState, record: ToolRecord, stat
   const extra: Record<string, unknown> = {};
   if (isBackgroundInput(record)) extra.background = true;
   if (record.parentToolCallId) extra.parentToolCallId = record.parentToolCallId;
+  if (record.agentType) extra.agentType = record.agentType;
   const out: SessionUpdate[] = [toolCallCard(record.id, record.name, record.input, status, state, extra)];
   if (canonicalToolName(record.name) === 'TodoWrite' && Array.isArray(record.input?.todos)) out.push(planUpdate(record.input.todos));
   return out;

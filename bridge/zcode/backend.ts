@@ -151,7 +151,14 @@ export interface ZcodeBackend extends Disposable {
    * `toolDenylist`: tools zcode must not offer the model in this session (automation.ts); `mcpServers`:
    * the client's servers (sent only when non-empty; zcode does not keep them: re-send on resume).
    */
-  createSession(params: { workspacePath: string; mode?: string; toolDenylist?: readonly string[]; mcpServers?: ZcodeMcpServer[] }): Promise<CreateSessionResult>;
+  createSession(params: CreateSessionParams): Promise<CreateSessionResult>;
+  /**
+   * `session/close {sessionId, expectedPersistence?}`: zcode drops the live record (a deferred draft
+   * entirely); `expectedPersistence` makes zcode refuse when the session is not what the caller thinks.
+   */
+  closeSession(params: { sessionId: string; expectedPersistence?: SessionPersistence }): Promise<unknown>;
+  /** `runtime/capabilities {}`: current builds answer; seed builds answer -32601 (modelDraft.ts asks it once). */
+  runtimeCapabilities(): Promise<unknown>;
   listSessions(params: { workspacePath?: string }): Promise<ListSessionsResult>;
   resumeSession(params: { sessionId: string; workspacePath: string; mcpServers?: ZcodeMcpServer[] }): Promise<unknown>;
   /**
@@ -218,6 +225,19 @@ export interface ZcodeBackend extends Disposable {
   v4RowsRange(params: { sessionId: string; limit: number; beforeRowId?: number }): Promise<V4RowsRange>;
   /** `v4/conversation/fileRewindPreview`, raw (use `v4`). */
   v4FileRewindPreview(params: { sessionId: string; target: V4RowTarget; baseRevision: number; baseLogEpoch: string }): Promise<V4FileRewindPreview>;
+}
+
+/** `immediate` (zcode's default) or `deferred`: a draft, kept in memory only until its first input. */
+export type SessionPersistence = 'immediate' | 'deferred';
+
+/** What the bridge sends with `session/create` (every key is one zcode's strict schema lists; see docs/zcode-protocol.md). */
+export interface CreateSessionParams {
+  workspacePath: string;
+  mode?: string;
+  toolDenylist?: readonly string[];
+  mcpServers?: ZcodeMcpServer[];
+  /** Only for the model-list draft (modelDraft.ts); sent only when given. */
+  persistence?: SessionPersistence;
 }
 
 /** An MCP server in the shape zcode's `session/create` / `session/resume` take (zcode-current.md §12). */

@@ -10,7 +10,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import type { LocateOptions, Logger } from './backend.ts';
 import { createZcodeBackend } from './client.ts';
-import { defaultConfigSource } from './hostRequests.ts';
+import { defaultConfigSource, isEncodedSecret } from './hostRequests.ts';
 import { buildLaunchEnv, cliFileOf, defaultLaunchHost, PROVIDER_ENV } from './launchEnv.ts';
 import { locateZcode } from './locate.ts';
 
@@ -19,7 +19,16 @@ export interface DoctorReport {
   version?: { text?: string; error?: string };
   launch?: { bundled: boolean; providerTable?: string; tableCandidates: string[]; appVersion?: string; derived: Record<string, string>; removed: string[]; nodeOptions?: string };
   configuration: {
-    zcodeConfig: { file: string; exists: boolean; providersWithApiKey: string[]; providersWithoutApiKey: string[] };
+    zcodeConfig: {
+      file: string;
+      exists: boolean;
+      providersWithApiKey: string[];
+      providersWithoutApiKey: string[];
+      /** Of those with a key, the ones stored encoded (desktop 3.18.2+: `enc:v2…`): present, but only zcode can read them. */
+      providersWithEncodedApiKey: string[];
+      /** The whole file is encoded (not JSON): which providers have keys cannot be read. */
+      encodedFile: boolean;
+    };
     desktopLogin: { file: string; exists: boolean };
     cliConfig: { file: string; exists: boolean };
     environment: { ZCODE_MODEL: boolean; ZCODE_BASE_URL: boolean; ZCODE_API_KEY: boolean };
@@ -67,13 +76,18 @@ function readConfiguration(env: NodeJS.ProcessEnv, home: string): DoctorReport['
   const source = defaultConfigSource({ ...env, HOME: env.HOME || home });
   const withKey: string[] = [];
   const withoutKey: string[] = [];
+  const encodedKeys: string[] = [];
   const text = source.readText();
-  if (text) {
+  const encodedFile = text !== undefined && isEncodedSecret(text.trim());
+  if (text && !encodedFile) {
     try {
-      const providers = (JSON.parse(text) as { provider?: Record<string, { options?: { apiKey?: unknown } }> }).provider ?? {};
+      const providers = record(record(JSON.parse(text))?.provider) ?? {};
       for (const [id, entry] of Object.entries(providers)) {
-        const key = entry?.options?.apiKey;
-        (typeof key === 'string' && key.trim() !== '' ? withKey : withoutKey).push(id);
+        // Presence only: a plain key, an `enc:v2…` string or an encoded envelope object all count; the value is never kept.
+        const key = record(record(entry)?.options)?.apiKey;
+        const present = (typeof key === 'string' && key.trim() !== '') || (typeof key === 'object' && key !== null);
+        (present ? withKey : withoutKey).push(id);
+        if (present && (typeof key !== 'string' || isEncodedSecret(key.trim()))) encodedKeys.push(id);
       }
     } catch {
       withoutKey.push('(config.json is not valid JSON)');
@@ -83,7 +97,7 @@ function readConfiguration(env: NodeJS.ProcessEnv, home: string): DoctorReport['
   const login = path.join(base, '.zcode', 'v2', 'credentials.json');
   const cliConfig = path.join(base, '.zcode', 'cli', 'config.json');
   return {
-    zcodeConfig: { file: source.file, exists: text !== undefined, providersWithApiKey: withKey, providersWithoutApiKey: withoutKey },
+    zcodeConfig: { file: source.file, exists: text !== undefined, providersWithApiKey: withKey, providersWithoutApiKey: withoutKey, providersWithEncodedApiKey: encodedKeys, encodedFile },
     desktopLogin: { file: login, exists: existsSync(login) },
     cliConfig: { file: cliConfig, exists: existsSync(cliConfig) },
     environment: { ZCODE_MODEL: !!env.ZCODE_MODEL, ZCODE_BASE_URL: !!env.ZCODE_BASE_URL, ZCODE_API_KEY: !!env.ZCODE_API_KEY },
@@ -135,7 +149,8 @@ function verdict(r: DoctorReport): DoctorReport['verdict'] {
     return { ok: false, summary: 'zcode was found but does not start.', fixes: [r.start.error ?? 'Run zcode app-server --stdio in a terminal to see why.'] };
   }
   const c = r.configuration;
-  const hasKey = c.zcodeConfig.providersWithApiKey.length > 0 || c.cliConfig.exists || (c.environment.ZCODE_API_KEY && c.environment.ZCODE_MODEL);
+  // An encoded file hides which providers have keys: not a reason to say there are none.
+  const hasKey = c.zcodeConfig.providersWithApiKey.length > 0 || c.zcodeConfig.encodedFile || c.cliConfig.exists || (c.environment.ZCODE_API_KEY && c.environment.ZCODE_MODEL);
   if (!hasKey) {
     fixes.push(
       c.desktopLogin.exists
@@ -169,7 +184,8 @@ export function formatDoctorReport(r: DoctorReport): string {
   const c = r.configuration;
   lines.push(
     `zcode config:   ${c.zcodeConfig.file} (${c.zcodeConfig.exists ? 'present' : 'missing'})`,
-    `  API keys for: ${c.zcodeConfig.providersWithApiKey.join(', ') || 'none'}`,
+    c.zcodeConfig.encodedFile ? '  API keys for: unknown (the file is stored encoded)' : `  API keys for: ${c.zcodeConfig.providersWithApiKey.join(', ') || 'none'}`,
+    ...(c.zcodeConfig.providersWithEncodedApiKey.length > 0 ? [`  encoded:     ${c.zcodeConfig.providersWithEncodedApiKey.join(', ')} (stored encoded, as desktop 3.18.2 and later do)`] : []),
     `desktop login:  ${yes(c.desktopLogin.exists)}`,
     `CLI config:     ${c.cliConfig.file} (${c.cliConfig.exists ? 'present' : 'missing'})`,
     `environment:    ZCODE_MODEL ${c.environment.ZCODE_MODEL ? 'set' : 'unset'}, ZCODE_BASE_URL ${c.environment.ZCODE_BASE_URL ? 'set' : 'unset'}, ZCODE_API_KEY ${c.environment.ZCODE_API_KEY ? 'set' : 'unset'}`,
@@ -178,4 +194,8 @@ export function formatDoctorReport(r: DoctorReport): string {
   lines.push('', `verdict:        ${r.verdict.ok ? 'OK' : 'PROBLEM'}: ${r.verdict.summary}`);
   for (const fix of r.verdict.fixes) lines.push(`fix:            ${fix}`);
   return `${lines.join('\n')}\n`;
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }

@@ -85,11 +85,24 @@ export type ToolResult = z.infer<typeof ToolResult>;
  * objects `{type, message, …}` (seed: a string; `errorText` reads both), count a batch as
  * `successCount` / `errorCount` (seed: `succeeded` / `failed`) and add a `raw` kind.
  */
+/**
+ * Whose tool call it is (desktop 3.15+, every field optional): a sub-agent's tools carry the Agent
+ * call they run under (`parentToolCallId`), `source:"subagent"`, the sub-agent's `agentType` /
+ * `agentId` / `description`, and the call's id inside the child session (`childToolCallId`).
+ * `scheduled` may also carry the scheduler's `assistantMessageId`, `dependencies`,
+ * `parallelGroupIndex`, `canRunParallel` (read by no one yet; passed through).
+ */
+const attribution = {
+  parentToolCallId: z.string().optional().catch(undefined),
+  agentType: z.string().optional().catch(undefined),
+  childToolCallId: z.string().optional().catch(undefined),
+};
+
 export const ToolUpdatedPayload = z.discriminatedUnion('kind', [
   z
-    .object({ kind: z.literal('scheduled'), toolCallId: z.string(), toolName: z.string().optional(), input: ToolInput.optional() })
+    .object({ kind: z.literal('scheduled'), toolCallId: z.string(), toolName: z.string().optional(), input: ToolInput.optional(), ...attribution })
     .passthrough(),
-  z.object({ kind: z.literal('started'), toolCallId: z.string(), toolName: z.string().optional() }).passthrough(),
+  z.object({ kind: z.literal('started'), toolCallId: z.string(), toolName: z.string().optional(), ...attribution }).passthrough(),
   z
     .object({
       kind: z.literal('progress'),

@@ -63,7 +63,8 @@ const ZcodeConfig = z
           .object({
             enabled: z.boolean().optional(),
             disabled: z.boolean().optional(),
-            options: z.object({ apiKey: z.string().optional() }).passthrough().optional(),
+            // A key stored as something other than a string (an encoded envelope) is not usable, not a reason to drop the table.
+            options: z.object({ apiKey: z.string().optional().catch(undefined) }).passthrough().optional(),
           })
           .passthrough(),
       )
@@ -81,6 +82,14 @@ export const START_PLAN_MESSAGE =
 export const NO_KEY_MESSAGE =
   'The bridge has no credentials for this provider: zcode asked the host for sign-in headers, and editor sessions can only pass a Coding Plan API key ' +
   'stored in ZCode\'s own configuration (~/.zcode/v2/config.json). Add a GLM Coding Plan API key in the ZCode desktop app, or pick a provider configured with an API key.';
+
+/**
+ * A secret zcode stored encoded (desktop 3.18.2 and later write `enc:v2…` values): only zcode can
+ * read it, so it is never handed on as a key (it would fail as one, with a confusing error).
+ */
+export function isEncodedSecret(value: string): boolean {
+  return /^enc:v\d+\b/.test(value);
+}
 
 /** Where zcode keeps its own configuration; `readText` is the file system (tests pass a fake). */
 export interface ZcodeConfigSource {
@@ -123,7 +132,7 @@ export function accountApiKey(providerId: string, configText: string | undefined
     const entry = providers[id];
     if (!entry || entry.enabled === false || entry.disabled === true) continue;
     const key = entry.options?.apiKey?.trim();
-    if (key) return key;
+    if (key && !isEncodedSecret(key)) return key;
   }
   return undefined;
 }
@@ -138,7 +147,7 @@ export function codingPlanCredentials(configText: string | undefined): { provide
     const entry = providers[id];
     if (!/coding-plan/.test(id) || entry.enabled === false || entry.disabled === true) continue;
     const apiKey = entry.options?.apiKey?.trim();
-    if (apiKey) return { providerId: id, apiKey };
+    if (apiKey && !isEncodedSecret(apiKey)) return { providerId: id, apiKey };
   }
   return undefined;
 }

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type * as z from 'zod';
 import { ZcodeError } from './backend.ts';
-import type { ImageAttachment, ZcodeBackend, ZcodeMcpServer } from './backend.ts';
+import type { CreateSessionParams, ImageAttachment, SessionPersistence, ZcodeBackend, ZcodeMcpServer } from './backend.ts';
 import {
   AnyResult,
   CancelBackgroundTaskResult,
@@ -69,11 +69,25 @@ export abstract class ZcodeMethods implements Methods {
   /** Set once a build refused the current `session/setModel` shape: send the legacy one from then on. */
   private legacySetModel = false;
 
-  /** `mode` is sent only when given; otherwise zcode applies its own default. */
-  createSession(params: { workspacePath: string; mode?: string; toolDenylist?: readonly string[]; mcpServers?: ZcodeMcpServer[] }): Promise<CreateSessionResult> {
+  /**
+   * `mode` and `persistence` are sent only when given; otherwise zcode applies its own defaults. The
+   * keys sent are the ones every current build's strict schema lists (3.15 dropped agentMemory,
+   * officialMcpServers and confineFileToolsToWorkspace: the bridge never sends them).
+   */
+  createSession(params: CreateSessionParams): Promise<CreateSessionResult> {
     const denied = params.toolDenylist?.length ? { toolDenylist: [...params.toolDenylist] } : {};
     const mcp = params.mcpServers?.length ? { mcpServers: params.mcpServers } : {};
-    return this.call('session/create', { workspace: workspaceParam(params.workspacePath), mode: params.mode, ...denied, ...mcp }, CreateSessionResult);
+    const persistence = params.persistence === undefined ? {} : { persistence: params.persistence };
+    return this.call('session/create', { workspace: workspaceParam(params.workspacePath), mode: params.mode, ...persistence, ...denied, ...mcp }, CreateSessionResult);
+  }
+
+  closeSession(params: { sessionId: string; expectedPersistence?: SessionPersistence }): Promise<unknown> {
+    const expected = params.expectedPersistence === undefined ? {} : { expectedPersistence: params.expectedPersistence };
+    return this.call('session/close', { sessionId: params.sessionId, ...expected }, AnyResult);
+  }
+
+  runtimeCapabilities(): Promise<unknown> {
+    return this.call('runtime/capabilities', {}, AnyResult);
   }
 
   listSessions(params: { workspacePath?: string }): Promise<ListSessionsResult> {

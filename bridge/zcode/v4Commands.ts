@@ -177,11 +177,6 @@ export class V4Commands implements Disposable {
     return probed;
   }
 
-  /** The probe's answer if this process was probed already (no request). */
-  async known(): Promise<V4Probe | undefined> {
-    return this.probed;
-  }
-
   // --- Reads ------------------------------------------------------------------------------------
 
   /** The latest `limit` rows (before `beforeRowId`), with the CAS values they were read at. */

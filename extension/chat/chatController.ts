@@ -351,6 +351,20 @@ export class ChatController {
     return id;
   }
 
+  /**
+   * No session to show: make the new one now, so its mode, model and thought-level pickers are there
+   * before the first prompt (the bridge creates nothing in zcode until then; choices made here go
+   * with the create). Best effort: a failure shows when the first prompt tries again.
+   */
+  private async prepareNewSession(): Promise<void> {
+    try {
+      const id = await this.sessions.newSession();
+      if (this.state.session.sessionId !== id) this.switchTo(id);
+    } catch (error) {
+      this.env.log('warn', `could not prepare a new session before the first prompt: ${this.env.errorMessage(error)}`);
+    }
+  }
+
   /** Starts the bridge and shows the remembered session (once per activation). */
   private start(): Promise<void> {
     this.started ??= (async () => {
@@ -358,6 +372,7 @@ export class ChatController {
         await this.host.ready();
         this.queue(T.patchSession(this.state, { connection: CONNECTION[this.host.state] ?? 'ready', promptCapabilities: this.promptCaps() }));
         if (this.sessions.activeSessionId) await this.sessions.restore();
+        else await this.prepareNewSession();
       } catch (error) {
         this.started = undefined;
         this.queue(T.patchSession(this.state, { connection: 'error', connectionMessage: this.env.errorMessage(error) }));

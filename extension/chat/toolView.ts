@@ -151,6 +151,10 @@ export function foldToolCall(prev: ToolItem | undefined, update: ToolUpdate): { 
     const taskId = typeof zcodeMeta?.taskId === 'string' ? zcodeMeta.taskId : prev?.background?.taskId;
     item.background = { cancelled: backgroundMeta?.cancelled === true || prev?.background?.cancelled === true, ...(taskId ? { taskId } : {}) };
   }
+  // zcode 3.15+ says which Agent call a sub-agent's tool belongs to: the card is shown under it.
+  const parentId = typeof zcodeMeta?.parentToolCallId === 'string' ? zcodeMeta.parentToolCallId : undefined;
+  if (parentId) item.parent = { toolCallId: parentId, ...(typeof zcodeMeta?.agentType === 'string' ? { agentType: zcodeMeta.agentType } : {}) };
+  else if (prev?.parent) item.parent = prev.parent;
   return diffs && diffs.length ? { item, diffs } : { item };
 }
 

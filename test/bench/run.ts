@@ -19,6 +19,7 @@ const VSCODE_BENCH: string = './vscode.mjs';
 const SECTIONS: Section[] = [
   { name: 'acp', run: async () => (await import('./acpThroughput.ts')).benchAcpThroughput() },
   { name: 'remote', run: async () => (await import('./remoteLoad.ts')).benchRemoteLoad() },
+  { name: 'chathost', run: async () => (await import('./chatHost.ts')).benchChatHost() },
   { name: 'webview', run: async () => (await import('./webviewRender.ts')).benchWebviewRender() },
   { name: 'startup', run: async () => (await import('./startup.ts')).benchStartup() },
   // JavaScript (it drives test/e2e/ui/harness.mjs); a variable specifier keeps tsc from looking for its types.

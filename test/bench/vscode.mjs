@@ -22,7 +22,8 @@
 // Env: ZCODE_BENCH_HEAP_DIR=<dir> also writes heap snapshots at the idle and after-leaving samples
 // (idle / left1 / left2 .heapsnapshot, each after its memory sample; a snapshot may perturb later samples a
 // little) and says what the heap grew by, by kind (heapSnapshot.mjs);
-// ZCODE_BENCH_RUNS (activations in fresh windows, default 3), ZCODE_BENCH_SOURCE=<checkout> (measure
+// ZCODE_BENCH_STREAM_PROF=<dir> writes CPU profiles of the extension host while it streams (stream-<rate>.cpuprofile)
+// and lists the top self-time frames; ZCODE_BENCH_RUNS (activations in fresh windows, default 3), ZCODE_BENCH_SOURCE=<checkout> (measure
 // another tree, e.g. a worktree of the commit before a change), ZCODE_BENCH_CPU_PROF=<file> writes a CPU profile of the extension host during activation (the
 // profiler slows activation: the row then says so). Standalone: node test/bench/vscode.mjs
 import { execFileSync } from 'node:child_process';
@@ -129,13 +130,14 @@ export async function inspect(pid) {
 }
 
 /** Self time per function of a CPU profile, for the frames of `urlPart`, top `n`. */
-function topSelfTime(profile, urlPart, n = 8) {
+function topSelfTime(profile, urlPart, n = 8, withFile = false) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const self = new Map();
   profile.samples.forEach((id, i) => {
     const frame = byId.get(id).callFrame;
-    if (!frame.url.includes(urlPart)) return;
-    const key = `${frame.functionName || '(top level)'}:${frame.lineNumber + 1}`;
+    if (!frame.url.includes(urlPart) || frame.functionName === '(idle)') return;
+    const file = withFile ? `${frame.url.split('/').slice(-2).join('/') || frame.functionName}:` : '';
+    const key = `${file}${frame.functionName || '(top level)'}:${frame.lineNumber + 1}`;
     self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
   });
   return [...self].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, t]) => `${k} ${t.toFixed(1)} ms`);
@@ -250,12 +252,26 @@ const PAINT_PROBE = `(() => {
   }).observe(document.body, { childList: true, subtree: true, characterData: true });
 })()`;
 
-export async function streamLatency(page, chat, frame, rate, extHostPid) {
+export async function streamLatency(page, chat, frame, rate, extHostPid, inspector) {
   await newSession(page, chat);
   await frame.evaluate(PAINT_PROBE);
   const count = 2 * rate;
+  // ZCODE_BENCH_STREAM_PROF=<dir>: a CPU profile of the extension host while it streams (the profiler
+  // itself costs CPU: the stream's rows then measure a profiled host).
+  const profileDir = inspector && process.env.ZCODE_BENCH_STREAM_PROF;
+  if (profileDir) {
+    await inspector.call('Profiler.enable');
+    await inspector.call('Profiler.setSamplingInterval', { interval: 200 });
+    await inspector.call('Profiler.start');
+  }
   const ticks = cpuTicks(extHostPid);
   await turn(chat, `[scenario:stamped:${rate}]`);
+  let profileTop = [];
+  if (profileDir) {
+    const { profile } = await inspector.call('Profiler.stop');
+    writeFileSync(join(profileDir, `stream-${rate}.cpuprofile`), JSON.stringify(profile));
+    profileTop = topSelfTime(profile, '', 12, true);
+  }
   await sleep(300);
   const probe = await frame.evaluate(() => {
     const p = window.__paint;
@@ -265,7 +281,7 @@ export async function streamLatency(page, chat, frame, rate, extHostPid) {
   const arrivals = [...probe.arrivals].sort((a, b) => a - b);
   const extHostCpuMs = (cpuTicks(extHostPid) - ticks) * 10;
   const longest = Math.max(0, ...probe.longTasks);
-  return { rate, count, extHostCpuMs, longest, longTaskMs: probe.longTasks.reduce((a, b) => a + b, 0), seen: probe.seen, sorted, arrivals, first: probe.first ?? NaN, submitToFirst: probe.firstPaint - probe.submitAt };
+  return { rate, count, profileTop, extHostCpuMs, longest, longTaskMs: probe.longTasks.reduce((a, b) => a + b, 0), seen: probe.seen, sorted, arrivals, first: probe.first ?? NaN, submitToFirst: probe.firstPaint - probe.submitAt };
 }
 
 // ── the bench ───────────────────────────────────────────────────────────────────────────────────
@@ -330,7 +346,7 @@ export async function benchVscode() {
     const { after: afterSecond, kinds: secondKinds } = await longSession();
 
     const streams = [];
-    for (const rate of RATES) streams.push(await streamLatency(page, chat, frame, rate, pid));
+    for (const rate of RATES) streams.push(await streamLatency(page, chat, frame, rate, pid, inspector));
 
     // More activations: a fresh window (a fresh extension host) that does not restore the ZCode view.
     inspector.close();
@@ -400,6 +416,7 @@ export async function benchVscode() {
         name: `vscode:   of which zcode → the webview's message event p50 / p99; webview longest task; extension-host CPU`,
         value: `${ms(percentile(s.arrivals, 50))} / ${ms(percentile(s.arrivals, 99))}; ${ms(s.longest)}; ${s.extHostCpuMs} ms in ${(s.count / s.rate).toFixed(0)} s`,
       });
+      if (s.profileTop.length) rows.push({ name: `vscode:   extension-host CPU profile while streaming at ${s.rate}/s, top self time`, value: s.profileTop.join(' · ') });
       rows.push({
         name: `vscode: first token at ${s.rate}/s: zcode sent → painted; Enter pressed → painted`,
         value: `${ms(s.first)}; ${ms(s.submitToFirst)}`,

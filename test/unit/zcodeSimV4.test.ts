@@ -5,7 +5,7 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isEvent, Sim } from '../helpers/simWire.ts';
+import { isEvent, Sim, tempDir } from '../helpers/simWire.ts';
 import { WS, assertSentValid, cas, command, event, newId, rows, turnEnd, v4Sim, v4Turn, violations } from '../helpers/simV4.ts';
 
 after(() => Sim.killAll());
@@ -202,4 +202,68 @@ test('serial processing: a v4 request waits behind a session/create that awaits 
   const probe = await sim.next((m) => m.id === 'probe');
   assert.ok(sim.messages.indexOf(created) < sim.messages.indexOf(probe));
   await sim.close();
+});
+
+test('a legacy session/send turn takes a v4 guide (the live 3.12.3 path); followupMode guide makes a plain sendText a guide', async () => {
+  const { sim, record } = v4Sim('desktop-3.12');
+  const sessionId = await sim.session(WS.workspacePath);
+  let from = sim.messages.length;
+  await sim.result('session/send', { sessionId, content: '[scenario:guide] legacy turn' });
+  const started = await event(sim, sessionId, 'turn.started', from);
+  const guide = await command(sim, sessionId, 'sendText', { text: 'STEER-LEGACY', requestedDelivery: 'guide' });
+  assert.equal(guide.result.delivery, 'queue');
+  assert.equal((await event(sim, sessionId, 'turn.steerDrained', from)).params.turnId, started.params.turnId);
+  assert.match((await turnEnd(sim, sessionId, from)).params.payload.response, /STEER-LEGACY/);
+  assert.equal((await command(sim, sessionId, 'setFollowupMode', { mode: 'guide' }, cas(await rows(sim, sessionId)))).status, 'accepted');
+  from = sim.messages.length;
+  await command(sim, sessionId, 'sendText', { text: '[scenario:guide] again' });
+  await event(sim, sessionId, 'turn.started', from);
+  await command(sim, sessionId, 'sendText', { text: 'PLAIN-GUIDE' });
+  assert.equal((await event(sim, sessionId, 'turn.steerQueued', from)).params.payload.delivery, 'guide');
+  assert.match((await turnEnd(sim, sessionId, from)).params.payload.response, /PLAIN-GUIDE/);
+  await sim.close();
+  assertSentValid(record);
+});
+
+test('startNow preempts the running turn; a stop holds a non-empty queue until setAutoDrain true', async () => {
+  const { sim, record } = v4Sim();
+  const sessionId = await sim.session(WS.workspacePath);
+  let from = sim.messages.length;
+  await command(sim, sessionId, 'sendText', { text: '[scenario:long] first' });
+  const first = await event(sim, sessionId, 'turn.started', from);
+  const now = await command(sim, sessionId, 'sendText', { text: '[scenario:text] now', requestedDelivery: 'startNow' });
+  assert.equal(now.result.delivery, 'startNow');
+  const firstEnd = await turnEnd(sim, sessionId, from);
+  assert.deepEqual([firstEnd.params.turnId, firstEnd.params.payload.resultType], [first.params.turnId, 'cancelled']);
+  const second = await sim.next((m) => isEvent(m, sessionId) && m.params.type === 'turn.started' && m.params.payload.inputId === now.commandId, from);
+  await turnEnd(sim, sessionId, sim.messages.indexOf(second));
+  from = sim.messages.length;
+  await command(sim, sessionId, 'sendText', { text: '[scenario:long] third' });
+  await event(sim, sessionId, 'turn.started', from);
+  const queued = await command(sim, sessionId, 'sendText', { text: '[scenario:text] waiting', requestedDelivery: 'queue' });
+  assert.equal((await command(sim, sessionId, 'stop', {})).status, 'accepted');
+  await turnEnd(sim, sessionId, from);
+  // a round trip after the stop: the queued input did not start
+  const range = await rows(sim, sessionId);
+  assert.equal(sim.messages.slice(from).filter((m) => isEvent(m, sessionId) && m.params.type === 'turn.started').length, 1);
+  assert.equal((await command(sim, sessionId, 'setAutoDrain', { autoDrain: true }, cas(range))).status, 'accepted');
+  const resumed = await sim.next((m) => isEvent(m, sessionId) && m.params.type === 'turn.started' && m.params.payload.inputId === queued.commandId, from);
+  await turnEnd(sim, sessionId, sim.messages.indexOf(resumed));
+  await sim.close();
+  assertSentValid(record);
+});
+
+test('v4 commands never cold-resume a stored session (proto.sessionNotFound); rowsRange does, and commands work after it', async () => {
+  const stateDir = tempDir();
+  const first = v4Sim('desktop-3.15', { ZCODE_SIM_STATE_DIR: stateDir });
+  const sessionId = await first.sim.session(WS.workspacePath);
+  await v4Turn(first.sim, sessionId, '[scenario:text] remember me');
+  await first.sim.close();
+  const { sim, record } = v4Sim('desktop-3.15', { ZCODE_SIM_STATE_DIR: stateDir });
+  assert.equal((await command(sim, sessionId, 'renameSession', { title: 'x' })).reasonCode, 'proto.sessionNotFound');
+  const range = await rows(sim, sessionId);
+  assert.deepEqual(range.rows.filter((r: { kind: string }) => r.kind === 'userInput').map((r: { text: string }) => r.text), ['[scenario:text] remember me']);
+  assert.equal((await command(sim, sessionId, 'renameSession', { title: 'Renamed after resume' })).status, 'accepted');
+  await sim.close();
+  assertSentValid(record);
 });

@@ -7,6 +7,11 @@ import { SimError, isObject } from './util.mjs';
 
 export const PROTOCOL = { name: 'ZCode Protocol', version: 1 };
 export const CURRENT_MODES = ['plan', 'build', 'edit', 'yolo', 'auto'];
+
+/** The modes a profile's `zcodeSessionModeSchema` takes: 3.15 adds `guarded` (profile flag `guarded`). */
+export function modesOf(profile) {
+  return profile.guarded ? ['plan', 'build', 'edit', 'yolo', 'guarded', 'auto'] : CURRENT_MODES;
+}
 export const DELIVERY_KINDS = ['desktop-continuous', 'web-remote-replayable'];
 
 /** Reasoning levels as current builds describe them (objects, not strings). */
@@ -200,6 +205,7 @@ export function currentError(error) {
  */
 export function currentEvent(session, type, payload) {
   const turn = session.turn;
+  const events315 = Boolean(session.store.profile?.events315);
   switch (type) {
     case 'turn.terminal':
       return null;
@@ -219,6 +225,8 @@ export function currentEvent(session, type, payload) {
       // v4-started turns (v4Input.mjs): the commandId is the inputId and queryId.
       for (const key of ['inputId', 'queryId', 'foregroundExecutionId']) if (payload[key] !== undefined) out[key] = payload[key];
       if (turn) out.messageId = turn.assistant.info.id;
+      // 3.15: when execution began (may be fractional: a high-resolution clock).
+      if (events315 && turn) out.executionStartedAt = turn.startedAt + 0.25;
       return { type, turnId, payload: out };
     }
     case 'model.streaming': {
@@ -226,7 +234,7 @@ export function currentEvent(session, type, payload) {
       return { type, payload: { kind: payload.kind, delta: payload.delta, assistantMessageId: payload.messageId } };
     }
     case 'tool.updated':
-      return { type, turnId: turn?.id, payload: currentToolPayload(turn, payload) };
+      return { type, turnId: turn?.id, payload: currentToolPayload(turn, payload, events315) };
     case 'turn.completed': {
       const { turnId, resultType, usage } = payload;
       const text = (turn?.assistant.parts ?? []).filter((p) => p.type === 'text').map((p) => p.text).join('');
@@ -237,18 +245,32 @@ export function currentEvent(session, type, payload) {
     case 'turn.steerDrained':
       return { type, turnId: turn?.id, payload };
     case 'turn.failed':
-      return { type, turnId: payload.turnId, payload: { error: currentError(payload.error), turnPhase: payload.error?.turnPhase ?? 'model_request' } };
+      return { type, turnId: payload.turnId, payload: { error: currentError(payload.error), turnPhase: payload.error?.turnPhase ?? 'model_request', ...(events315 ? { backgroundSubagentResultConsumed: false } : {}) } };
     default:
       return { type, payload };
   }
 }
 
-function currentToolPayload(turn, payload) {
+/**
+ * 3.15 (`events315`): the tool events of a synchronous sub-agent's tools (a scenario's `inner` steps) say
+ * whose they are: `parentToolCallId` (the Agent call), `source:"subagent"`, `agentId`, `agentType`,
+ * `description`, and the call's id inside the child session (`childToolCallId`).
+ */
+function subagentFields(turn, toolCallId, events315) {
+  const sub = events315 ? turn?.subagent : undefined;
+  if (!sub || toolCallId === sub.parentToolCallId) return {};
+  return { parentToolCallId: sub.parentToolCallId, source: 'subagent', agentId: sub.agentId, agentType: sub.agentType, description: sub.description, childToolCallId: `child_${toolCallId.slice(5)}` };
+}
+
+function currentToolPayload(turn, payload, events315) {
   const { kind, toolCallId, toolName } = payload;
-  const named = toolName === undefined ? {} : { toolName };
+  const named = { ...(toolName === undefined ? {} : { toolName }), ...subagentFields(turn, toolCallId, events315) };
   switch (kind) {
-    case 'scheduled':
-      return { kind, toolCallId, toolName, ...(payload.input === undefined ? { inputOmitted: true, inputRef: 'model_stream' } : { input: payload.input }), ...(turn ? { assistantMessageId: turn.assistant.info.id } : {}) };
+    case 'scheduled': {
+      // 3.15 adds the scheduler's view: dependencies, the parallel group and whether the call may run alongside others.
+      const schedule = events315 ? { dependencies: [], parallelGroupIndex: 0, canRunParallel: false } : {};
+      return { kind, toolCallId, ...named, toolName, ...(payload.input === undefined ? { inputOmitted: true, inputRef: 'model_stream' } : { input: payload.input }), ...(turn ? { assistantMessageId: turn.assistant.info.id } : {}), ...schedule };
+    }
     case 'started': {
       const startedAt = Date.now();
       turn?.toolStarts.set(toolCallId, startedAt);

@@ -7,13 +7,36 @@ import { cancelBackground } from './background.mjs';
 import { ignoresStop, sendFault } from './faults.mjs';
 import { mcpList, messagesView, startHydrating } from './acpCases.mjs';
 import { loadSteps, parsePrompt } from './scenarios.mjs';
-import { CURRENT_MODELS, CURRENT_MODES, DELIVERY_KINDS, LEVELS, currentGoal, sessionInfo, snapshot, strict, workspaceRef, zodError } from './current.mjs';
+import { CURRENT_MODELS, DELIVERY_KINDS, LEVELS, currentGoal, modesOf, sessionInfo, snapshot, strict, workspaceRef, zodError } from './current.mjs';
 
+/** Keys of `session/create` (3.14-era source); `persistence` only where the profile has drafts (`deferredDrafts`). */
 const CREATE_OPTIONAL = [
-  'sessionId', 'parentSessionId', 'mode', 'model', 'persistence', 'thoughtLevel', 'titleGenerationEnabled', 'mcpServers', 'agentMemory',
+  'sessionId', 'parentSessionId', 'mode', 'model', 'thoughtLevel', 'titleGenerationEnabled', 'mcpServers', 'agentMemory',
   'officialMcpServers', 'toolAllowlist', 'toolDenylist', 'confineFileToolsToWorkspace', 'importedHistory', 'offPeakToolEnabled', 'dynamicWorkflowEnabled',
 ];
 const RESUME_OPTIONAL = ['workspace', 'thoughtLevel', 'mcpServers', 'agentMemory', 'officialMcpServers', 'toolAllowlist', 'toolDenylist', 'confineFileToolsToWorkspace', 'offPeakToolEnabled', 'dynamicWorkflowEnabled'];
+/** `strictCreate315`: the 3.15.1 create / resume schemas no longer list these keys … */
+const DROPPED_315 = ['agentMemory', 'officialMcpServers', 'confineFileToolsToWorkspace'];
+/** … and add these (`dynamicWorkflowMode` is `alwaysOn | onDemand`). */
+const DYNAMIC_WORKFLOW_MODES = ['alwaysOn', 'onDemand'];
+
+function createKeys(profile) {
+  let keys = profile.deferredDrafts ? [...CREATE_OPTIONAL, 'persistence'] : CREATE_OPTIONAL;
+  if (profile.strictCreate315) keys = [...keys.filter((k) => !DROPPED_315.includes(k)), 'dynamicWorkflowMode'];
+  return keys;
+}
+
+function resumeKeys(profile) {
+  return profile.strictCreate315 ? [...RESUME_OPTIONAL.filter((k) => !DROPPED_315.includes(k)), 'dynamicWorkflowMode'] : RESUME_OPTIONAL;
+}
+
+/** A `{providerId, modelId, options?}` selection (create's `model`) → the listed model, or the answer real builds give. */
+function listedModel(selection) {
+  strict(selection, { required: ['providerId', 'modelId'], optional: ['options'] });
+  const option = CURRENT_MODELS.find((m) => m.ref.providerId === selection.providerId && m.ref.modelId === selection.modelId);
+  if (!option) throw new SimError(-32603, `Unsupported model: ${selection.providerId}/${selection.modelId}. Available models: ${CURRENT_MODELS.map((m) => `${m.ref.providerId}/${m.ref.modelId}`).join(', ')}`);
+  return option;
+}
 const SEND_OPTIONAL = [
   'modelSelection', 'modelExecution', 'inputId', 'queryId', 'attachments', 'browserAmbientContext', 'expectedRevision', 'expectedProviderRevision',
   'automationId', 'offPeakTaskId', 'offPeakRunType', 'botDeliveryTarget', 'toolDenylist',
@@ -25,6 +48,20 @@ export const WORKSPACE_METHODS = [
   'workspace/upsertModelProvider', 'workspace/removeModelProvider', 'workspace/updateProviderRegistry',
   'session/updateRuntimeModelConfig', 'workspace/updateInteractionPreferences',
 ];
+
+/**
+ * A client may learn what a build has from zcode's own -32602: a draft's `persistence` where drafts do
+ * not exist, `mode:"guarded"` where that mode does not. Same answer as any strict failure, but not a
+ * violation when `expected` says the request is such a probe (any other problem in it still is).
+ */
+function asProbe(check, expected) {
+  try {
+    return check();
+  } catch (error) {
+    if (expected && error instanceof SimError) error.violation = false;
+    throw error;
+  }
+}
 
 function oneOf(p, key, values) {
   if (!values.includes(p[key])) throw zodError([{ code: 'invalid_value', path: [key], values, message: `${key}: expected one of ${values.join('|')}` }]);
@@ -60,14 +97,21 @@ function checkpointFor(session, target = { kind: 'latestCheckpoint' }) {
 export function currentMethods(sv, startTurn) {
   return {
     async 'session/create'(params, ctx) {
-      const p = strict(params, { required: ['workspace'], optional: CREATE_OPTIONAL });
+      const p = asProbe(() => strict(params, { required: ['workspace'], optional: createKeys(sv.profile) }), isObject(params) && Object.keys(params).filter((k) => k !== 'workspace' && !createKeys(sv.profile).includes(k)).join() === 'persistence');
       const workspace = workspaceRef(p.workspace);
-      const mode = p.mode === undefined ? 'build' : oneOf(p, 'mode', CURRENT_MODES);
+      const mode = p.mode === undefined ? 'build' : asProbe(() => oneOf(p, 'mode', modesOf(sv.profile)), p.mode === 'guarded');
+      const persistence = p.persistence === undefined ? 'immediate' : oneOf(p, 'persistence', ['immediate', 'deferred']);
+      if (p.dynamicWorkflowMode !== undefined) oneOf(p, 'dynamicWorkflowMode', DYNAMIC_WORKFLOW_MODES);
+      const model = p.model === undefined ? undefined : listedModel(p.model);
       const sessionId = sv.store.newId();
       // The runtime is materialised during create: preferences first (create fails if they fail).
       await sv.hosts.runtimePreferences(sessionId, 'runtime-materialization');
-      const session = sv.store.create({ sessionId, workspace: { workspacePath: workspace.workspacePath, workspaceKey: workspace.workspaceKey }, mode });
-      session.thoughtLevel = 'high';
+      const session = sv.store.create({ sessionId, workspace: { workspacePath: workspace.workspacePath, workspaceKey: workspace.workspaceKey }, mode, persistence });
+      session.thoughtLevel = p.thoughtLevel === undefined ? 'high' : oneOf(p, 'thoughtLevel', LEVELS.map((l) => l.value));
+      if (model) {
+        session.modelId = model.ref.modelId;
+        session.reasoningLevel = p.model.options?.reasoningLevel;
+      }
       ctx.after(() => sv.hosts.officialMcpAuth(session));
       return snapshot(session);
     },
@@ -75,7 +119,7 @@ export function currentMethods(sv, startTurn) {
     async 'session/list'(params) {
       const p = strict(params ?? {}, { optional: ['workspace', 'sessionIds', 'includeArchived', 'limit'] });
       const path = p.workspace === undefined ? undefined : workspaceRef(p.workspace).workspacePath;
-      let sessions = [...sv.store.sessions.values()].filter((s) => !path || s.workspace?.workspacePath === path);
+      let sessions = sv.store.listed().filter((s) => !path || s.workspace?.workspacePath === path);
       if (Array.isArray(p.sessionIds)) sessions = sessions.filter((s) => p.sessionIds.includes(s.sessionId));
       sessions.sort((a, b) => b.updatedAt - a.updatedAt);
       if (typeof p.limit === 'number') sessions = sessions.slice(0, p.limit);
@@ -83,7 +127,7 @@ export function currentMethods(sv, startTurn) {
     },
 
     async 'session/resume'(params) {
-      const p = strict(params, { required: ['sessionId'], optional: RESUME_OPTIONAL });
+      const p = strict(params, { required: ['sessionId'], optional: resumeKeys(sv.profile) });
       if (p.workspace !== undefined) workspaceRef(p.workspace);
       const session = sessionOf(sv, p);
       await sv.hosts.runtimePreferences(session.sessionId, 'runtime-materialization');
@@ -93,7 +137,7 @@ export function currentMethods(sv, startTurn) {
     },
 
     async 'session/read'(params) {
-      const p = strict(params, { required: ['sessionId'], optional: ['deliveryKind', 'messageLimit', 'afterSeq'] });
+      const p = strict(params, { required: ['sessionId'], optional: ['deliveryKind', 'messageLimit', 'afterSeq', ...(sv.profile.strictCreate315 ? ['contentProfile'] : [])] });
       if (p.messageLimit !== undefined && !(Number.isInteger(p.messageLimit) && p.messageLimit > 0)) throw zodError([{ code: 'too_small', path: ['messageLimit'], message: 'messageLimit: expected a positive integer' }]);
       const session = sessionOf(sv, p);
       requireActive(sv, session);
@@ -139,6 +183,7 @@ export function currentMethods(sv, startTurn) {
       }
       await sv.hosts.runtimePreferences(session.sessionId, 'user-execution');
       if (session.turn || session.compaction) throw busy();
+      sv.store.promote(session); // a draft's first input makes it a real, listed session
       const first = session.title === 'New session';
       if (first) {
         session.previousTitle = session.title;
@@ -220,7 +265,7 @@ export function currentMethods(sv, startTurn) {
     async 'session/setMode'(params, ctx) {
       const p = strict(params, { required: ['sessionId', 'mode'], optional: ['expectedRevision'] });
       const session = sessionOf(sv, p);
-      session.mode = oneOf(p, 'mode', CURRENT_MODES);
+      session.mode = oneOf(p, 'mode', modesOf(sv.profile));
       session.touch();
       sv.store.save(session);
       ctx.after(() => session.notifyState({ mode: { current: session.mode } }, 'session_mode_updated'));
@@ -272,10 +317,21 @@ export function currentMethods(sv, startTurn) {
     },
 
     async 'session/close'(params) {
-      const session = sessionOf(sv, strict(params, { required: ['sessionId'], optional: ['expectedPersistence'] }));
+      const p = strict(params, { required: ['sessionId'], optional: ['expectedPersistence'] });
+      const session = sessionOf(sv, p);
+      const persistence = session.persistence ?? 'immediate';
+      if (p.expectedPersistence !== undefined) {
+        oneOf(p, 'expectedPersistence', ['immediate', 'deferred']);
+        // A close meant for a draft must not close a session that became real meanwhile (and vice versa).
+        if (p.expectedPersistence !== persistence) throw new SimError(-32602, `Session ${session.sessionId} persistence is ${persistence}, expected ${p.expectedPersistence}`);
+      }
       session.turn?.cancel();
       session.active = false;
       session.subscribed = false;
+      if (persistence === 'deferred') {
+        // A draft is gone with its record (never persisted, nothing to resume).
+        sv.store.sessions.delete(session.sessionId);
+      }
       return { closed: true };
     },
 

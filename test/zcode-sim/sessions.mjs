@@ -187,9 +187,11 @@ export class Session {
 }
 
 export class SessionStore {
-  constructor({ stateDir, writer, ids, era = 'seed' }) {
+  constructor({ stateDir, writer, ids, era = 'seed', profile = {} }) {
     /** 'seed' (0.14.x–0.16.0 shapes) or 'current' (0.16.5 / desktop 3.12 shapes, current.mjs). */
     this.era = era;
+    /** The profile's switches the wire rendering reads (current.mjs: `events315`). */
+    this.profile = profile;
     this.stateDir = stateDir;
     this.writer = writer;
     this.ids = ids;
@@ -219,12 +221,17 @@ export class SessionStore {
     return id;
   }
 
-  create({ sessionId, workspace, mode, title, forkedFrom }) {
+  /**
+   * `persistence: "deferred"` (desktop-3.15 drafts): memory only, never saved and never listed until
+   * `promote` (the first input); `session/close` removes it.
+   */
+  create({ sessionId, workspace, mode, title, forkedFrom, persistence = 'immediate' }) {
     const now = Date.now();
     const session = new Session(
       { sessionId: sessionId ?? this.newId(), workspace, mode: mode ?? 'build', title: title ?? 'New session', traceId: `trace_${this.ids.hex(16)}`, createdAt: now, updatedAt: now, forkedFrom },
       this,
     );
+    session.persistence = persistence;
     session.active = true;
     this.sessions.set(session.sessionId, session);
     this.save(session);
@@ -253,8 +260,20 @@ export class SessionStore {
     return this.sessions.get(sessionId);
   }
 
+  /** A draft got its first input: from now on it is an ordinary, saved and listed session. */
+  promote(session) {
+    if (session.persistence !== 'deferred') return;
+    session.persistence = 'immediate';
+    this.save(session);
+  }
+
+  /** Sessions a listing shows: drafts are left out (zcode's sessions-index and legacy list skip them). */
+  listed() {
+    return [...this.sessions.values()].filter((s) => s.persistence !== 'deferred');
+  }
+
   list(workspacePath) {
-    return [...this.sessions.values()]
+    return this.listed()
       .filter((s) => !workspacePath || s.workspace?.workspacePath === workspacePath)
       .sort((a, b) => b.updatedAt - a.updatedAt)
       .map((s) => s.summary());
@@ -262,7 +281,7 @@ export class SessionStore {
 
   /** Persist one session (atomic: write a temp file, then rename). No-op without a state dir. */
   save(session) {
-    if (!this.stateDir) return;
+    if (!this.stateDir || session.persistence === 'deferred') return;
     const file = join(this.stateDir, `${session.sessionId}.json`);
     try {
       writeFileSync(`${file}.tmp`, JSON.stringify(session));

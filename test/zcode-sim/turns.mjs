@@ -390,7 +390,16 @@ export class Turn {
       tails.stderrTail = (tails.stderrTail + (p.stderr ?? '')).slice(-TAIL_MAX);
       session.emit('tool.updated', { kind: 'progress', toolCallId, toolName, ...tails }); // cumulative tails
     }
-    if (s.inner) await this.steps(s.inner); // a synchronous sub-agent's tools stream as ordinary events
+    if (s.inner) {
+      // A synchronous sub-agent's tools stream as ordinary events; 3.15 marks them as the sub-agent's (current.mjs).
+      const outer = this.subagent;
+      this.subagent = { parentToolCallId: toolCallId, agentId: this.vars.agentId ?? `agent_${sv.ids.uuid()}`, agentType: String(input.subagent_type ?? 'general-purpose'), description: String(input.description ?? toolName) };
+      try {
+        await this.steps(s.inner);
+      } finally {
+        this.subagent = outer;
+      }
+    }
     if (s.durationMs) await sv.delay(s.durationMs, this.signal);
     this.check();
     if (!outcome && toolName === 'Bash' && s.result === undefined && !s.error) {

@@ -57,7 +57,7 @@ export function v4Methods(sv, legacy, startTurn) {
     return value;
   };
   /** A gateway query's bad params: zcode throws the zod error, which JSON-RPC maps to -32603. */
-  const queryParams = (schema, params, method) => {
+  const queryParams = (schema, params) => {
     const r = parse(schema, params);
     if (!r.ok) throw new SimError(-32603, `ZodError: ${issuesText(r.issues)}`, { violation: true });
     return r.value;
@@ -71,8 +71,8 @@ export function v4Methods(sv, legacy, startTurn) {
     return session;
   };
   /** fileChanges / fileRewindPreview: exact CAS, then the target row → its turn. */
-  const casQuery = (params, schema, method) => {
-    const p = queryParams(schema, params, method);
+  const casQuery = (params, schema) => {
+    const p = queryParams(schema, params);
     const session = querySession(p.sessionId);
     const v4 = v4Of(session);
     if (p.baseLogEpoch !== v4.logEpoch) throw plainError('proto.staleLogEpoch');
@@ -86,7 +86,7 @@ export function v4Methods(sv, legacy, startTurn) {
 
   return {
     async 'v4/commands/query'(params) {
-      const p = queryParams(QUERY_PARAMS, params, 'v4/commands/query');
+      const p = queryParams(QUERY_PARAMS, params);
       const results = p.commands.map((key) => {
         const ledger = key.sessionId === null ? globalLedger : sv.store.get(key.sessionId)?.v4?.ledger;
         return { key, result: ledger?.get(key.commandId) ?? 'unknown' };
@@ -143,7 +143,7 @@ export function v4Methods(sv, legacy, startTurn) {
     },
 
     async 'v4/conversation/rowsRange'(params) {
-      const p = queryParams(ROWS_RANGE_PARAMS, params, 'v4/conversation/rowsRange');
+      const p = queryParams(ROWS_RANGE_PARAMS, params);
       const session = querySession(p.sessionId);
       const all = rowsOf(sv, session);
       const before = p.beforeRowId === undefined ? all : all.filter((r) => r.rowId < p.beforeRowId);
@@ -153,12 +153,12 @@ export function v4Methods(sv, legacy, startTurn) {
     },
 
     async 'v4/conversation/fileRewindPreview'(params) {
-      const { session, turnId } = casQuery(params, REWIND_PREVIEW_PARAMS, 'v4/conversation/fileRewindPreview');
+      const { session, turnId } = casQuery(params, REWIND_PREVIEW_PARAMS);
       return sent(REWIND_PREVIEW, rewindPreview(sv, session, turnId), 'fileRewindPreview result');
     },
 
     async 'v4/conversation/fileChanges'(params) {
-      const { session, turnId } = casQuery(params, FILE_CHANGES_PARAMS, 'v4/conversation/fileChanges');
+      const { session, turnId } = casQuery(params, FILE_CHANGES_PARAMS);
       return sent(FILE_CHANGES_RESULT, fileChanges(session, turnId), 'fileChanges result');
     },
   };

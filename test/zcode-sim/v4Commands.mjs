@@ -30,13 +30,10 @@ export function commandHandlers(sv, legacy, startTurn) {
     async createSession({ envelope: e, payload: p, ctx }) {
       const sessionId = sv.store.newId();
       await sv.hosts.runtimePreferences(sessionId, 'runtime-materialization');
-      const session = sv.store.create({ sessionId, workspace: { workspacePath: p.workspaceId, workspaceKey: p.workspaceId }, mode: 'build' });
+      // Without a first input: a draft (memory only, unlisted until its first input; sessions.mjs).
+      const session = sv.store.create({ sessionId, workspace: { workspacePath: p.workspaceId, workspaceKey: p.workspaceId }, mode: 'build', persistence: p.firstInput ? 'immediate' : 'deferred' });
       session.thoughtLevel = 'high';
-      if (!p.firstInput) {
-        // A draft: memory only until its first input.
-        session.persistence = 'deferred';
-        return accepted({ type: 'createSession', sessionId });
-      }
+      if (!p.firstInput) return accepted({ type: 'createSession', sessionId });
       await start(session, { text: p.firstInput.text, commandId: e.commandId, clientId: e.clientId }, ctx);
       return accepted({ type: 'createSession', sessionId, input: { delivery: 'startNow', inputId: e.commandId } });
     },
@@ -47,7 +44,7 @@ export function commandHandlers(sv, legacy, startTurn) {
       const input = { text: p.text, commandId: e.commandId, clientId: e.clientId };
       const busy = Boolean(session.turn || session.compaction);
       if (!busy || p.requestedDelivery === 'startNow') {
-        if (busy) await preempt(session);
+        if (busy) await preempt(session, { preserveAutoDrain: true });
         await start(session, input, ctx);
         return inputAccepted('startNow', e.commandId);
       }
@@ -68,7 +65,7 @@ export function commandHandlers(sv, legacy, startTurn) {
       if (turn) {
         const v4 = v4Of(session);
         if (v4.queue.length > 0 && v4.autoDrain) {
-          v4.autoDrain = false; // a stopped turn holds the queue instead of running it
+          v4.autoDrain = false; // a stopped turn holds the queue instead of running it (until setAutoDrain true)
           bump(session);
         }
         turn.cancel();
@@ -193,7 +190,7 @@ export function commandHandlers(sv, legacy, startTurn) {
       session.turn?.cancel();
       session.active = false;
       session.subscribed = false;
-      if (session.persistence === 'deferred') sv.store.remove(session.sessionId);
+      if (session.persistence === 'deferred') sv.store.remove(session.sessionId); // a draft is gone with its record
       return accepted();
     },
 
@@ -228,14 +225,17 @@ export function commandHandlers(sv, legacy, startTurn) {
       if (!row) return { stale: 'proto.staleTarget' };
       if (row.kind !== 'userInput' || !row.actions?.canEdit) return failed('guard.latestQueryEditOnly', 'Only the latest user query can be edited');
       if (p.newText.trim() === '' && !(p.attachments?.length > 0)) return failed('proto.invalidPayload', 'input must not be empty');
+      // zcode stops a running turn before it previews the files, so a blocked rewind has stopped it too.
+      if (session.turn || session.compaction) await preempt(session);
       const rewind = p.workspaceMode === 'rewind';
       if (rewind) {
         const preview = rewindPreview(sv, session, row.turnId);
-        const reasonCode = preview.unsafeFiles.length > 0 ? 'guard.workspaceRewindUnsafeFiles' : preview.ignoredFiles.length > 0 ? 'guard.workspaceRewindIgnoredFiles' : !preview.canApply || preview.safeFiles.length === 0 ? 'guard.workspaceRewindUnavailable' : null;
-        if (reasonCode) return accepted({ type: 'editUserQuery', disposition: 'blocked', sessionId: session.sessionId, reasonCode, preview });
+        if (!preview.canApply || preview.ignoredFiles.length > 0 || preview.safeFiles.length === 0) {
+          const reasonCode = preview.unsafeFiles.length > 0 ? 'guard.workspaceRewindUnsafeFiles' : preview.ignoredFiles.length > 0 ? 'guard.workspaceRewindIgnoredFiles' : preview.safeFiles.length === 0 ? 'guard.workspaceRewindUnavailable' : 'guard.workspaceRewindApplyConflict';
+          return accepted({ type: 'editUserQuery', disposition: 'blocked', sessionId: session.sessionId, reasonCode, preview });
+        }
+        applyRewind(sv, session, row.turnId);
       }
-      if (session.turn || session.compaction) await preempt(session);
-      if (rewind) applyRewind(sv, session, row.turnId);
       cutAt(session, session.messages.findIndex((m) => m.info.id === row.entityId));
       await start(session, { text: p.newText, commandId: e.commandId, clientId: e.clientId, editRerun: true }, ctx);
       return accepted({ type: 'editUserQuery', disposition: 'rewind', sessionId: session.sessionId });

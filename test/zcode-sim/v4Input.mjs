@@ -23,7 +23,7 @@ export async function startInput(sv, session, startTurn, { text, commandId, clie
   const picked = parsePrompt(text);
   const steps = await loadSteps(picked, { prompt: text, session, workspace: session.workspace.workspacePath, attachments: [] });
   await sv.hosts.runtimePreferences(session.sessionId, 'user-execution');
-  if (session.persistence === 'deferred') session.persistence = 'immediate'; // the first input promotes a draft
+  sv.store.promote(session); // the first input makes a draft a real, listed session
   const first = session.title === 'New session';
   if (first) {
     session.previousTitle = session.title;
@@ -40,16 +40,21 @@ export async function startInput(sv, session, startTurn, { text, commandId, clie
   return startTurn(sv, session, { steps, prompt: picked.text || text, label: titleFrom(picked.text, picked.name), userParts: [{ type: 'text', text }], scenario: picked.name, started, userInfo, userMessage, v4: true }, ctx);
 }
 
-/** Stop the running turn (and compaction) and wait until the session is idle, without draining the queue. */
-export async function preempt(session) {
+/**
+ * Stop the running turn (and compaction) and wait until the session is idle, without draining the queue.
+ * `preserveAutoDrain` ("send now"): the cancel does not hold the queue as a stop does.
+ */
+export async function preempt(session, { preserveAutoDrain = false } = {}) {
   const v4 = v4Of(session);
   v4.holdDrain = true;
+  v4.preserveAutoDrain = preserveAutoDrain;
   try {
     session.turn?.cancel();
     session.compaction?.abort();
     await session.whenIdle();
   } finally {
     v4.holdDrain = false;
+    v4.preserveAutoDrain = false;
   }
 }
 

@@ -47,9 +47,17 @@ export function newLogEpoch(session) {
  * state; not streaming text or usage). Also remembers how each turn ended, for its turnHeader row.
  */
 export function observe(session, type, payload) {
-  if (type === 'model.streaming' || type === 'session.updated' || type === 'checkpoint.created') return;
+  if (type === 'model.streaming') {
+    // Streaming text moves nothing, except the delta that opens a new text or reasoning row (an append).
+    const kind = payload.kind === 'text_delta' ? 'text' : payload.kind === 'reasoning_delta' ? 'reasoning' : null;
+    if (kind && session.turn && session.turn.assistant.parts.at(-1)?.type !== kind) bump(session);
+    return;
+  }
+  if (type === 'session.updated' || type === 'checkpoint.created') return;
   const v4 = v4Of(session);
   if (type === 'turn.completed') v4.turnStates.set(payload.turnId, payload.resultType === 'cancelled' ? 'completedInterrupted' : 'completedSuccess');
+  // A cancelled turn holds a non-empty queue (zcode's runtime queue gate), except when "send now" preempts it.
+  if (type === 'turn.completed' && payload.resultType === 'cancelled' && v4.queue.length > 0 && !v4.preserveAutoDrain) v4.autoDrain = false;
   if (type === 'turn.failed') v4.turnStates.set(payload.turnId, 'failed');
   bump(session);
 }
@@ -140,7 +148,7 @@ function toolStatus(state, running) {
 /**
  * Every row of the current branch, ascending, with the actions zcode advertises: canEdit on the latest real
  * user query, canFork on the last assistant text of each settled turn, canRetry on the latest assistant reply
- * that a real user input caused, canRewindFiles on a turn header whose files can still be rewound.
+ * of the latest turn, once settled and if a real user input caused it; canRewindFiles on a turn header whose files can still be rewound.
  */
 export function rowsOf(sv, session) {
   const v4 = v4Of(session);
@@ -189,15 +197,14 @@ export function rowsOf(sv, session) {
   }
   const latestQuery = rows.findLast((r) => r.kind === 'userInput' && r.origin === 'realUser' && !r.guided);
   if (latestQuery) latestQuery.actions = { canEdit: true, editDisposition: 'rewind' };
-  let retryMarked = false;
-  for (const turn of [...turns.values()].reverse()) {
+  const all = [...turns.values()];
+  for (const turn of all) {
     if (!turn.running && turn.lastText) turn.lastText.actions = { canFork: true };
-    if (!retryMarked && !turn.running && turn.lastText && turn.cause) {
-      turn.lastText.actions = { ...turn.lastText.actions, canRetry: true };
-      retryMarked = true;
-    }
     if (turn.header.fileChanges && rewindPreview(sv, session, turn.header.turnId).canApply) turn.header.actions = { canRewindFiles: true };
   }
+  // Only the latest turn's reply can be retried, and only once it settled and if a real user input caused it.
+  const last = all.at(-1);
+  if (last && !last.running && last.lastText && last.cause) last.lastText.actions = { ...last.lastText.actions, canRetry: true };
   return rows;
 }
 

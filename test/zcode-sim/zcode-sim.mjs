@@ -73,7 +73,7 @@ const recorder = new Recorder(process.env.ZCODE_SIM_RECORD);
 
 /** Everything the handlers, turns and background tasks share. */
 const sv = { profile, quirks, config, ids, writer, delay: makeDelay(speed) };
-sv.store = new SessionStore({ stateDir: process.env.ZCODE_SIM_STATE_DIR, writer, ids, era: profile.current ? 'current' : 'seed' });
+sv.store = new SessionStore({ stateDir: process.env.ZCODE_SIM_STATE_DIR, writer, ids, era: profile.current ? 'current' : 'seed', profile });
 sv.startTurn = (session, spec) => startTurn(sv, session, spec);
 const handlers = createHandlers(sv);
 sv.conn = new Connection({ writer, recorder, quirks, onRequest: handlers.onRequest, onNotification: handlers.onNotification, strictEnvelope: Boolean(profile.current) });

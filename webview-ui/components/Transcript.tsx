@@ -81,8 +81,11 @@ class ItemView extends Component<{ item: TranscriptItem; live: boolean }> {
     return next.item !== this.props.item || next.live !== this.props.live;
   }
   override render() {
+    const item = this.props.item;
+    // A sub-agent's tool call streams right after its Agent card: indented, it reads as part of it.
+    const parent = item.type === 'tool' ? item.parent : undefined;
     return (
-      <div class={`item item-${this.props.item.type}`} data-item-id={this.props.item.id}>
+      <div class={`item item-${item.type}${parent ? ' nested' : ''}`} data-item-id={item.id} {...(parent ? { 'data-parent': parent.toolCallId } : {})}>
         {renderItem(this.props.item, this.props.live)}
       </div>
     );

@@ -6,12 +6,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { CRON_TOOLS } from '../../../bridge/zcode/automation.ts';
-import { newSession, prompt, withHarness } from './helpers.ts';
+import { newSession, prompt, sessionCreates, withHarness } from './helpers.ts';
 
 const T = { timeout: 60_000 };
 
 function createParams(h: { simRecord(): { received: Record<string, unknown>[] } }): Array<{ toolDenylist?: string[] }> {
-  return h.simRecord().received.filter((m) => m.method === 'session/create').map((m) => m.params as { toolDenylist?: string[] });
+  return sessionCreates(h).map((m) => m.params as { toolDenylist?: string[] });
 }
 
 describe('automation (inproc)', () => {

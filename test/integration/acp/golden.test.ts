@@ -11,6 +11,7 @@ import type { CreateElicitationResponse } from '@agentclientprotocol/sdk';
 import { buildCli, MODES } from './harness.ts';
 import type { AcpHarness } from './harness.ts';
 import { agentText, newSession, prompt, withHarness } from './helpers.ts';
+import { CapabilitiesChangedNotification } from '../../../bridge/acp/extensionSchemas.ts';
 import { transcript } from './normalize.ts';
 
 /**
@@ -89,7 +90,9 @@ async function record(h: AcpHarness, c: Case): Promise<string[]> {
       return c.waitFor!.test(agentText(updates)) && updates.slice(lastText + 1).some((u) => u.sessionUpdate === 'usage_update');
     });
   }
-  return transcript(h.traffic.entries.slice(start));
+  // What zcode can do is a fact about its process, announced once it is probed (extensions/v4.test.ts
+  // covers it), not part of a session's transcript.
+  return transcript(h.traffic.entries.slice(start).filter((e) => !('method' in e.msg && e.msg.method === CapabilitiesChangedNotification.method)));
 }
 
 for (const mode of MODES) {

@@ -89,3 +89,16 @@ export async function say(h: AcpHarness, sessionId: string, text: string): Promi
 export function sentPrompts(h: AcpHarness): string[] {
   return h.simRecord().received.filter((m) => m.method === 'session/send').map((m) => (m.params as { content: string }).content);
 }
+
+/**
+ * The `session/create` requests zcode received for real sessions: the model-list draft
+ * (`persistence:"deferred"`, modelDraft.ts) is not one of them.
+ */
+export function sessionCreates(h: { simRecord(): { received: Record<string, unknown>[] } }): Array<Record<string, unknown> & { params?: unknown }> {
+  return h.simRecord().received.filter((m) => m.method === 'session/create' && (m.params as { persistence?: string } | undefined)?.persistence !== 'deferred');
+}
+
+/** The model-list drafts zcode received (`session/create {persistence:"deferred"}`). */
+export function draftCreates(h: { simRecord(): { received: Record<string, unknown>[] } }): Array<Record<string, unknown> & { params?: unknown }> {
+  return h.simRecord().received.filter((m) => m.method === 'session/create' && (m.params as { persistence?: string } | undefined)?.persistence === 'deferred');
+}

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import { buildCli, MODES } from './harness.ts';
-import { prompt, withHarness } from './helpers.ts';
+import { prompt, sessionCreates, withHarness } from './helpers.ts';
 import { testWorkspace } from '../../helpers/workspace.ts';
 
 const T = { timeout: 60_000 };
@@ -43,7 +43,7 @@ for (const mode of MODES) {
           assert.deepEqual(init.agentCapabilities.mcpCapabilities, { http: true, sse: true });
           const { sessionId: id } = await h.agent.request('session/new', { cwd: CWD, mcpServers: ACP_SERVERS });
           assert.equal((await prompt(h, id, '[scenario:text] hi')).stopReason, 'end_turn');
-          const create = h.simRecord().received.find((m) => m.method === 'session/create') as { params: { mcpServers?: unknown } };
+          const create = sessionCreates(h)[0] as { params: { mcpServers?: unknown } };
           assert.deepEqual(create.params.mcpServers, ZCODE_SERVERS);
           return id;
         });

@@ -1,7 +1,9 @@
 /**
  * Models across the session lifecycle (issue 12 items 3 and 11), through the official SDK client:
- * - `session/new` announces the model option from the last list seen (modelCache.ts), so a client
+ * - on a build without deferred drafts (desktop-3.12: its create schema lists no `persistence`),
+ *   `session/new` announces the model option from the last list seen (modelCache.ts), so a client
  *   can pick a model before the first prompt (`acpx --model … exec`, Zed's picker on a new thread);
+ *   builds with drafts get it from zcode at once (freshInstall.test.ts);
  * - after a zcode crash and restart the resumed session gets the user's model again.
  */
 import assert from 'node:assert/strict';
@@ -10,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
-import { errorOf, newSession, prompt, withHarness, WORKSPACE } from './helpers.ts';
+import { agentText, errorOf, newSession, prompt, sessionCreates, withHarness, WORKSPACE } from './helpers.ts';
 
 const T = { timeout: 60_000 };
 
@@ -19,10 +21,11 @@ function modelOption(options: SessionConfigOption[] | null | undefined): Session
 }
 
 describe('models (inproc)', () => {
-  test('session/new announces the model option once a model list has been seen, also in a later bridge', T, async () => {
+  test('no drafts: session/new announces the model option once a model list has been seen, also in a later bridge', T, async () => {
     const storeDir = mkdtempSync(path.join(tmpdir(), 'zcode-acp-store-'));
+    const sim = { profile: 'desktop-3.12' };
     try {
-      await withHarness('inproc', { storeDir }, async (h) => {
+      await withHarness('inproc', { storeDir, sim }, async (h) => {
         const first = await h.agent.request('session/new', { cwd: WORKSPACE, mcpServers: [] });
         assert.equal(modelOption(first.configOptions), undefined, 'nothing invented before zcode named its models');
         assert.equal((await prompt(h, first.sessionId, '[scenario:text]')).stopReason, 'end_turn');
@@ -30,7 +33,7 @@ describe('models (inproc)', () => {
         assert.ok(modelOption(second.configOptions), 'the same bridge offers the list it saw');
       });
       // A fresh bridge (a new `zcode-acp` process, e.g. `acpx exec`) on the same store.
-      await withHarness('inproc', { storeDir }, async (h) => {
+      await withHarness('inproc', { storeDir, sim }, async (h) => {
         const created = await h.agent.request('session/new', { cwd: WORKSPACE, mcpServers: [] });
         const model = modelOption(created.configOptions);
         assert.ok(model && model.type === 'select');
@@ -39,7 +42,10 @@ describe('models (inproc)', () => {
         const other = values.find((v) => v !== model.currentValue)!;
         const set = await h.agent.request('session/set_config_option', { sessionId: created.sessionId, configId: 'model', value: other });
         assert.equal(modelOption(set.configOptions)?.currentValue, other, 'a model picked at session/new is applied');
-        assert.equal(h.simRecord().received.filter((m) => m.method === 'session/create').length, 1);
+        assert.equal(sessionCreates(h).length, 0, 'a choice alone creates nothing in zcode');
+        assert.equal((await prompt(h, created.sessionId, '[scenario:model]')).stopReason, 'end_turn');
+        assert.match(agentText(h.updatesOf(created.sessionId)), new RegExp(`ran on model ${other}\\b`), 'the first prompt runs on the picked model');
+        assert.equal(sessionCreates(h).length, 1);
       });
     } finally {
       rmSync(storeDir, { recursive: true, force: true });

@@ -12,7 +12,7 @@ import { storedSessions } from '../../helpers/lazyStore.ts';
 import type { StoredSession } from '../../helpers/lazyStore.ts';
 import { buildCli, MODES } from './harness.ts';
 import type { AcpHarness } from './harness.ts';
-import { agentText, errorOf, newSession, prompt, withHarness, WORKSPACE } from './helpers.ts';
+import { agentText, errorOf, newSession, prompt, sessionCreates, withHarness, WORKSPACE } from './helpers.ts';
 import { testWorkspace } from '../../helpers/workspace.ts';
 
 const T = { timeout: 60_000 };
@@ -54,11 +54,11 @@ for (const mode of MODES) {
             }
           });
           assert.equal(storeFile(storeDir).sessions[sessionId].cwd, CWD);
-          assert.ok(!h.simRecord().received.some((m) => m.method === 'session/create'), 'nothing created in zcode yet');
+          assert.ok(sessionCreates(h).length === 0, 'nothing created in zcode yet');
           await h.waitFor('the commands', () => commandsSent(h, sessionId).length === 1);
           assert.deepEqual(commandsSent(h, sessionId)[0], ['compact', 'goal', 'fork', 'rewind', 'steer', 'mode', 'thought', 'model', 'mcp', 'init', 'resume', 'quota']);
           await prompt(h, sessionId, '[scenario:text]');
-          const created = h.simRecord().received.filter((m) => m.method === 'session/create');
+          const created = sessionCreates(h);
           assert.equal(created.length, 1);
           assert.equal((created[0].params as { workspace: { workspacePath: string } }).workspace.workspacePath, CWD);
           assert.equal((created[0].params as { mode: string }).mode, 'build');
@@ -110,11 +110,11 @@ for (const mode of MODES) {
           const replay = h.updatesOf(used);
           assert.ok(replay.some((u) => u.sessionUpdate === 'user_message_chunk' && u.content.type === 'text' && u.content.text.includes('remember me')));
           assert.match(agentText(replay), /greet/);
-          assert.equal(h.simRecord().received.filter((m) => m.method === 'session/create').length, 0, 'the mapping was followed');
+          assert.equal(sessionCreates(h).length, 0, 'the mapping was followed');
           await h.agent.request('session/resume', { sessionId: unused, cwd: CWD });
-          assert.equal(h.simRecord().received.filter((m) => m.method === 'session/create').length, 0, 'still lazy');
+          assert.equal(sessionCreates(h).length, 0, 'still lazy');
           assert.equal((await prompt(h, unused, '[scenario:text]')).stopReason, 'end_turn');
-          assert.equal(h.simRecord().received.filter((m) => m.method === 'session/create').length, 1);
+          assert.equal(sessionCreates(h).length, 1);
           await h.waitFor('commands after load and resume', () => commandsSent(h, used).length === 1 && commandsSent(h, unused).length === 1);
         });
       } finally {

@@ -271,7 +271,8 @@ describe('_zcode/session/steer', () => {
       const sessionId = await newSession(h, CWD);
       await prompt(h, sessionId, 'hi');
       const error = await errorOf(ext(h, '_zcode/session/steer', { sessionId, content: 'too late' }));
-      assert.equal(error.code, -32000);
+      // Invalid for the session's state: -32000 is ACP's "authentication required" and nothing else.
+      assert.equal(error.code, -32602);
       assert.match(error.message, /No prompt is running/);
       assert.deepEqual((error.data as { reason?: string }).reason, 'noRunningTurn');
       assert.deepEqual(zcodeCalls(h, 'session/steer'), []);

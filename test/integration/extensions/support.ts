@@ -7,7 +7,7 @@
 import type { PromptResponse, SessionNotification } from '@agentclientprotocol/sdk';
 import type { AcpHarness, HarnessOptions } from '../acp/harness.ts';
 import { withHarness } from '../acp/helpers.ts';
-
+import { PROBE_SESSION_ID } from '../../../bridge/acp/capabilities.ts';
 export { agentText, caughtUp, errorOf, newSession, prompt, sleep } from '../acp/helpers.ts';
 export type { AcpHarness } from '../acp/harness.ts';
 
@@ -24,12 +24,17 @@ export function ext<R = Record<string, unknown>>(h: AcpHarness, method: string, 
   return h.agent.request<R>(method, params, signal ? { cancellationSignal: signal } : undefined);
 }
 
-/** The params of every `method` request the simulator received from the bridge, in order. */
+/**
+ * The params of every `method` request the simulator received from the bridge, in order — except the
+ * capability probe's (capabilities.ts asks a build without v4 about `session/steer` for a session
+ * that cannot exist).
+ */
 export function zcodeCalls(h: AcpHarness, method: string): Array<Record<string, unknown>> {
   return h
     .simRecord()
     .received.filter((m) => m.method === method && 'id' in m)
-    .map((m) => m.params as Record<string, unknown>);
+    .map((m) => m.params as Record<string, unknown>)
+    .filter((p) => p?.sessionId !== PROBE_SESSION_ID);
 }
 
 /** Methods the simulator received, in order (requests and notifications). */

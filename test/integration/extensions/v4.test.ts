@@ -5,6 +5,9 @@
  * `readNotification`; the harness checks every ACP message against the official schema.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
   callExtension,
@@ -46,6 +49,9 @@ function updatesOf(h: AcpHarness, sessionId: string) {
 /** How many replies of the `text` scenario the session has shown. */
 const greetings = (h: AcpHarness, sessionId: string): number => sessionText(h, sessionId).split('A tiny greeting helper').length - 1;
 
+/** The length of the session's text up to the end of its first `text` scenario reply. */
+const greetingLength = (h: AcpHarness, sessionId: string): number => sessionText(h, sessionId).indexOf('it has no dependencies') + 'it has no dependencies'.length;
+
 /** The v4 commands the bridge sent, by type. */
 function commands(h: AcpHarness, type?: string): Array<Record<string, unknown>> {
   return zcodeCalls(h, 'v4/command').filter((c) => type === undefined || c.type === type);
@@ -55,8 +61,6 @@ describe('v4 on desktop-3.15', () => {
   test('capabilities: probed once when zcode starts, every v4 feature available, announced to the client', () =>
     withBridge({}, async (h) => {
       const sessionId = await newSession(h, CWD);
-      // A lazy session starts no zcode: nothing is known yet, and asking does not start it.
-      assert.equal((await callExtension(send(h), CapabilitiesRequest, {})).probed, false);
       await prompt(h, sessionId, '[scenario:text] hi');
       const caps = await callExtension(send(h), CapabilitiesRequest, {});
       assert.equal(caps.probed, true);
@@ -69,6 +73,23 @@ describe('v4 on desktop-3.15', () => {
       assert.equal(probes.length, 1);
       assert.deepEqual(Object.keys(probes[0] ?? {}), ['commands']);
     }));
+
+  test('a new zcode process (after a crash) is probed again; the session goes on', async () => {
+    const stateDir = mkdtempSync(path.join(tmpdir(), 'zcode-sim-state-'));
+    try {
+      await withBridge({ sim: { stateDir } }, async (h) => {
+        const sessionId = await newSession(h, CWD);
+        await prompt(h, sessionId, '[scenario:text] before');
+        await h.waitFor('the first probe', () => zcodeCalls(h, 'v4/commands/query').length === 1);
+        await errorOf(prompt(h, sessionId, '[scenario:crash]'));
+        assert.equal((await prompt(h, sessionId, '[scenario:text] after the crash')).stopReason, 'end_turn');
+        await h.waitFor('the second probe', () => zcodeCalls(h, 'v4/commands/query').length === 2);
+        assert.equal((await callExtension(send(h), CapabilitiesRequest, {})).v4, true);
+      });
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
 
   test('steer: a v4 guide; queued then drained on the running turn, named by its queue item id', () =>
     withBridge({}, async (h) => {
@@ -158,6 +179,20 @@ describe('v4 on desktop-3.15', () => {
       // … and zcode's history now ends with the edited prompt (the old one is gone).
       const again = await callExtension(send(h), RewindTargetsRequest, { sessionId });
       assert.deepEqual(again.targets.map((t) => t.text), ['[scenario:text] first', '[scenario:text] second, edited']);
+    }));
+
+  test('a turn zcode started from a v4 command is cancelled with session/cancel (zcode\'s v4 stop)', () =>
+    withBridge({}, async (h) => {
+      const sessionId = await newSession(h, CWD);
+      await prompt(h, sessionId, '[scenario:text] first');
+      const { targets } = await callExtension(send(h), RewindTargetsRequest, { sessionId });
+      await callExtension(send(h), RewindToRequest, { sessionId, targetId: targets[0]?.targetId ?? '', action: 'askAgain', text: '[scenario:long] take your time' });
+      await h.waitFor('the re-asked long turn streams', () => sessionText(h, sessionId).length > greetingLength(h, sessionId) + 50);
+      await h.agent.notify('session/cancel', { sessionId });
+      await h.waitFor('zcode\'s v4 stop', () => commands(h, 'stop').length === 1);
+      assert.deepEqual(commands(h, 'stop')[0]?.payload, {});
+      // The session is free again: the next prompt runs to its end.
+      assert.equal((await prompt(h, sessionId, '[scenario:text] next')).stopReason, 'end_turn');
     }));
 
   test('an earlier prompt cannot be asked again in place: blocked with a message, nothing sent', () =>

@@ -12,18 +12,17 @@ import { testWorkspace } from '../../helpers/workspace.ts';
 const CWD = testWorkspace('ext-versions');
 
 describe('zcode 0.16 (steer and rewind removed)', () => {
-  test('_zcode/session/steer → -32601 naming session/steer and the zcode versions that have it', () =>
+  test('_zcode/session/steer → unavailable, saying which builds can steer (never a -32601 leak)', () =>
     withBridge({ sim: { profile: '0.16' } }, async (h) => {
       const sessionId = await newSession(h, CWD);
       const running = startPrompt(h, sessionId, '[scenario:long] go');
       await h.waitFor('the turn to stream', () => sessionText(h, sessionId).length > 50);
       const error = await errorOf(ext(h, '_zcode/session/steer', { sessionId, content: 'faster' }));
-      assert.equal(error.code, -32601);
-      assert.equal(error.message, 'session/steer is not supported by this zcode version (removed in zcode 0.16; use zcode 0.14.8–0.15.x)');
-      assert.deepEqual((error.data as { reason?: string; zcode?: { method?: string; code?: number } }).reason, 'unsupportedByZcode');
-      assert.deepEqual((error.data as { zcode?: { method?: string; code?: number } }).zcode?.method, 'session/steer');
-      // zcode was asked exactly once, with its own session id; the turn itself is unharmed.
-      assert.deepEqual(zcodeCalls(h, 'session/steer'), [{ sessionId: zcodeIdOfLastSend(h), content: 'faster' }]);
+      assert.equal(error.code, -32603);
+      assert.match(error.message, /^Steer is not available: .*removed in 0\.16.*desktop 3\.12 \/ CLI 0\.16\.5/);
+      assert.deepEqual((error.data as { reason?: string }).reason, 'unsupportedByZcode');
+      // The running session was never steered (the capability probe asked about a session that cannot exist); the turn is unharmed.
+      assert.deepEqual(zcodeCalls(h, 'session/steer').filter((c) => c.sessionId === zcodeIdOfLastSend(h)), []);
       assert.equal((await running.response).stopReason, 'end_turn');
     }));
 

@@ -193,7 +193,8 @@ describe('SessionOperations', () => {
     f.answers.set('steer', { accepted: true });
     const ops = new SessionOperations(f.ctx, FAST);
     const error = await rejection(ops.steer({ sessionId: ACP_ID, content: 'x' }));
-    assert.equal(error.code, -32000);
+    // Invalid for the session's state: never -32000, which ACP reserves for "authentication required".
+    assert.equal(error.code, -32602);
     assert.equal(f.calls.length, 0);
     f.handle.running = true;
     assert.deepEqual(await ops.steer({ sessionId: ACP_ID, content: 'x' }), { accepted: true });

@@ -80,12 +80,20 @@ describe('buildConfigOptions', () => {
     validOptions(listed);
     assert.deepEqual(listed[0].type === 'select' && listed[0].options, [
       { value: 'plan', name: 'Plan', description: 'Explore read-only and propose a plan for your approval before changing anything' },
-      { value: 'guarded', name: 'Guarded', description: 'Ask before every tool call' },
+      { value: 'guarded', name: 'Guarded', description: "zcode's guarded mode (desktop 3.15 and later): more careful about what runs without asking" },
       { value: 'auto', name: 'Auto', description: 'Let zcode decide when to ask' },
     ]);
     assert.deepEqual(listed.map((o) => [o.id, o.currentValue]), [['mode', 'auto'], ['model', 'GLM-4.6'], ['thought_level', 'ultra']]);
     const level = listed[2];
     assert.ok(level.type === 'select' && level.options.some((o) => 'value' in o && o.value === 'ultra'));
+  });
+
+  test("the build's modes (zcode/buildModes.ts) are offered where zcode's settings list none; zcode's own list wins", () => {
+    const withGuarded = buildConfigOptions(SessionSettings.parse({ mode: { current: 'build' } }), { modes: ['plan', 'build', 'edit', 'yolo', 'guarded'] });
+    validOptions(withGuarded);
+    assert.deepEqual(withGuarded[0].type === 'select' && withGuarded[0].options.map((o) => ('value' in o ? o.value : '')), ['plan', 'build', 'edit', 'yolo', 'guarded']);
+    const listed = buildConfigOptions(SessionSettings.parse({ mode: { current: 'plan', available: ['plan', 'build'] } }), { modes: ['plan', 'build', 'edit', 'yolo', 'guarded'] });
+    assert.deepEqual(listed[0].type === 'select' && listed[0].options.map((o) => ('value' in o ? o.value : '')), ['plan', 'build']);
   });
 });
 

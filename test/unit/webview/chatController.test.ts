@@ -241,7 +241,8 @@ describe('chat controller', () => {
     t.send(ReadyCommand, { reason: 'start' });
     await tick();
     t.sync();
-    assert.equal(t.view.session?.sessionId, undefined);
+    // Opening the chat makes its new session at once: the pickers are there before the first prompt.
+    assert.equal(t.view.session?.sessionId, 's1');
     t.send(SendPromptCommand, { text: 'Explain a.ts', attachments: [{ kind: 'file', id: 'f', name: 'a.ts', uri: 'file:///w/a.ts' }] });
     await tick();
     assert.deepEqual(t.host.requests.at(-1), {
