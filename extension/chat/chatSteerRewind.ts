@@ -45,9 +45,11 @@ export class ChatSteerRewind {
     try {
       const answer = await this.d.host.call(SteerRequest, { sessionId, content: text });
       if (this.pending?.text === text && answer.queueItemId) this.pending.queueItemId = answer.queueItemId;
+      // The steer's state may have come before this answer (queued, even drained): keep it.
+      const steerState = this.d.state().session.steer;
       this.d.queue(T.addUserPrompt(this.d.state(), text, []));
       // addUserPrompt marks a new turn; a steer joins the running one: keep the steer chip.
-      this.d.queue(T.patchSession(this.d.state(), { running: true, steer: this.d.state().session.steer ?? 'sent' }));
+      this.d.queue(T.patchSession(this.d.state(), { running: true, steer: steerState && steerState !== 'none' ? steerState : 'sent' }));
     } catch (error) {
       this.pending = undefined;
       this.failed(text, this.d.env.errorMessage(error));

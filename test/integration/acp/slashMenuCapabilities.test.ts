@@ -1,7 +1,8 @@
 /**
  * The slash menu offers `/steer` only where the running zcode can steer: a build without the v4
  * command surface and without the legacy steer (0.16.5) drops it from the menu once zcode has been
- * probed (the refresh after the first prompt); a v4 build (desktop 3.15) keeps it.
+ * probed (in the first menu when the probe came first, else the refresh after a prompt); a v4
+ * build (desktop 3.15) keeps it.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -34,7 +35,8 @@ async function menuAfterAPrompt(profile: string): Promise<{ before: string[]; af
 describe('slash menu and what zcode supports', () => {
   test('0.16.5 (no v4, no legacy steer): /steer leaves the menu once zcode was probed', T, async () => {
     const { before, after } = await menuAfterAPrompt('0.16.5');
-    assert.ok(before.includes('steer'), 'before the probe nothing is known: offered');
+    // Whether the first menu had it depends on whether zcode was probed before session/new answered.
+    assert.ok(before.includes('compact'));
     assert.ok(!after.includes('steer'), after.join(','));
     assert.ok(after.includes('compact') && after.includes('goal'), 'the other commands stay');
   });

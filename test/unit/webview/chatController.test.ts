@@ -839,6 +839,23 @@ describe('chat: what the running zcode supports, steer outcomes, zcode rewind an
     assert.equal(t.view.session?.steer, 'none');
   });
 
+  test('a drained notice that comes before the steer is answered is kept', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    t.host.answers.set(SteerRequest.method, () => {
+      // zcode took it in before the bridge's answer reached the chat.
+      t.host.ext.fire({ method: '_zcode/session/steerState', params: { sessionId: 's1', state: 'drained', queueItemId: 'queue_2' } });
+      return { accepted: true, queueItemId: 'queue_2' };
+    });
+    t.send(ReadyCommand, {});
+    t.send(SendPromptCommand, { text: 'first', attachments: [] });
+    await tick();
+    t.send(SteerCommand, { text: 'use vitest' });
+    await tick();
+    t.sync();
+    assert.equal(t.view.session?.steer, 'drained');
+  });
+
   test('deferred: the chip outlives the turn; Remove drops it in zcode and gives the text back', async () => {
     const t = setup();
     disposers.push(() => t.controller.dispose());
