@@ -22,6 +22,7 @@ import { RemoteAccess } from './remote.ts';
 import { ClientSessions } from './sessions.ts';
 import { QuotaStatus } from './quotaStatus.ts';
 import { StatusBar } from './statusBar.ts';
+import { contextKeys, ZcodeFeatures } from './zcodeFeatures.ts';
 
 /** What `activate()` returns (the extension's API, used by tests and by other extensions). */
 export interface ZcodeExtensionApi {
@@ -33,6 +34,7 @@ export interface ZcodeExtensionApi {
   readonly quota: QuotaStatus;
   readonly locate: LocateUi;
   readonly commands: CommandRunner;
+  readonly features: ZcodeFeatures;
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -59,24 +61,35 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
   const statusBar = new StatusBar(host, remote);
   const quota = new QuotaStatus(host, statusBar);
   const locate = new LocateUi(host, [tree, statusBar]);
-  context.subscriptions.push(host, sessions, remote, tree, statusBar, quota, locate);
+  const features = new ZcodeFeatures(host, {
+    notStartedReason: vscode.l10n.t('zcode has not been started yet'),
+    stoppedReason: vscode.l10n.t('zcode is not running'),
+    noReason: vscode.l10n.t('this zcode build does not support it'),
+    log: (message) => log.warn(message),
+  });
+  context.subscriptions.push(host, sessions, remote, tree, statusBar, quota, locate, features);
 
   const history = new SessionHistoryStore(context.workspaceState);
-  context.subscriptions.push(history, registerChatView(context, host, sessions, log, statusBar, history, quota, locate));
+  context.subscriptions.push(history, registerChatView(context, host, sessions, log, statusBar, history, quota, locate, features));
 
   const runner = new CommandRunner(log, locate, context.subscriptions);
-  registerSessionCommands(runner, host, sessions, history);
+  registerSessionCommands(runner, host, sessions, history, features);
   registerAppCommands(runner, { host, remote, tree, locate, log, locateOptions: readLocateOptions });
 
   // Context keys for `when` clauses: only those package.json reads (zcode.notFound: locate.ts,
-  // zcode.chatFocused: chatViewProvider.ts).
+  // zcode.chatFocused: chatViewProvider.ts; zcode.can.*: what the running zcode supports).
   const setContext = (key: string, value: unknown): void => void vscode.commands.executeCommand('setContext', key, value);
+  const onFeatures = (): void => {
+    for (const [key, value] of Object.entries(contextKeys(features.capabilities))) setContext(key, value);
+  };
+  onFeatures();
   const onState = (state: HostState): void => setContext('zcode.turnRunning', state === 'turnRunning');
   onState(host.state);
   setContext('zcode.hasSession', sessions.activeSessionId !== undefined);
   setContext('zcode.remoteEnabled', remote.state.enabled);
   context.subscriptions.push(
     host.onDidChangeState(onState),
+    features.onDidChange(onFeatures),
     sessions.onDidChangeActiveSession((id) => setContext('zcode.hasSession', id !== undefined)),
     remote.onDidChange((state) => setContext('zcode.remoteEnabled', state.enabled)),
   );
@@ -122,7 +135,7 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
     void loadBridge().then(loadSdk, (error: unknown) => log.error(`loading the bridge failed: ${String(error)}`));
   }, 0);
 
-  return { host, sessions, backgroundTasks: tree, remote, statusBar, quota, locate, commands: runner };
+  return { host, sessions, backgroundTasks: tree, remote, statusBar, quota, locate, commands: runner, features };
 }
 
 /** Closes the remote endpoint and disposes the bridge (killing zcode). VS Code awaits it. */

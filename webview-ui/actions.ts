@@ -22,9 +22,11 @@ import {
   OpenDiffCommand,
   OpenLocationCommand,
   RemoveQueuedCommand,
+  RemoveSteerCommand,
   RetryCommand,
   ErrorActionCommand,
   SetupActionCommand,
+  RewindMessageCommand,
   ReviewChangesCommand,
   RewindToCommand,
   ForkFromCommand,
@@ -43,6 +45,8 @@ import type { HostChannel } from './ipc.ts';
 export interface ChatActions {
   sendPrompt(text: string, attachments: Attachment[]): void;
   steer(text: string): void;
+  /** Drop the deferred steer before it starts as the next turn. */
+  removeSteer(): void;
   removeQueued(id: string): void;
   cancelTurn(): void;
   retry(itemId: string): void;
@@ -74,6 +78,8 @@ export interface ChatActions {
   /** Rewind to a user message's checkpoint / fork from it. */
   rewindTo(itemId: string): void;
   forkFrom(itemId: string): void;
+  /** zcode's own rewind at a user message: ask the latest prompt again, or undo its turn's file changes. */
+  rewindMessage(itemId: string, action: 'askAgain' | 'filesOnly'): void;
   attachContext(source: 'selection' | 'activeFile' | 'pickFiles'): Promise<Attachment[]>;
   /** The `@` picker's candidates for `query`. */
   searchMentions(query: string): Promise<MentionCandidate[]>;
@@ -83,6 +89,7 @@ export function hostActions(channel: HostChannel): ChatActions {
   return {
     sendPrompt: (text, attachments) => channel.send(SendPromptCommand, { text, attachments }),
     steer: (text) => channel.send(SteerCommand, { text }),
+    removeSteer: () => channel.send(RemoveSteerCommand, {}),
     removeQueued: (id) => channel.send(RemoveQueuedCommand, { id }),
     cancelTurn: () => channel.send(CancelTurnCommand, {}),
     retry: (itemId) => channel.send(RetryCommand, { itemId }),
@@ -106,6 +113,7 @@ export function hostActions(channel: HostChannel): ChatActions {
     undoChanges: (changeSetId, path) => channel.send(UndoChangesCommand, path ? { changeSetId, path } : { changeSetId }),
     rewindTo: (itemId) => channel.send(RewindToCommand, { itemId }),
     forkFrom: (itemId) => channel.send(ForkFromCommand, { itemId }),
+    rewindMessage: (itemId, action) => channel.send(RewindMessageCommand, { itemId, action }),
     attachContext: async (source) => (await channel.request(AttachContextRequest, { source }, 120_000)).attachments,
     searchMentions: async (query) => (await channel.request(SearchMentionsRequest, { query })).candidates,
   };
@@ -115,6 +123,7 @@ export function hostActions(channel: HostChannel): ChatActions {
 const noopActions: ChatActions = {
   sendPrompt() {},
   steer() {},
+  removeSteer() {},
   removeQueued() {},
   cancelTurn() {},
   retry() {},
@@ -138,6 +147,7 @@ const noopActions: ChatActions = {
   undoChanges() {},
   rewindTo() {},
   forkFrom() {},
+  rewindMessage() {},
   attachContext: async () => [],
   searchMentions: async () => [],
 };

@@ -302,6 +302,17 @@ export interface PlanQuotaView {
   stale: boolean;
 }
 
+/** The chat's actions that depend on what the running zcode supports (see `SessionView.featureUnavailable`). */
+export interface FeatureUnavailable {
+  steer?: string;
+  rewindLatestPrompt?: string;
+  rewindWithFiles?: string;
+  rewindEarlier?: string;
+  fileRewind?: string;
+  retryTurn?: string;
+  forkAssistant?: string;
+}
+
 /** Everything about the active session that is not a transcript item. */
 export interface SessionView {
   sessionId?: string;
@@ -311,8 +322,12 @@ export interface SessionView {
   connectionMessage?: string;
   /** A prompt of this window is running on the session. */
   running: boolean;
-  /** Steer chip: sent → queued (zcode holds it) → drained (zcode consumed it). */
-  steer?: 'sent' | 'queued' | 'drained';
+  /**
+   * Steer chip: sent → queued (zcode holds it) → drained (the running turn took it in), or
+   * deferred (the turn ended first: it will be the next turn's input; the chip offers Remove);
+   * `none`: no chip (not undefined: a patch field set to undefined is lost in postMessage's JSON).
+   */
+  steer?: 'none' | 'sent' | 'queued' | 'drained' | 'deferred';
   usage?: { used: number; size: number; cost?: { amount: number; currency: string } | null };
   /** The GLM Coding Plan window with the least left (`_zcode/account/usage`); absent: no figures. */
   planQuota?: PlanQuotaView;
@@ -322,6 +337,11 @@ export interface SessionView {
   promptCapabilities: { image: boolean; embeddedContext: boolean };
   backgroundTasks: BackgroundTaskView[];
   queue: QueuedPrompt[];
+  /**
+   * Why an action cannot work with the running zcode (the bridge's reason, '' when it gave none),
+   * shown before the click; absent key: it can, or it is not known yet (the bridge answers the click).
+   */
+  featureUnavailable?: FeatureUnavailable;
   /** Why "Rewind to here" / "Fork from here" cannot work on this session (absent: they can); `noList`: the build lists no checkpoints. */
   checkpointUnavailable?: { rewind?: string; fork?: string };
   /**
@@ -474,6 +494,10 @@ export const OpenDiffCommand = new IpcCommand<{ toolCallId: string; index: numbe
 export const ReviewChangesCommand = new IpcCommand<{ changeSetId: string; path?: string }>('changes/review');
 /** Restore the content from before the turn: one file (`path`) or every file of the card. */
 export const UndoChangesCommand = new IpcCommand<{ changeSetId: string; path?: string }>('changes/undo');
+/** Drop the deferred steer before it starts as the next turn (its text goes back into the composer). */
+export const RemoveSteerCommand = new IpcCommand('prompt/removeSteer');
+/** zcode's own rewind at a user message: ask the latest prompt again (edited, maybe restoring files), or undo its turn's files. */
+export const RewindMessageCommand = new IpcCommand<{ itemId: string; action: 'askAgain' | 'filesOnly' }>('message/rewind');
 /** Rewind the session to a user message's checkpoint (keeps it and its answer), then reload the transcript. */
 export const RewindToCommand = new IpcCommand<{ itemId: string }>('checkpoint/rewind');
 /** Fork a new session from a user message's checkpoint and show it. */
@@ -525,7 +549,10 @@ export interface ChatSettings {
 export const DEFAULT_CHAT_SETTINGS: ChatSettings = { sendKey: 'enter', fontSize: 0 };
 /** The settings, after `ReadyCommand` and whenever they change. */
 export const DidChangeSettingsNotification = new IpcNotification<ChatSettings>('settings');
-/** A send failed: its text (and attachments) go back into the composer, so nothing the user typed is lost. */
+/**
+ * A send (or a steer) did not reach zcode: its text and attachments go back into the composer, before
+ * whatever was typed since, so nothing the user typed is lost.
+ */
 export const DidRestoreDraftNotification = new IpcNotification<{ text: string; attachments: Attachment[] }>('composer/restoreDraft');
 /** Move the keyboard to the composer ("ZCode: Focus Chat Input"). */
 export const FocusInputNotification = new IpcNotification<Record<string, never>>('composer/focus');

@@ -69,7 +69,7 @@ import type { BridgeContext, SessionHandle, SlashCommandRunner } from './context
 import { registerExtensionMethods } from './extensionMethods.ts';
 import { ZcodeFeatures } from './capabilities.ts';
 import { registerCoreHandlers } from './handlers.ts';
-import { CommandCatalog } from './commandCatalog.ts';
+import { CommandCatalog, unavailableSlashCommands } from './commandCatalog.ts';
 import { QuotaService } from './quota.ts';
 import { DEFAULT_INTERACTION_TUNING, InteractionRouter } from './interactionRouter.ts';
 import type { InteractionTuning } from './interactionRouter.ts';
@@ -201,7 +201,7 @@ class BridgeImpl implements Bridge {
       { ...DEFAULT_TURN_TUNING, ...options.tuning?.turns },
     );
     this.config = new ConfigService(this.sessions, this.backend);
-    this.commands = new CommandCatalog(this.backend, logger);
+    this.commands = new CommandCatalog(this.backend, logger, undefined, () => unavailableSlashCommands(this.features.snapshot));
     this.quota = new QuotaService(logger);
     this.features = new ZcodeFeatures(this.backend, (method, params) => this.registry.broadcast(method, params), logger);
     this.backend.setInteractionHandler(this.router.handle);

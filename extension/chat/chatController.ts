@@ -43,7 +43,9 @@ import {
   OpenLocationCommand,
   ReadyCommand,
   RemoveQueuedCommand,
+  RemoveSteerCommand,
   RetryCommand,
+  RewindMessageCommand,
   ReviewChangesCommand,
   RewindToCommand,
   ForkFromCommand,
@@ -69,13 +71,14 @@ import {
   earlierPageOf,
   LoadEarlierRequest,
   readNotification,
-  SteerRequest,
-  SteerStateNotification,
+  RetryTurnRequest,
 } from '../../bridge/acp/extensionSchemas.ts';
 import type { ChatChanges, ChatEnvironment, ChatHost, ChatSessions, Disposable, LoadedSession } from './chatPorts.ts';
 
 export type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';
 import { failureAction } from './failureAction.ts';
+import { featureUnavailable } from './chatFeatures.ts';
+import { ChatSteerRewind } from './chatSteerRewind.ts';
 import { PatchStream } from './patchStream.ts';
 import { PendingInteractions } from './pendingInteractions.ts';
 import { buildPrompt, fileContents, parseAttachments, summarize } from './prompt.ts';
@@ -105,6 +108,7 @@ export class ChatController {
   /** The running turn's change recorder (this window's prompts only). */
   private recorder: { sessionId: string; turn: ReturnType<ChatChanges['beginTurn']> } | undefined;
   private readonly checkpoints: TranscriptCheckpoints;
+  private readonly steerRewind: ChatSteerRewind;
   /**
    * Paging back through a session the bridge replayed only the tail of: the cursor of the page
    * before what is shown; `page` while a `_zcode/session/loadEarlier` is on its way (the updates
@@ -130,6 +134,18 @@ export class ChatController {
       queue: (change) => this.queue(change),
       showError: (error) => this.showError(error),
     });
+    this.steerRewind = new ChatSteerRewind({
+      host,
+      sessions,
+      env,
+      state: () => this.state,
+      queue: (change) => this.queue(change),
+      send: (notification, params) => {
+        if (this.stream.isListening) this.stream.send(notification, params);
+      },
+      sendPrompt: (text) => void this.sendPrompt(text, []),
+      showError: (error) => this.showError(error),
+    });
     this.subscriptions.push(
       host.onSessionUpdate((n) => this.onSessionUpdate(n)),
       host.onExtNotification((n) => this.onExtNotification(n)),
@@ -142,6 +158,7 @@ export class ChatController {
       sessions.onWillLoadSession((id) => this.switchTo(id)),
       // What zcode does not replay: the changes cards of earlier turns, the messages' checkpoints.
       ...(sessions.onDidLoadSession ? [sessions.onDidLoadSession((loaded) => this.afterLoad(loaded))] : []),
+      ...(env.features ? [env.features.onDidChange((c) => this.queue(T.patchSession(this.state, { featureUnavailable: featureUnavailable(c, env.features?.noReason ?? '') })))] : []),
       sessions.onDidChangeConfigOptions((c) => {
         if (c.sessionId === this.state.session.sessionId) this.queue(T.patchSession(this.state, { configOptions: [...c.configOptions] }));
       }),
@@ -256,7 +273,13 @@ export class ChatController {
   private dispatch(msg: IpcMessage): void {
     if (ReadyCommand.is(msg)) return this.onReady();
     if (SendPromptCommand.is(msg)) return void this.sendPrompt(msg.params.text ?? '', parseAttachments(msg.params.attachments));
-    if (SteerCommand.is(msg)) return void this.steer(msg.params.text ?? '');
+    if (SteerCommand.is(msg)) return void this.steerRewind.steer(msg.params.text ?? '');
+    if (RemoveSteerCommand.is(msg)) return void this.steerRewind.removeDeferred();
+    if (RewindMessageCommand.is(msg)) {
+      const { itemId, action } = msg.params;
+      if (typeof itemId === 'string' && (action === 'askAgain' || action === 'filesOnly')) void this.steerRewind.rewindMessage(itemId, action);
+      return;
+    }
     if (RemoveQueuedCommand.is(msg)) {
       this.queued = this.queued.filter((q) => q.id !== msg.params.id);
       return this.publishQueue();
@@ -459,23 +482,6 @@ export class ChatController {
     return '';
   }
 
-  private async steer(text: string): Promise<void> {
-    const sessionId = this.state.session.sessionId;
-    if (!text || !sessionId) return;
-    if (!this.state.session.running) return void this.sendPrompt(text, []);
-    this.queue(T.patchSession(this.state, { steer: 'sent' }));
-    try {
-      // `SteerRequest` mirrors zcode's `session/steer {sessionId, content}`.
-      await this.host.call(SteerRequest, { sessionId, content: text });
-      this.queue(T.addUserPrompt(this.state, text, []));
-      // addUserPrompt marks a new turn; a steer joins the running one: keep the steer chip.
-      this.queue(T.patchSession(this.state, { running: true, steer: this.state.session.steer ?? 'sent' }));
-    } catch (error) {
-      this.queue(T.patchSession(this.state, { steer: undefined }));
-      this.queue(T.addError(this.state, this.env.errorMessage(error), false));
-    }
-  }
-
   private async cancelTurn(): Promise<void> {
     const sessionId = this.state.session.sessionId;
     if (!sessionId) return;
@@ -499,7 +505,26 @@ export class ChatController {
     const item = items[at];
     const lastUser = items.findLastIndex((i) => i.type === 'user');
     if (item?.type !== 'error' || !item.retryable || at < lastUser) return this.env.log('info', `chat: Retry of ${itemId} ignored (not the last prompt's error)`);
+    // zcode re-runs the turn itself where it can (no second copy of the prompt in its history).
+    const sessionId = this.state.session.sessionId;
+    if (sessionId && this.env.features?.capabilities.probed && this.state.session.featureUnavailable?.retryTurn === undefined) return void this.retryInZcode(sessionId);
     void this.sendPrompt(this.lastPrompt.text, this.lastPrompt.attachments);
+  }
+
+  /**
+   * The bridge's retry: zcode cuts its history back to the failed prompt and runs it again; the
+   * bridge answers once that started and tells every client the history changed (the chat then
+   * loads the session again: chatSteerRewind.ts). zcode retries only a turn that has a reply (one
+   * that failed before answering has none): when it refuses, nothing ran, so the prompt is sent again.
+   */
+  private async retryInZcode(sessionId: string): Promise<void> {
+    const prompt = this.lastPrompt;
+    try {
+      await this.host.call(RetryTurnRequest, { sessionId });
+    } catch (error) {
+      this.env.log('info', `chat: zcode did not retry the turn in place (${this.env.errorMessage(error)}); sending the prompt again`);
+      if (prompt && this.state.session.sessionId === sessionId && !this.state.session.running) void this.sendPrompt(prompt.text, prompt.attachments);
+    }
   }
 
   /** The chosen option, or a dismissal (`cancelled`); an answer with neither is malformed and ignored. */
@@ -565,9 +590,7 @@ export class ChatController {
   }
 
   private onExtNotification(notification: { method: string; params: unknown }): void {
-    const steer = readNotification(SteerStateNotification, notification);
-    // `deferred` / `removed` (a steer the turn did not take in) clear the chip until the UI shows them.
-    if (steer && steer.sessionId === this.state.session.sessionId) return this.queue(T.patchSession(this.state, { steer: steer.state === 'queued' || steer.state === 'drained' ? steer.state : undefined }));
+    if (this.steerRewind.onNotification(notification)) return;
     const tasks = readNotification(BackgroundTasksNotification, notification);
     if (tasks && tasks.sessionId === this.state.session.sessionId) this.queue(T.patchSession(this.state, { backgroundTasks: tasks.tasks }));
   }
@@ -676,6 +699,7 @@ export class ChatController {
       ...(previous?.planQuota ? { planQuota: previous.planQuota } : {}),
       ...(this.notFound ? { notFound: this.notFound } : {}),
       promptCapabilities: this.promptCaps(),
+      ...(this.env.features ? { featureUnavailable: featureUnavailable(this.env.features.capabilities, this.env.features.noReason) } : {}),
     });
   }
 

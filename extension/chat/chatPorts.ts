@@ -4,8 +4,9 @@
  * Everything vscode-specific the chat does goes through `ChatEnvironment`.
  */
 import type { SessionConfigOption, SessionInfo, SessionNotification, ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import type { ExtensionRequest, ParamsOf, ResultOf } from '../../bridge/acp/extensionSchemas.ts';
+import type { ExtensionRequest, ParamsOf, ResultOf, RewindToResponse } from '../../bridge/acp/extensionSchemas.ts';
 import type { Attachment, ChangesItem, ChatSettings, MentionCandidate } from '../../webview-ui/contract.ts';
+import type { ChatFeatures } from './chatFeatures.ts';
 import type { DiffSource } from './toolView.ts';
 
 export type Disposable = { dispose(): unknown };
@@ -83,6 +84,13 @@ export interface ChatEnvironment {
   confirm?(what: 'rewind'): Promise<boolean>;
   /** Changed-files cards after turns (absent: no cards). */
   changes?: ChatChanges;
+  /**
+   * zcode's own rewind at a user message (`latest`: the last prompt): the user's choice, then the
+   * bridge's `rewindTo`; the answer of the rewind that happened, undefined when none did.
+   */
+  rewindMessage?(sessionId: string, message: { text: string; latest: boolean; action: 'askAgain' | 'filesOnly' }): Promise<RewindToResponse | undefined>;
+  /** What the running zcode supports (absent: every action is offered and the bridge answers it). */
+  features?: ChatFeatures;
 }
 
 /** Per-turn change tracking with Review and Undo (extension/changes/changeTracker.ts). */

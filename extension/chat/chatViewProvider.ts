@@ -19,6 +19,8 @@ import { defaultSessionFolder, pickSessionFolder } from '../sessionFolders.ts';
 import { ChatAttention } from './chatAttention.ts';
 import { ChatController, type ChatEnvironment } from './chatController.ts';
 import { confirmRewind, sharedChatEnvironment } from './chatEnvironment.ts';
+import type { ChatFeatures } from './chatFeatures.ts';
+import { rewindFromChat } from '../rewindChoices.ts';
 import { ChatPanels, OPEN_CHAT_IN_EDITOR_COMMAND } from './chatPanels.ts';
 import { ChatUiRouter } from './chatUiRouter.ts';
 import { connectChatWebview, loadChatWebview } from './chatWebview.ts';
@@ -117,6 +119,7 @@ export function registerChatView(
   history?: SessionHistoryStore,
   quota?: { readonly onDidChange: vscode.Event<AccountUsageResponse>; readonly current: AccountUsageResponse | undefined },
   locate?: { addView(view: { setNotFound(message: string | undefined): void }): vscode.Disposable },
+  features?: ChatFeatures,
 ): vscode.Disposable {
   const diffs = new DiffDocuments();
   const turnChanges = registerTurnChanges(context, (message) => log?.warn(message));
@@ -127,6 +130,8 @@ export function registerChatView(
     ...sharedChatEnvironment(diffs, mentions, log),
     changes: turnChanges.tracker,
     confirm: confirmRewind,
+    rewindMessage: (sessionId: string, message: { text: string; latest: boolean; action: 'askAgain' | 'filesOnly' }) => rewindFromChat(host, sessionId, message),
+    ...(features ? { features } : {}),
     // The chat's session menu shows the history as the palette does: every folder, the user's titles.
     ...(history ? { listSessions: () => historyForMenu(sessions, history) } : {}),
   };

@@ -250,7 +250,7 @@ export function addUserPrompt(state: TranscriptState, text: string, attachments:
   state.openText = undefined;
   state.planId = undefined;
   state.echo = text;
-  b.session({ running: true, steer: undefined });
+  b.session({ running: true, steer: 'none' });
   return b.change;
 }
 
@@ -259,7 +259,10 @@ export function endTurn(state: TranscriptState, outcome: { stopReason: StopReaso
   const b = new ChangeBuilder(state);
   state.openText = undefined;
   state.echo = undefined;
-  b.session({ running: false, steer: undefined });
+  // A steer's outcome outlives its turn (until the next prompt): delivered, or deferred — the next
+  // turn's input, its chip offers Remove. One still waiting for news when the turn ended says nothing.
+  const steer = state.session.steer;
+  b.session({ running: false, steer: steer === 'deferred' || steer === 'drained' ? steer : 'none' });
   if ('error' in outcome) {
     const action = outcome.action ?? 'retry';
     // One line per failed turn: the retry status line (if any) is replaced by it.

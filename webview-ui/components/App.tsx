@@ -25,7 +25,12 @@ export function App({ store, actions, view, bus, keys = unobservedKeys }: { stor
           {state.ready ? (
             <div class="chat">
               <Header session={state.session} />
-              <Transcript items={state.items} running={state.session.running} earlier={state.session.earlier} empty={<Welcome session={state.session} />} checkpoints={{ running: state.session.running, unavailable: state.session.checkpointUnavailable }} />
+              <Transcript items={state.items} running={state.session.running} earlier={state.session.earlier} empty={<Welcome session={state.session} />} checkpoints={{
+                  running: state.session.running,
+                  unavailable: state.session.checkpointUnavailable,
+                  features: state.session.featureUnavailable,
+                  latestUserId: state.items.findLast((item) => item.type === 'user')?.id,
+                }} />
               <Composer session={state.session} view={view} bus={bus} settings={state.settings} />
               <Toolbar session={state.session} />
             </div>

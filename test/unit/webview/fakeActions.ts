@@ -38,6 +38,8 @@ export function recordingActions(mentions: (query: string) => MentionCandidate[]
     undoChanges: rec('undoChanges'),
     rewindTo: rec('rewindTo'),
     forkFrom: rec('forkFrom'),
+    rewindMessage: rec('rewindMessage'),
+    removeSteer: rec('removeSteer'),
     listSessions: async () => {
       calls.push({ name: 'listSessions', args: [] });
       return [];
