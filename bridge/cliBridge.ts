@@ -12,6 +12,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
+import { environmentLocale } from './l10n/messages.ts';
 import { createBridge } from './acp/bridge.ts';
 import { afterEarlyInitialize } from './acp/earlyInitialize.ts';
 import type { EarlyInitialize } from './acp/earlyInitialize.ts';
@@ -94,6 +95,8 @@ export async function serveStdio({ early, unread }: StdioStart): Promise<void> {
     logger,
     storageDir: process.env.ZCODE_ACP_STORE_DIR || join(homedir(), '.zcode', 'v2'),
     defaultMode: process.env.ZCODE_ACP_MODE || undefined,
+    // What the bridge writes itself (form texts, option names, retry notices) follows the terminal's language.
+    locale: environmentLocale(process.env),
   });
   // Guarded framing: an oversized, too-deep or malformed line is answered and skipped, so
   // one bad line never ends the connection nor gets echoed back whole.

@@ -49,6 +49,8 @@ export interface ZcodeClientHostOptions {
   locate: () => LocateOptions;
   /** Read when the bridge is created (setting `zcode.defaultMode`). */
   defaultMode: () => string | undefined;
+  /** VS Code's display language: the bridge writes its own texts in it. */
+  locale?: string;
   /** Used when no interactive UI is registered and `revealUi` did not bring one up in time. */
   fallbackUi: InteractiveUi;
   /** Shows the chat view so that it can register its UI (e.g. `zcode.chat.focus`). */
@@ -336,6 +338,7 @@ export class ZcodeClientHost extends Disposable {
         logger,
         storageDir: this.options.storageDir,
         defaultMode: this.options.defaultMode(),
+        ...(this.options.locale ? { locale: this.options.locale } : {}),
         // The in-process link's protocol trace, at trace level ("Developer: Set Log Level…").
         tap: (direction, message) => logger.trace(`${direction === 'in' ? '→ bridge' : '← bridge'} ${JSON.stringify(message)}`),
       });

@@ -22,6 +22,7 @@ import { RemoteAccess } from './remote.ts';
 import { ClientSessions } from './sessions.ts';
 import { QuotaStatus } from './quotaStatus.ts';
 import { StatusBar } from './statusBar.ts';
+import { contextKeys, ZcodeFeatures } from './zcodeFeatures.ts';
 
 /** What `activate()` returns (the extension's API, used by tests and by other extensions). */
 export interface ZcodeExtensionApi {
@@ -33,6 +34,7 @@ export interface ZcodeExtensionApi {
   readonly quota: QuotaStatus;
   readonly locate: LocateUi;
   readonly commands: CommandRunner;
+  readonly features: ZcodeFeatures;
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -47,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
     storageDir: context.globalStorageUri.fsPath,
     locate: readLocateOptions,
     defaultMode: () => vscode.workspace.getConfiguration('zcode').get<string>('defaultMode') || undefined,
+    locale: vscode.env.language,
     fallbackUi: new QuickPickInteractiveUi(),
     // Never moves focus: a request must not catch keys meant for the editor (see useCardFocus.ts).
     revealUi: () => vscode.commands.executeCommand('zcode.chat.focus', { preserveFocus: true }),
@@ -58,24 +61,35 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
   const statusBar = new StatusBar(host, remote);
   const quota = new QuotaStatus(host, statusBar);
   const locate = new LocateUi(host, [tree, statusBar]);
-  context.subscriptions.push(host, sessions, remote, tree, statusBar, quota, locate);
+  const features = new ZcodeFeatures(host, {
+    notStartedReason: vscode.l10n.t('zcode has not been started yet'),
+    stoppedReason: vscode.l10n.t('zcode is not running'),
+    noReason: vscode.l10n.t('this zcode build does not support it'),
+    log: (message) => log.warn(message),
+  });
+  context.subscriptions.push(host, sessions, remote, tree, statusBar, quota, locate, features);
 
   const history = new SessionHistoryStore(context.workspaceState);
-  context.subscriptions.push(history, registerChatView(context, host, sessions, log, statusBar, history, quota));
+  context.subscriptions.push(history, registerChatView(context, host, sessions, log, statusBar, history, quota, locate, features));
 
   const runner = new CommandRunner(log, locate, context.subscriptions);
-  registerSessionCommands(runner, host, sessions, history);
+  registerSessionCommands(runner, host, sessions, history, features);
   registerAppCommands(runner, { host, remote, tree, locate, log, locateOptions: readLocateOptions });
 
   // Context keys for `when` clauses: only those package.json reads (zcode.notFound: locate.ts,
-  // zcode.chatFocused: chatViewProvider.ts).
+  // zcode.chatFocused: chatViewProvider.ts; zcode.can.*: what the running zcode supports).
   const setContext = (key: string, value: unknown): void => void vscode.commands.executeCommand('setContext', key, value);
+  const onFeatures = (): void => {
+    for (const [key, value] of Object.entries(contextKeys(features.capabilities))) setContext(key, value);
+  };
+  onFeatures();
   const onState = (state: HostState): void => setContext('zcode.turnRunning', state === 'turnRunning');
   onState(host.state);
   setContext('zcode.hasSession', sessions.activeSessionId !== undefined);
   setContext('zcode.remoteEnabled', remote.state.enabled);
   context.subscriptions.push(
     host.onDidChangeState(onState),
+    features.onDidChange(onFeatures),
     sessions.onDidChangeActiveSession((id) => setContext('zcode.hasSession', id !== undefined)),
     remote.onDidChange((state) => setContext('zcode.remoteEnabled', state.enabled)),
   );
@@ -98,7 +112,9 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
   // The bridge reads the zcode location when it is created: a new location needs a new bridge.
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('zcode.path') || event.affectsConfiguration('zcode.nodePath')) void host.resetBridge();
+      if (!event.affectsConfiguration('zcode.path') && !event.affectsConfiguration('zcode.nodePath')) return;
+      void host.resetBridge();
+      locate.lookQuietly(readLocateOptions());
     }),
   );
 
@@ -112,9 +128,14 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
 
   // Load the bridge and the SDK once activation is over, while the chat webview boots in the
   // renderer: activation stays cheap (issue 18) and the first request does not wait for them.
-  setTimeout(() => void loadBridge().then(loadSdk, (error: unknown) => log.error(`loading the bridge failed: ${String(error)}`)), 0);
+  // Whether zcode can be found at all is known then too (file checks, zcode is not started): the
+  // empty chat and the Background Tasks view say so before a first prompt fails.
+  setTimeout(() => {
+    locate.lookQuietly(readLocateOptions());
+    void loadBridge().then(loadSdk, (error: unknown) => log.error(`loading the bridge failed: ${String(error)}`));
+  }, 0);
 
-  return { host, sessions, backgroundTasks: tree, remote, statusBar, quota, locate, commands: runner };
+  return { host, sessions, backgroundTasks: tree, remote, statusBar, quota, locate, commands: runner, features };
 }
 
 /** Closes the remote endpoint and disposes the bridge (killing zcode). VS Code awaits it. */

@@ -5,7 +5,8 @@
  * message of bridge/zcode/locate.ts). "Locate zcode…" picks the CLI and writes `zcode.path`.
  */
 import * as vscode from 'vscode';
-import { ZCODE_INSTALL_URL } from '../bridge/zcode/locate.ts';
+import { locateZcode, ZCODE_INSTALL_URL } from '../bridge/zcode/locate.ts';
+import type { LocateOptions } from '../bridge/zcode/backend.ts';
 import type { ZcodeClientHost } from './acpClient.ts';
 import { Disposable, errorMessage } from './disposable.ts';
 import { classifyError } from './errors.ts';
@@ -107,6 +108,28 @@ export class LocateUi extends Disposable {
     } catch {
       await vscode.env.openExternal(vscode.Uri.parse(ZCODE_INSTALL_URL));
     }
+  }
+
+  /**
+   * Looks for zcode without starting it (a few file checks) and enters the not-found state
+   * quietly: the empty chat and the Background Tasks view say it before the first prompt fails.
+   */
+  lookQuietly(options: LocateOptions): void {
+    try {
+      locateZcode(options);
+    } catch (error) {
+      if (classifyError(error) === 'notFound') this.set(errorMessage(error));
+    }
+  }
+
+  /** Another place that shows the not-found state (a chat); it gets the current state at once. */
+  addView(view: NotFoundView): vscode.Disposable {
+    this.views.push(view);
+    view.setNotFound(this._message);
+    return new vscode.Disposable(() => {
+      const at = this.views.indexOf(view);
+      if (at >= 0) this.views.splice(at, 1);
+    });
   }
 
   private clear(): void {

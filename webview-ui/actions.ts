@@ -18,10 +18,15 @@ import {
   ListSessionsRequest,
   LoadSessionCommand,
   NewSessionCommand,
+  PrepareSessionCommand,
   OpenDiffCommand,
   OpenLocationCommand,
   RemoveQueuedCommand,
+  RemoveSteerCommand,
   RetryCommand,
+  ErrorActionCommand,
+  SetupActionCommand,
+  RewindMessageCommand,
   ReviewChangesCommand,
   RewindToCommand,
   ForkFromCommand,
@@ -31,6 +36,7 @@ import {
   SetConfigOptionCommand,
   SteerCommand,
   type Attachment,
+  type ErrorAction,
   type MentionCandidate,
   type SessionSummary,
 } from './contract.ts';
@@ -39,9 +45,15 @@ import type { HostChannel } from './ipc.ts';
 export interface ChatActions {
   sendPrompt(text: string, attachments: Attachment[]): void;
   steer(text: string): void;
+  /** Drop the deferred steer before it starts as the next turn. */
+  removeSteer(): void;
   removeQueued(id: string): void;
   cancelTurn(): void;
   retry(itemId: string): void;
+  /** A way out of "zcode was not found". */
+  setupAction(action: 'locate' | 'openSettings' | 'install'): void;
+  /** An error line's action other than Retry. */
+  errorAction(action: Exclude<ErrorAction, 'retry'>): void;
   answerPermission(id: string, optionId: string | undefined): void;
   answerElicitation(id: string, response: CreateElicitationResponse): void;
   openDiff(toolCallId: string, index: number): void;
@@ -51,6 +63,8 @@ export interface ChatActions {
   copyTranscript(): void;
   setConfigOption(configId: string, value: string | boolean): void;
   newSession(): void;
+  /** Make the session the first prompt would (a `/` was typed before it): its menu arrives. */
+  prepareSession(): void;
   loadSession(sessionId: string): void;
   forkSession(): void;
   cancelBackgroundTask(taskId: string): void;
@@ -64,6 +78,8 @@ export interface ChatActions {
   /** Rewind to a user message's checkpoint / fork from it. */
   rewindTo(itemId: string): void;
   forkFrom(itemId: string): void;
+  /** zcode's own rewind at a user message: ask the latest prompt again, or undo its turn's file changes. */
+  rewindMessage(itemId: string, action: 'askAgain' | 'filesOnly'): void;
   attachContext(source: 'selection' | 'activeFile' | 'pickFiles'): Promise<Attachment[]>;
   /** The `@` picker's candidates for `query`. */
   searchMentions(query: string): Promise<MentionCandidate[]>;
@@ -73,9 +89,12 @@ export function hostActions(channel: HostChannel): ChatActions {
   return {
     sendPrompt: (text, attachments) => channel.send(SendPromptCommand, { text, attachments }),
     steer: (text) => channel.send(SteerCommand, { text }),
+    removeSteer: () => channel.send(RemoveSteerCommand, {}),
     removeQueued: (id) => channel.send(RemoveQueuedCommand, { id }),
     cancelTurn: () => channel.send(CancelTurnCommand, {}),
     retry: (itemId) => channel.send(RetryCommand, { itemId }),
+    errorAction: (action) => channel.send(ErrorActionCommand, { action }),
+    setupAction: (action) => channel.send(SetupActionCommand, { action }),
     answerPermission: (id, optionId) => channel.send(AnswerPermissionCommand, optionId ? { id, optionId } : { id, cancelled: true }),
     answerElicitation: (id, response) => channel.send(AnswerElicitationCommand, { id, response }),
     openDiff: (toolCallId, index) => channel.send(OpenDiffCommand, { toolCallId, index }),
@@ -84,6 +103,7 @@ export function hostActions(channel: HostChannel): ChatActions {
     copyTranscript: () => channel.send(CopyTranscriptCommand, {}),
     setConfigOption: (configId, value) => channel.send(SetConfigOptionCommand, { configId, value }),
     newSession: () => channel.send(NewSessionCommand, {}),
+    prepareSession: () => channel.send(PrepareSessionCommand, {}),
     loadSession: (sessionId) => channel.send(LoadSessionCommand, { sessionId }),
     forkSession: () => channel.send(ForkSessionCommand, {}),
     cancelBackgroundTask: (taskId) => channel.send(CancelBackgroundTaskCommand, { taskId }),
@@ -93,6 +113,7 @@ export function hostActions(channel: HostChannel): ChatActions {
     undoChanges: (changeSetId, path) => channel.send(UndoChangesCommand, path ? { changeSetId, path } : { changeSetId }),
     rewindTo: (itemId) => channel.send(RewindToCommand, { itemId }),
     forkFrom: (itemId) => channel.send(ForkFromCommand, { itemId }),
+    rewindMessage: (itemId, action) => channel.send(RewindMessageCommand, { itemId, action }),
     attachContext: async (source) => (await channel.request(AttachContextRequest, { source }, 120_000)).attachments,
     searchMentions: async (query) => (await channel.request(SearchMentionsRequest, { query })).candidates,
   };
@@ -102,9 +123,12 @@ export function hostActions(channel: HostChannel): ChatActions {
 const noopActions: ChatActions = {
   sendPrompt() {},
   steer() {},
+  removeSteer() {},
   removeQueued() {},
   cancelTurn() {},
   retry() {},
+  errorAction() {},
+  setupAction() {},
   answerPermission() {},
   answerElicitation() {},
   openDiff() {},
@@ -113,6 +137,7 @@ const noopActions: ChatActions = {
   copyTranscript() {},
   setConfigOption() {},
   newSession() {},
+  prepareSession() {},
   loadSession() {},
   forkSession() {},
   cancelBackgroundTask() {},
@@ -122,6 +147,7 @@ const noopActions: ChatActions = {
   undoChanges() {},
   rewindTo() {},
   forkFrom() {},
+  rewindMessage() {},
   attachContext: async () => [],
   searchMentions: async () => [],
 };

@@ -8,6 +8,7 @@ import {
   DidChangeSettingsNotification,
   DidChangeSnapshotNotification,
   DidPatchNotification,
+  DidRestoreDraftNotification,
   FocusInputNotification,
   ChatFocusCommand,
   ReadyCommand,
@@ -29,6 +30,7 @@ export function startChat(api: VsCodeApi, source: MessageSource, root: Element, 
   const view = new ViewState(api.getState(), (state) => api.setState(state));
   const attachListeners = new Set<(a: Attachment[]) => void>();
   const focusListeners = new Set<() => void>();
+  const restoreListeners = new Set<(text: string, attachments: Attachment[]) => void>();
   const bus: AttachBus = {
     subscribe(listener) {
       attachListeners.add(listener);
@@ -37,6 +39,10 @@ export function startChat(api: VsCodeApi, source: MessageSource, root: Element, 
     onFocusRequest(listener) {
       focusListeners.add(listener);
       return () => focusListeners.delete(listener);
+    },
+    onRestoreDraft(listener) {
+      restoreListeners.add(listener);
+      return () => restoreListeners.delete(listener);
     },
   };
   const doc = root.ownerDocument;
@@ -64,6 +70,9 @@ export function startChat(api: VsCodeApi, source: MessageSource, root: Element, 
   const offFocus = channel.on(FocusInputNotification, () => {
     for (const listener of focusListeners) listener();
   });
+  const offRestore = channel.on(DidRestoreDraftNotification, ({ text, attachments }) => {
+    for (const listener of restoreListeners) listener(text, attachments);
+  });
   // CSP violations and uncaught errors go to the extension's log, where they can be diagnosed.
   const onViolation = (e: Event): void => {
     const v = e as SecurityPolicyViolationEvent;
@@ -89,6 +98,7 @@ export function startChat(api: VsCodeApi, source: MessageSource, root: Element, 
     offAttach();
     offSettings();
     offFocus();
+    offRestore();
     win?.removeEventListener('focus', onFocus);
     win?.removeEventListener('blur', onBlur);
     doc.removeEventListener('securitypolicyviolation', onViolation);

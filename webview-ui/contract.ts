@@ -201,6 +201,8 @@ export interface PermissionItem {
   input?: string;
   /** Text content of the tool call (e.g. a plan for the no-forms fallback). */
   detail?: string;
+  /** A shell command's line and description: shown as a command instead of `input`. */
+  command?: { line: string; description?: string };
   /** An edit's proposed change (shown instead of the raw input); Open Diff uses `toolCallId`. */
   diffs?: Extract<ToolContentView, { type: 'diff' }>[];
   toolCallId?: string;
@@ -225,12 +227,17 @@ export interface ElicitationItem {
   answer?: string;
 }
 
+/** The one action an error line offers: Retry only where retrying can help. */
+export type ErrorAction = 'retry' | 'openDesktop' | 'checkApiKey' | 'showLogs';
+
 export interface ErrorItem {
   type: 'error';
   id: string;
   message: string;
   /** Offer "Retry" (re-sends the last prompt). */
   retryable: boolean;
+  /** The action offered (absent: Retry when `retryable`, else none). */
+  action?: ErrorAction;
 }
 
 export interface NoticeItem {
@@ -239,6 +246,8 @@ export interface NoticeItem {
   severity: 'info' | 'warning' | 'error';
   title: string;
   description?: string;
+  /** A status line of the running turn (a retry), not an event of the conversation. */
+  status?: true;
 }
 
 /** One file a turn changed, as its changes card lists it. */
@@ -293,6 +302,17 @@ export interface PlanQuotaView {
   stale: boolean;
 }
 
+/** The chat's actions that depend on what the running zcode supports (see `SessionView.featureUnavailable`). */
+export interface FeatureUnavailable {
+  steer?: string;
+  rewindLatestPrompt?: string;
+  rewindWithFiles?: string;
+  rewindEarlier?: string;
+  fileRewind?: string;
+  retryTurn?: string;
+  forkAssistant?: string;
+}
+
 /** Everything about the active session that is not a transcript item. */
 export interface SessionView {
   sessionId?: string;
@@ -302,8 +322,12 @@ export interface SessionView {
   connectionMessage?: string;
   /** A prompt of this window is running on the session. */
   running: boolean;
-  /** Steer chip: sent → queued (zcode holds it) → drained (zcode consumed it). */
-  steer?: 'sent' | 'queued' | 'drained';
+  /**
+   * Steer chip: sent → queued (zcode holds it) → drained (the running turn took it in), or
+   * deferred (the turn ended first: it will be the next turn's input; the chip offers Remove);
+   * `none`: no chip (not undefined: a patch field set to undefined is lost in postMessage's JSON).
+   */
+  steer?: 'none' | 'sent' | 'queued' | 'drained' | 'deferred';
   usage?: { used: number; size: number; cost?: { amount: number; currency: string } | null };
   /** The GLM Coding Plan window with the least left (`_zcode/account/usage`); absent: no figures. */
   planQuota?: PlanQuotaView;
@@ -313,6 +337,11 @@ export interface SessionView {
   promptCapabilities: { image: boolean; embeddedContext: boolean };
   backgroundTasks: BackgroundTaskView[];
   queue: QueuedPrompt[];
+  /**
+   * Why an action cannot work with the running zcode (the bridge's reason, '' when it gave none),
+   * shown before the click; absent key: it can, or it is not known yet (the bridge answers the click).
+   */
+  featureUnavailable?: FeatureUnavailable;
   /** Why "Rewind to here" / "Fork from here" cannot work on this session (absent: they can); `noList`: the build lists no checkpoints. */
   checkpointUnavailable?: { rewind?: string; fork?: string };
   /**
@@ -321,6 +350,8 @@ export interface SessionView {
    * history is shown. (`none`, not undefined: a patch field set to undefined is lost in postMessage's JSON.)
    */
   earlier?: 'available' | 'loading' | 'none';
+  /** zcode cannot be found: what discovery tried (empty or absent: found, or not looked for yet). */
+  notFound?: string;
 }
 
 export interface ChatSnapshot {
@@ -447,6 +478,10 @@ export const RemoveQueuedCommand = new IpcCommand<{ id: string }>('prompt/remove
 export const CancelTurnCommand = new IpcCommand('turn/cancel');
 /** Re-send the prompt that failed with error card `itemId` (only the last prompt's error retries). */
 export const RetryCommand = new IpcCommand<{ itemId: string }>('turn/retry');
+/** An error line's other action (not Retry): open the ZCode desktop app, its provider settings, or the logs. */
+/** A way out of "zcode was not found" (the empty chat's buttons). */
+export const SetupActionCommand = new IpcCommand<{ action: 'locate' | 'openSettings' | 'install' }>('setup/action');
+export const ErrorActionCommand = new IpcCommand<{ action: Exclude<ErrorAction, 'retry'> }>('turn/errorAction');
 
 /** Answer a permission card (`optionId`), or dismiss it (`cancelled: true`); one of the two. */
 export const AnswerPermissionCommand = new IpcCommand<{ id: string; optionId?: string; cancelled?: boolean }>('permission/answer');
@@ -459,6 +494,10 @@ export const OpenDiffCommand = new IpcCommand<{ toolCallId: string; index: numbe
 export const ReviewChangesCommand = new IpcCommand<{ changeSetId: string; path?: string }>('changes/review');
 /** Restore the content from before the turn: one file (`path`) or every file of the card. */
 export const UndoChangesCommand = new IpcCommand<{ changeSetId: string; path?: string }>('changes/undo');
+/** Drop the deferred steer before it starts as the next turn (its text goes back into the composer). */
+export const RemoveSteerCommand = new IpcCommand('prompt/removeSteer');
+/** zcode's own rewind at a user message: ask the latest prompt again (edited, maybe restoring files), or undo its turn's files. */
+export const RewindMessageCommand = new IpcCommand<{ itemId: string; action: 'askAgain' | 'filesOnly' }>('message/rewind');
 /** Rewind the session to a user message's checkpoint (keeps it and its answer), then reload the transcript. */
 export const RewindToCommand = new IpcCommand<{ itemId: string }>('checkpoint/rewind');
 /** Fork a new session from a user message's checkpoint and show it. */
@@ -471,6 +510,8 @@ export const CopyTextCommand = new IpcCommand<{ text: string }>('clipboard/copy'
 /** `session/set_config_option` on the active session. */
 export const SetConfigOptionCommand = new IpcCommand<{ configId: string; value: string | boolean }>('config/set');
 export const NewSessionCommand = new IpcCommand('session/new');
+/** The user began a `/command` in a chat without a session: make the session the first prompt would, so its menu arrives. */
+export const PrepareSessionCommand = new IpcCommand('session/prepare');
 export const LoadSessionCommand = new IpcCommand<{ sessionId: string }>('session/load');
 export const ForkSessionCommand = new IpcCommand('session/fork');
 /** Something the host should log (e.g. a CSP violation or an uncaught error in the webview). */
@@ -508,6 +549,11 @@ export interface ChatSettings {
 export const DEFAULT_CHAT_SETTINGS: ChatSettings = { sendKey: 'enter', fontSize: 0 };
 /** The settings, after `ReadyCommand` and whenever they change. */
 export const DidChangeSettingsNotification = new IpcNotification<ChatSettings>('settings');
+/**
+ * A send (or a steer) did not reach zcode: its text and attachments go back into the composer, before
+ * whatever was typed since, so nothing the user typed is lost.
+ */
+export const DidRestoreDraftNotification = new IpcNotification<{ text: string; attachments: Attachment[] }>('composer/restoreDraft');
 /** Move the keyboard to the composer ("ZCode: Focus Chat Input"). */
 export const FocusInputNotification = new IpcNotification<Record<string, never>>('composer/focus');
 /** Put the whole conversation on the clipboard as markdown (the host renders it, as Export does). */

@@ -57,6 +57,7 @@
  *   actions): the reference bridge's example `yolo` never asks, which is not a safe default for an
  *   editor. `defaultMode` overrides it (VS Code setting `zcode.defaultMode`).
  */
+import { resolveLocale } from '../l10n/messages.ts';
 import type { AgentApp, AgentConnection, ClientApp, ClientConnection, Stream } from '@agentclientprotocol/sdk';
 import { agent } from '@agentclientprotocol/sdk';
 import { createZcodeBackend } from '../zcode/client.ts';
@@ -72,7 +73,7 @@ import type { BridgeContext, SessionHandle, SlashCommandRunner } from './context
 import { registerExtensionMethods } from './extensionMethods.ts';
 import { ZcodeFeatures } from './capabilities.ts';
 import { registerCoreHandlers } from './handlers.ts';
-import { CommandCatalog } from './commandCatalog.ts';
+import { CommandCatalog, unavailableSlashCommands } from './commandCatalog.ts';
 import { QuotaService } from './quota.ts';
 import { DEFAULT_INTERACTION_TUNING, InteractionRouter } from './interactionRouter.ts';
 import type { InteractionTuning } from './interactionRouter.ts';
@@ -122,6 +123,8 @@ export interface BridgeOptions {
    * not retried.
    */
   retryTurnInPlace?: RetryTurnInPlace;
+  /** The client's language (`zh-cn`, `zh_CN.UTF-8` …) for what the bridge writes itself; default English. */
+  locale?: string;
 }
 
 export interface Bridge {
@@ -183,6 +186,7 @@ class BridgeImpl implements Bridge {
       clients: this.registry,
       logger,
       defaultMode: options.defaultMode ?? DEFAULT_MODE,
+      locale: resolveLocale(options.locale),
       models: new ModelOptionCache(options.storageDir, logger),
       draft,
       modes: this.buildModes,
@@ -192,7 +196,7 @@ class BridgeImpl implements Bridge {
     this.router = new InteractionRouter(this.sessions, this.registry, this.races, logger, (runtime) => this.turns.cancelRunning(runtime), {
       ...DEFAULT_INTERACTION_TUNING,
       ...options.tuning?.interactions,
-    });
+    }, resolveLocale(options.locale));
     this.turns = new TurnEngine(
       this.sessions,
       this.backend,
@@ -201,7 +205,7 @@ class BridgeImpl implements Bridge {
       { ...DEFAULT_TURN_TUNING, ...options.tuning?.turns },
     );
     this.config = new ConfigService(this.sessions, this.backend);
-    this.commands = new CommandCatalog(this.backend, logger);
+    this.commands = new CommandCatalog(this.backend, logger, undefined, () => unavailableSlashCommands(this.features.snapshot));
     this.quota = new QuotaService(logger);
     this.features = new ZcodeFeatures(this.backend, (method, params) => this.registry.broadcast(method, params), logger);
     this.backend.setInteractionHandler(this.router.handle);

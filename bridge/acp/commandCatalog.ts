@@ -12,6 +12,8 @@
  *
  * `refresh` re-discovers and says whether the menu changed since it was last sent for that id, so
  * the menu follows zcode's set (a plugin installed, a skill added) without re-sending an unchanged one.
+ * The bridge's own commands the running zcode cannot do (`hidden`, from its probed capabilities)
+ * are left out: a menu built before the probe lists them, the refresh after the next prompt drops them.
  */
 import { homedir } from 'node:os';
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
@@ -50,6 +52,7 @@ export class CommandCatalog {
     private readonly backend: ZcodeBackend,
     private readonly logger: Logger,
     private readonly home: string = process.env.HOME || process.env.USERPROFILE || homedir(),
+    private readonly hidden: () => ReadonlySet<string> = () => new Set(),
   ) {}
 
   /** The full menu for an ACP id, recorded as sent. */
@@ -74,7 +77,8 @@ export class CommandCatalog {
       if (this.pending.get(acpId) === discovery) this.pending.delete(acpId);
     });
     this.zcode.set(acpId, commands);
-    const menu = [...availableCommands(), ...commands.map(zcodeCommandEntry)];
+    const hidden = this.hidden();
+    const menu = [...availableCommands().filter((command) => !hidden.has(command.name)), ...commands.map(zcodeCommandEntry)];
     const text = JSON.stringify(menu);
     const changed = this.sent.get(acpId) !== text;
     this.sent.set(acpId, text);
@@ -132,4 +136,9 @@ export class CommandCatalog {
     }
     return undefined;
   }
+}
+
+/** The bridge's slash commands the running zcode cannot do (nothing before it was probed: not known is offered). */
+export function unavailableSlashCommands(capabilities: { probed: boolean; steer: { available: boolean } }): ReadonlySet<string> {
+  return new Set(capabilities.probed && !capabilities.steer.available ? ['steer'] : []);
 }

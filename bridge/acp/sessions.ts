@@ -34,6 +34,7 @@ import { applyChoices, chosen, placeholderOptions } from './lazyChoices.ts';
 import type { BuildModes } from '../zcode/buildModes.ts';
 import type { AutomationProbe } from '../zcode/automation.ts';
 import { UpdateSink } from './updateSink.ts';
+import type { BridgeLocale } from '../l10n/messages.ts';
 import { newTranslator, setTerminalOutput, translate } from './translation.ts';
 import type { TranslatorState, TurnSignal } from './translation.ts';
 
@@ -108,6 +109,8 @@ export interface SessionManagerOptions {
   modes?: BuildModes;
   /** Which tools a build without `automation/*` must not offer (automation.ts). */
   automation?: AutomationProbe;
+  /** The client's language for the bridge's own words (translator: failure explanations). */
+  locale?: BridgeLocale;
 }
 
 export class SessionManager implements Disposable {
@@ -351,7 +354,7 @@ export class SessionManager implements Disposable {
     let runtime = this.runtimes.get(zcodeId);
     const fresh = !runtime;
     if (!runtime) {
-      runtime = new SessionRuntime(zcodeId, cwd, newTranslator(cwd, this.terminalOutput), this.placeholderConfig(cwd));
+      runtime = new SessionRuntime(zcodeId, cwd, newTranslator(cwd, this.terminalOutput, this.options.locale), this.placeholderConfig(cwd));
       runtime.mcpServers = entry.mcpServers;
       const aliases = runtime.aliases;
       runtime.sink = new UpdateSink((update) => {

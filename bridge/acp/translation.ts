@@ -8,13 +8,14 @@
 import { createSessionTranslator, translateEvent } from '../translate/sessionTranslator.ts';
 import type { SessionTranslatorState, TranslateResult, TurnSignal as TranslatorSignal } from '../translate/sessionTranslator.ts';
 import type { ZcodeEvent } from '../zcode/protocol.ts';
+import type { BridgeLocale } from '../l10n/messages.ts';
 
 export type TranslatorState = SessionTranslatorState;
 export type TurnSignal = TranslatorSignal;
 
 /** A translator for a new session runtime. */
-export function newTranslator(cwd: string, terminalOutput: boolean): TranslatorState {
-  return createSessionTranslator({ cwd, terminalOutput });
+export function newTranslator(cwd: string, terminalOutput: boolean, locale: BridgeLocale = 'en'): TranslatorState {
+  return createSessionTranslator({ cwd, terminalOutput, locale });
 }
 
 /** Translate one event (the shell rendering mode is the state's `terminalOutput`, see below). */

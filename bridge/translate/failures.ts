@@ -20,6 +20,7 @@
  * - `unknown`: zcode's own message; retried only when zcode says `retryable:true` or the text
  *   matches the transient heuristics (sessionTranslator.ts `isRetryableFailure`).
  */
+import { bt, type BridgeLocale } from '../l10n/messages.ts';
 import type { TurnFailureDetail } from '../zcode/turnFailure.ts';
 import { errorText } from './content.ts';
 
@@ -101,7 +102,7 @@ function providerSays(d: TurnFailureDetail): string {
  * The explanation of a failed turn. `heuristicRetryable` is the older text-based judgement, used
  * for `unknown` causes only.
  */
-export function explainTurnFailure(d: TurnFailureDetail, heuristicRetryable: boolean): ExplainedFailure {
+export function explainTurnFailure(d: TurnFailureDetail, heuristicRetryable: boolean, locale: BridgeLocale = 'en'): ExplainedFailure {
   const cause = failureCause(d);
   const code = d.code ?? d.attribution?.code;
   const said = providerSays(d);
@@ -111,27 +112,27 @@ export function explainTurnFailure(d: TurnFailureDetail, heuristicRetryable: boo
   const message = ((): string => {
     switch (cause) {
       case 'captcha':
-        return `The model provider asked for a captcha verification (code 3007), which only the ZCode desktop app can show: this plan needs the ZCode desktop app. Use a GLM Coding Plan API key for editor sessions, or run this turn in the ZCode desktop app.${said}`;
+        return `${bt(locale, 'The model provider asked for a captcha verification (code 3007), which only the ZCode desktop app can show: this plan needs the ZCode desktop app. Use a GLM Coding Plan API key for editor sessions, or run this turn in the ZCode desktop app.')}${said}`;
       case 'blocked':
-        return `The model provider blocked the request because of unusual activity (code 3012). Wait a while, then use the ZCode desktop app or a GLM Coding Plan API key.${said}`;
+        return `${bt(locale, 'The model provider blocked the request because of unusual activity (code 3012). Wait a while, then use the ZCode desktop app or a GLM Coding Plan API key.')}${said}`;
       case 'headers_not_applied':
         return d.message && !/runtime headers were not applied/i.test(d.message)
           ? d.message
-          : 'zcode needed sign-in headers for this provider that the editor cannot give. Use a GLM Coding Plan API key (configured in the ZCode desktop app) for editor sessions.';
+          : bt(locale, 'zcode needed sign-in headers for this provider that the editor cannot give. Use a GLM Coding Plan API key (configured in the ZCode desktop app) for editor sessions.');
       case 'quota':
-        return `Your plan has no quota left for this model (insufficient balance or no resource package). Check your plan in the ZCode desktop app or pick another model.${said}`;
+        return `${bt(locale, 'Your plan has no quota left for this model (insufficient balance or no resource package). Check your plan in the ZCode desktop app or pick another model.')}${said}`;
       case 'auth_failed':
-        return `Authentication with the model provider failed. Sign in again in the ZCode desktop app, or check the API key of the selected provider.${said}`;
+        return `${bt(locale, 'Authentication with the model provider failed. Sign in again in the ZCode desktop app, or check the API key of the selected provider.')}${said}`;
       case 'provider_not_configured':
-        return `The selected model's provider is not configured in zcode. Pick another model, or set the provider up in the ZCode desktop app.${said}`;
+        return `${bt(locale, "The selected model's provider is not configured in zcode. Pick another model, or set the provider up in the ZCode desktop app.")}${said}`;
       case 'rate_limit':
-        return `The model provider is rate-limiting requests. Wait a moment and try again.${said}`;
+        return `${bt(locale, 'The model provider is rate-limiting requests. Wait a moment and try again.')}${said}`;
       case 'network':
-        return `zcode could not reach the model provider (network error or timeout). Check your connection (and proxy), then try again.${said}`;
+        return `${bt(locale, 'zcode could not reach the model provider (network error or timeout). Check your connection (and proxy), then try again.')}${said}`;
       case 'model_request_failed':
-        return `The model request failed. Try again, or pick another model.${said}`;
+        return `${bt(locale, 'The model request failed. Try again, or pick another model.')}${said}`;
       case 'unknown':
-        return d.message ?? 'The turn failed (zcode gave no reason).';
+        return d.message ?? bt(locale, 'The turn failed (zcode gave no reason).');
     }
   })();
   const retryAfterMs = retryAfterOf(d);

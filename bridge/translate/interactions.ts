@@ -11,6 +11,7 @@
  * - plan approval → a one-field feedback form (`planToElicitation` / `planElicitationToReply`), or
  *   without forms an Approve/Reject permission dialog (`planToPermission` / `planPermissionToReply`).
  */
+import { bt, type BridgeLocale } from '../l10n/messages.ts';
 import type {
   CreateElicitationRequest,
   CreateElicitationResponse,
@@ -92,16 +93,28 @@ function zcodeOptions(params: PermissionRequestParams): ZcodePermissionOption[] 
  * allow_always, `deny`/`reject`→reject_once, anything unknown→reject_once (its name kept). The
  * option ids are zcode's, so the answer maps straight back. No options → Allow / Deny.
  */
-function permissionOptionsToAcp(params: PermissionRequestParams): PermissionOption[] {
+function permissionOptionsToAcp(params: PermissionRequestParams, locale: BridgeLocale): PermissionOption[] {
   return zcodeOptions(params).map((option) => ({
     optionId: option.optionId,
-    name: option.name ?? DEFAULT_OPTION_NAMES[(option.kind ?? option.optionId).toLowerCase()] ?? option.optionId,
+    name: optionName(option, locale),
     kind: permissionKind(option),
   }));
 }
 
+/**
+ * An option's name in the client's language: zcode's English defaults ("Allow once", a missing
+ * name) are the bridge's words and are translated; any other name is zcode's and kept.
+ */
+function optionName(option: ZcodePermissionOption, locale: BridgeLocale): string {
+  const fallback = DEFAULT_OPTION_NAMES[(option.kind ?? option.optionId).toLowerCase()];
+  const name = option.name ?? fallback ?? option.optionId;
+  return Object.values(DEFAULT_OPTION_NAMES).includes(name) ? bt(locale, name) : name;
+}
+
 /** Where a permission request's tool call card is, and how it is rendered. */
 export interface PermissionContext {
+  /** The client's language for the bridge's own words (default English). */
+  locale?: BridgeLocale;
   /** The ACP session id (differs from zcode's for lazily created sessions). Default: zcode's. */
   sessionId?: string;
   /** For titles of tool calls the bridge has not seen. */
@@ -129,7 +142,7 @@ export function permissionToAcp(params: PermissionRequestParams, toolCall?: Tool
   return {
     sessionId: ctx.sessionId ?? params.sessionId,
     toolCall: ref,
-    options: permissionOptionsToAcp(params),
+    options: permissionOptionsToAcp(params, ctx.locale ?? 'en'),
     _meta: { zcode },
   };
 }
@@ -164,7 +177,7 @@ export function permissionOutcomeToReply(answer: PermissionAnswer, params: Permi
   // Current builds: the option's own response is the reply ("always" keeps its permissionUpdates).
   const own = params.options.find((o) => o.optionId === outcome.optionId)?.response;
   if (own) return structuredClone(own);
-  const option = permissionOptionsToAcp(params).find((o) => o.optionId === outcome.optionId);
+  const option = permissionOptionsToAcp(params, 'en').find((o) => o.optionId === outcome.optionId);
   if (option && (option.kind === 'allow_once' || option.kind === 'allow_always')) return { decision: 'allow' };
   return { decision: 'deny', reason: `rejected (${outcome.optionId})` };
 }
@@ -206,7 +219,7 @@ function titled(question: Question): { title: string; description?: string } {
  * required. Title = header (or the question), description = the question when a header is used.
  * A question without suggested answers is a single free-text field `q_<i>`.
  */
-export function questionsToElicitation(sessionId: string, questions: readonly Question[], toolCallId?: string): CreateElicitationRequest {
+export function questionsToElicitation(sessionId: string, questions: readonly Question[], toolCallId?: string, locale: BridgeLocale = 'en'): CreateElicitationRequest {
   const properties: Record<string, ElicitationPropertySchema> = {};
   questions.forEach((question, i) => {
     const label = titled(question);
@@ -215,16 +228,16 @@ export function questionsToElicitation(sessionId: string, questions: readonly Qu
       properties[questionFieldId(i)] = { type: 'string', ...label };
       return;
     }
-    const withSkip: EnumOption[] = [...choices, { const: SKIP_CHOICE, title: SKIP_TITLE }];
+    const withSkip: EnumOption[] = [...choices, { const: SKIP_CHOICE, title: bt(locale, SKIP_TITLE) }];
     properties[questionFieldId(i)] = question.multiSelect
       ? { type: 'array', ...label, items: { anyOf: withSkip } }
       : { type: 'string', ...label, oneOf: withSkip };
-    properties[otherFieldId(i)] = { type: 'string', title: otherTitle(question.multiSelect === true) };
+    properties[otherFieldId(i)] = { type: 'string', title: bt(locale, otherTitle(question.multiSelect === true)) };
   });
   const request: CreateElicitationRequest = {
     mode: 'form',
     sessionId,
-    message: `Please answer ${questions.length} question(s).`,
+    message: questions.length === 1 ? bt(locale, 'Please answer the question.') : bt(locale, 'Please answer {0} question(s).', questions.length),
     requestedSchema: { type: 'object', properties, required: [] },
     _meta: formKindMeta('questions'),
   };
@@ -320,18 +333,18 @@ export function permissionAnswersToReply(questions: readonly Question[], answers
  * `elicitation/create` params for plan approval: one optional free-text `feedback` field. Submitting
  * it empty approves; text rejects and redirects; decline/cancel rejects.
  */
-export function planToElicitation(sessionId: string, plan: string, toolCallId?: string): CreateElicitationRequest {
+export function planToElicitation(sessionId: string, plan: string, toolCallId?: string, locale: BridgeLocale = 'en'): CreateElicitationRequest {
   const request: CreateElicitationRequest = {
     mode: 'form',
     sessionId,
-    message: `Ready to code?\n\n${plan}\n\nLeave the box empty and submit to approve; type feedback to reject and redirect.`,
+    message: `${bt(locale, 'Ready to code?')}\n\n${plan}\n\n${bt(locale, 'Leave the box empty and submit to approve; type feedback to reject and redirect.')}`,
     requestedSchema: {
       type: 'object',
       properties: {
         [PLAN_FEEDBACK_FIELD]: {
           type: 'string',
-          title: 'Feedback',
-          description: 'Empty = approve the plan. Anything typed = reject and use this text as the redirection.',
+          title: bt(locale, 'Feedback'),
+          description: bt(locale, 'Empty = approve the plan. Anything typed = reject and use this text as the redirection.'),
         },
       },
       required: [],

@@ -228,7 +228,7 @@ function onTurnFailed(state: SessionTranslatorState, payload: EventOf<'turn.fail
   const { background, turnId } = endTurn(state);
   // Attribution and provider codes → a cause the user understands (failures.ts); current builds say
   // themselves whether a failure is retryable, seed builds leave it to the code and text.
-  const explained = explainTurnFailure(readTurnFailure(payload.error), retryable ?? isRetryableFailure(code, text, cause));
+  const explained = explainTurnFailure(readTurnFailure(payload.error), retryable ?? isRetryableFailure(code, text, cause), state.locale);
   const failed: TurnSignal = { type: 'turn_failed', message: explained.message, retryable: explained.retryable, background, cause: explained.cause };
   // Current builds send the code as a string ("500", "rate_limit"); a numeric one stays a number.
   if (code !== undefined) failed.code = typeof code === 'string' && /^-?\d+$/.test(code) ? Number(code) : code;

@@ -2,6 +2,7 @@
  * The session translator's state and the small helpers its parts share (sessionTranslator.ts is the
  * entry point; toolEvents.ts and backgroundTasks.ts translate tool and background-task events).
  */
+import type { BridgeLocale } from '../l10n/messages.ts';
 import type { BackgroundTask } from '../../shared/backgroundTasks.ts';
 import type { FailureCause } from './failures.ts';
 import { randomUUID } from 'node:crypto';
@@ -77,6 +78,8 @@ export interface SessionTranslatorOptions {
   newId?: () => string;
   /** Context window size known from `session/read`, used until zcode reports one. */
   contextWindow?: number;
+  /** The client's language for the bridge's own words (failure explanations); default English. */
+  locale?: BridgeLocale;
 }
 
 /** Output of one shell tool call seen so far. */
@@ -129,6 +132,7 @@ export interface TaskRecord {
 /** Session-scoped translator state. Create with `createSessionTranslator`; treat as opaque. */
 export interface SessionTranslatorState {
   readonly cwd: string;
+  readonly locale: BridgeLocale;
   /**
    * Render new shell cards as terminals. May be changed when the audience's capabilities change;
    * cards already shown keep the form they were announced with.
@@ -149,6 +153,7 @@ export interface SessionTranslatorState {
 export function createSessionTranslator(options: SessionTranslatorOptions): SessionTranslatorState {
   return {
     cwd: options.cwd,
+    locale: options.locale ?? 'en',
     terminalOutput: options.terminalOutput,
     newId: options.newId ?? randomUUID,
     tools: new Map(),

@@ -8,6 +8,7 @@
  * the editor selection) comes in through `ChatEnvironment`, so this class is tested in plain Node.
  */
 import type {
+  AvailableCommand,
   CreateElicitationRequest,
   CreateElicitationResponse,
   PromptResponse,
@@ -27,6 +28,9 @@ import {
   CopyTranscriptCommand,
   DEFAULT_CHAT_SETTINGS,
   DidAttachNotification,
+  ErrorActionCommand,
+  SetupActionCommand,
+  DidRestoreDraftNotification,
   DidChangeSettingsNotification,
   FocusInputNotification,
   ForkSessionCommand,
@@ -34,11 +38,14 @@ import {
   LoadEarlierCommand,
   LoadSessionCommand,
   NewSessionCommand,
+  PrepareSessionCommand,
   OpenDiffCommand,
   OpenLocationCommand,
   ReadyCommand,
   RemoveQueuedCommand,
+  RemoveSteerCommand,
   RetryCommand,
+  RewindMessageCommand,
   ReviewChangesCommand,
   RewindToCommand,
   ForkFromCommand,
@@ -50,6 +57,7 @@ import {
   WebviewLogCommand,
   type Attachment,
   type ConnectionState,
+  type ErrorAction,
   type IpcMessage,
   type IpcRequest,
   type PlanQuotaView,
@@ -63,12 +71,14 @@ import {
   earlierPageOf,
   LoadEarlierRequest,
   readNotification,
-  SteerRequest,
-  SteerStateNotification,
+  RetryTurnRequest,
 } from '../../bridge/acp/extensionSchemas.ts';
 import type { ChatChanges, ChatEnvironment, ChatHost, ChatSessions, Disposable, LoadedSession } from './chatPorts.ts';
 
 export type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';
+import { failureAction } from './failureAction.ts';
+import { featureUnavailable } from './chatFeatures.ts';
+import { ChatSteerRewind } from './chatSteerRewind.ts';
 import { PatchStream } from './patchStream.ts';
 import { PendingInteractions } from './pendingInteractions.ts';
 import { buildPrompt, fileContents, parseAttachments, summarize } from './prompt.ts';
@@ -76,6 +86,9 @@ import * as T from './transcript.ts';
 import { TranscriptCheckpoints } from './transcriptCheckpoints.ts';
 import { transcriptMarkdown } from './transcriptMarkdown.ts';
 import { parseElicitationResponse } from './wireParsing.ts';
+
+/** Session menus kept for sessions this chat may switch to. */
+const MAX_MENUS = 20;
 
 const CONNECTION: Record<string, ConnectionState> = { notStarted: 'notStarted', starting: 'starting', ready: 'ready', turnRunning: 'ready', crashed: 'crashed' };
 
@@ -89,16 +102,23 @@ export class ChatController {
   private queued: (QueuedPrompt & { full: Attachment[] })[] = [];
   private started: Promise<void> | undefined;
   private attachOnReady: Attachment[] = [];
+  /** Drafts of failed sends waiting for the view to listen. */
+  private readonly restoreOnReady: { text: string; attachments: Attachment[] }[] = [];
   private focusOnReady = false;
   /** The running turn's change recorder (this window's prompts only). */
   private recorder: { sessionId: string; turn: ReturnType<ChatChanges['beginTurn']> } | undefined;
   private readonly checkpoints: TranscriptCheckpoints;
+  private readonly steerRewind: ChatSteerRewind;
   /**
    * Paging back through a session the bridge replayed only the tail of: the cursor of the page
    * before what is shown; `page` while a `_zcode/session/loadEarlier` is on its way (the updates
    * marked with that cursor, collected until the answer prepends them at once).
    */
   private earlier: { sessionId: string; cursor: string; page?: SessionUpdate[] } | undefined;
+  /** zcode cannot be found (what discovery tried); undefined: found or not looked for yet. */
+  private notFound: string | undefined;
+  /** Each session's slash menu as the bridge last sent it (rememberMenu). */
+  private readonly menus = new Map<string, AvailableCommand[]>();
 
   constructor(
     private readonly host: ChatHost,
@@ -114,6 +134,18 @@ export class ChatController {
       queue: (change) => this.queue(change),
       showError: (error) => this.showError(error),
     });
+    this.steerRewind = new ChatSteerRewind({
+      host,
+      sessions,
+      env,
+      state: () => this.state,
+      queue: (change) => this.queue(change),
+      send: (notification, params) => {
+        if (this.stream.isListening) this.stream.send(notification, params);
+      },
+      sendPrompt: (text) => void this.sendPrompt(text, []),
+      showError: (error) => this.showError(error),
+    });
     this.subscriptions.push(
       host.onSessionUpdate((n) => this.onSessionUpdate(n)),
       host.onExtNotification((n) => this.onExtNotification(n)),
@@ -126,6 +158,7 @@ export class ChatController {
       sessions.onWillLoadSession((id) => this.switchTo(id)),
       // What zcode does not replay: the changes cards of earlier turns, the messages' checkpoints.
       ...(sessions.onDidLoadSession ? [sessions.onDidLoadSession((loaded) => this.afterLoad(loaded))] : []),
+      ...(env.features ? [env.features.onDidChange((c) => this.queue(T.patchSession(this.state, { featureUnavailable: featureUnavailable(c, env.features?.noReason ?? '') })))] : []),
       sessions.onDidChangeConfigOptions((c) => {
         if (c.sessionId === this.state.session.sessionId) this.queue(T.patchSession(this.state, { configOptions: [...c.configOptions] }));
       }),
@@ -164,7 +197,8 @@ export class ChatController {
     if (signal.aborted) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
     const { id, change } = T.addPermission(this.state, params);
     this.queue(change);
-    this.env.reveal();
+    // The user's side bar stays theirs: the badge, the status item and a notification with Show
+    // tell (chatAttention.ts); the chat opens when they ask.
     const answered = this.pending.permission(id, params.options.map((o) => o.optionId), signal, () => this.queue(T.withdrawInteraction(this.state, id)));
     this.needsInput(params.toolCall.title ?? '');
     return this.afterSettled(answered);
@@ -174,7 +208,6 @@ export class ChatController {
     if (signal.aborted) return Promise.resolve({ action: 'cancel' });
     const { id, change } = T.addElicitation(this.state, params);
     this.queue(change);
-    this.env.reveal();
     const answered = this.pending.elicitation(id, signal, () => this.queue(T.withdrawInteraction(this.state, id)));
     this.needsInput(params.message);
     return this.afterSettled(answered);
@@ -240,13 +273,29 @@ export class ChatController {
   private dispatch(msg: IpcMessage): void {
     if (ReadyCommand.is(msg)) return this.onReady();
     if (SendPromptCommand.is(msg)) return void this.sendPrompt(msg.params.text ?? '', parseAttachments(msg.params.attachments));
-    if (SteerCommand.is(msg)) return void this.steer(msg.params.text ?? '');
+    if (SteerCommand.is(msg)) return void this.steerRewind.steer(msg.params.text ?? '');
+    if (RemoveSteerCommand.is(msg)) return void this.steerRewind.removeDeferred();
+    if (RewindMessageCommand.is(msg)) {
+      const { itemId, action } = msg.params;
+      if (typeof itemId === 'string' && (action === 'askAgain' || action === 'filesOnly')) void this.steerRewind.rewindMessage(itemId, action);
+      return;
+    }
     if (RemoveQueuedCommand.is(msg)) {
       this.queued = this.queued.filter((q) => q.id !== msg.params.id);
       return this.publishQueue();
     }
     if (CancelTurnCommand.is(msg)) return void this.cancelTurn();
     if (RetryCommand.is(msg)) return this.retry(msg.params.itemId);
+    if (SetupActionCommand.is(msg)) {
+      const { action } = msg.params;
+      if (action === 'locate' || action === 'openSettings' || action === 'install') this.env.setupAction?.(action);
+      return;
+    }
+    if (ErrorActionCommand.is(msg)) {
+      const { action } = msg.params;
+      if (action === 'openDesktop' || action === 'checkApiKey' || action === 'showLogs') this.env.errorAction?.(action);
+      return;
+    }
     if (AnswerPermissionCommand.is(msg)) return this.answerPermission(msg.params);
     if (AnswerElicitationCommand.is(msg)) return this.answerElicitation(msg.params.id, msg.params.response);
     if (OpenDiffCommand.is(msg)) {
@@ -272,6 +321,9 @@ export class ChatController {
       return;
     }
     if (NewSessionCommand.is(msg)) return void this.run(() => this.sessions.newSession());
+    // The user began a `/command` before the first prompt: make the session that prompt would
+    // make (lazy on the bridge, zcode is not started), so its menu arrives.
+    if (PrepareSessionCommand.is(msg)) return void this.ensureSession().catch((error: unknown) => this.env.log('warn', `chat: preparing a session failed: ${this.env.errorMessage(error)}`));
     if (LoadSessionCommand.is(msg)) {
       const { sessionId } = msg.params;
       if (sessionId) void this.run(() => this.sessions.loadSession(sessionId));
@@ -371,6 +423,7 @@ export class ChatController {
       sessionId = await this.ensureSession();
     } catch (error) {
       this.queue(T.addError(this.state, this.env.errorMessage(error), false));
+      this.restoreDraft(text, attachments);
       return;
     }
     const transcript = this.state;
@@ -380,12 +433,12 @@ export class ChatController {
     this.recorder = turn ? { sessionId, turn } : undefined;
     const caps = this.promptCaps();
     const prompt = buildPrompt(text, attachments, caps, await fileContents(attachments, caps, this.env.fileContent));
-    let outcome: { stopReason: PromptResponse['stopReason'] } | { error: string };
+    let outcome: { stopReason: PromptResponse['stopReason'] } | { error: string; action: ErrorAction };
     try {
       const response = await this.host.request<PromptResponse>('session/prompt', { sessionId, prompt });
       outcome = { stopReason: response.stopReason };
     } catch (error) {
-      outcome = { error: this.env.errorMessage(error) };
+      outcome = { error: this.env.errorMessage(error), action: failureAction(error) };
     }
     if (this.recorder?.turn === turn) this.recorder = undefined;
     // Stored even when the user switched sessions meanwhile (the card comes back with the session).
@@ -393,6 +446,7 @@ export class ChatController {
       this.env.log('warn', `chat: recording the turn's changes failed: ${this.env.errorMessage(error)}`);
       return undefined;
     });
+    if ('error' in outcome) this.restoreDraft(text, attachments);
     // The user may have switched sessions meanwhile: that transcript is gone, nothing to update.
     if (transcript !== this.state) return;
     this.queue(T.endTurn(transcript, outcome));
@@ -410,6 +464,13 @@ export class ChatController {
     }
   }
 
+  /** A send failed: what the user typed goes back into the composer (now, or once the view is back). */
+  private restoreDraft(text: string, attachments: Attachment[]): void {
+    if (!text && attachments.length === 0) return;
+    if (this.stream.isListening) this.stream.send(DidRestoreDraftNotification, { text, attachments });
+    else this.restoreOnReady.push({ text, attachments });
+  }
+
   /** The last agent message of the transcript (a notification's summary of the turn). */
   private lastAgentText(): string {
     const items = this.state.list.items;
@@ -419,23 +480,6 @@ export class ChatController {
       if (item.type === 'user') break;
     }
     return '';
-  }
-
-  private async steer(text: string): Promise<void> {
-    const sessionId = this.state.session.sessionId;
-    if (!text || !sessionId) return;
-    if (!this.state.session.running) return void this.sendPrompt(text, []);
-    this.queue(T.patchSession(this.state, { steer: 'sent' }));
-    try {
-      // `SteerRequest` mirrors zcode's `session/steer {sessionId, content}`.
-      await this.host.call(SteerRequest, { sessionId, content: text });
-      this.queue(T.addUserPrompt(this.state, text, []));
-      // addUserPrompt marks a new turn; a steer joins the running one: keep the steer chip.
-      this.queue(T.patchSession(this.state, { running: true, steer: this.state.session.steer ?? 'sent' }));
-    } catch (error) {
-      this.queue(T.patchSession(this.state, { steer: undefined }));
-      this.queue(T.addError(this.state, this.env.errorMessage(error), false));
-    }
   }
 
   private async cancelTurn(): Promise<void> {
@@ -461,7 +505,26 @@ export class ChatController {
     const item = items[at];
     const lastUser = items.findLastIndex((i) => i.type === 'user');
     if (item?.type !== 'error' || !item.retryable || at < lastUser) return this.env.log('info', `chat: Retry of ${itemId} ignored (not the last prompt's error)`);
+    // zcode re-runs the turn itself where it can (no second copy of the prompt in its history).
+    const sessionId = this.state.session.sessionId;
+    if (sessionId && this.env.features?.capabilities.probed && this.state.session.featureUnavailable?.retryTurn === undefined) return void this.retryInZcode(sessionId);
     void this.sendPrompt(this.lastPrompt.text, this.lastPrompt.attachments);
+  }
+
+  /**
+   * The bridge's retry: zcode cuts its history back to the failed prompt and runs it again; the
+   * bridge answers once that started and tells every client the history changed (the chat then
+   * loads the session again: chatSteerRewind.ts). zcode retries only a turn that has a reply (one
+   * that failed before answering has none): when it refuses, nothing ran, so the prompt is sent again.
+   */
+  private async retryInZcode(sessionId: string): Promise<void> {
+    const prompt = this.lastPrompt;
+    try {
+      await this.host.call(RetryTurnRequest, { sessionId });
+    } catch (error) {
+      this.env.log('info', `chat: zcode did not retry the turn in place (${this.env.errorMessage(error)}); sending the prompt again`);
+      if (prompt && this.state.session.sessionId === sessionId && !this.state.session.running) void this.sendPrompt(prompt.text, prompt.attachments);
+    }
   }
 
   /** The chosen option, or a dismissal (`cancelled`); an answer with neither is malformed and ignored. */
@@ -519,14 +582,15 @@ export class ChatController {
       return;
     }
     if ((u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && this.recorder?.sessionId === n.sessionId) this.recorder.turn.note(u);
+    // The bridge sends a session's menu right after session/new answers, often before this chat
+    // has switched to that session: kept per session, a transcript made later starts with it.
+    if (u.sessionUpdate === 'available_commands_update') this.rememberMenu(n.sessionId, u.availableCommands);
     if (n.sessionId !== this.state.session.sessionId) return;
     this.queue(T.applySessionUpdate(this.state, n.update));
   }
 
   private onExtNotification(notification: { method: string; params: unknown }): void {
-    const steer = readNotification(SteerStateNotification, notification);
-    // `deferred` / `removed` (a steer the turn did not take in) clear the chip until the UI shows them.
-    if (steer && steer.sessionId === this.state.session.sessionId) return this.queue(T.patchSession(this.state, { steer: steer.state === 'queued' || steer.state === 'drained' ? steer.state : undefined }));
+    if (this.steerRewind.onNotification(notification)) return;
     const tasks = readNotification(BackgroundTasksNotification, notification);
     if (tasks && tasks.sessionId === this.state.session.sessionId) this.queue(T.patchSession(this.state, { backgroundTasks: tasks.tasks }));
   }
@@ -548,6 +612,21 @@ export class ChatController {
     } catch (error) {
       this.showError(error);
     }
+  }
+
+  /** The not-found state (extension/locate.ts): the empty chat shows it with the ways out. */
+  setNotFound(message: string | undefined): void {
+    if (this.notFound === message) return;
+    this.notFound = message;
+    // '' clears it: a patch field set to undefined is lost on the way to the webview.
+    this.queue(T.patchSession(this.state, { notFound: message ?? '' }));
+  }
+
+  /** The last menu of each session (the newest few: a chat shows one session at a time). */
+  private rememberMenu(sessionId: string, commands: AvailableCommand[]): void {
+    this.menus.delete(sessionId);
+    this.menus.set(sessionId, commands);
+    for (const old of [...this.menus.keys()].slice(0, Math.max(0, this.menus.size - MAX_MENUS))) this.menus.delete(old);
   }
 
   private afterLoad({ sessionId, earlierCursor }: LoadedSession): void {
@@ -614,11 +693,13 @@ export class ChatController {
 
   private freshTranscript(sessionId: string | undefined, previous?: SessionView): T.TranscriptState {
     return T.createTranscript({
-      ...(sessionId ? { sessionId, title: this.sessions.title(sessionId), configOptions: [...(this.sessions.configOptions(sessionId) ?? [])] } : {}),
+      ...(sessionId ? { sessionId, title: this.sessions.title(sessionId), configOptions: [...(this.sessions.configOptions(sessionId) ?? [])], commands: [...(this.menus.get(sessionId) ?? [])] } : {}),
       connection: previous?.connection ?? CONNECTION[this.host.state] ?? 'notStarted',
       ...(previous?.connectionMessage ? { connectionMessage: previous.connectionMessage } : {}),
       ...(previous?.planQuota ? { planQuota: previous.planQuota } : {}),
+      ...(this.notFound ? { notFound: this.notFound } : {}),
       promptCapabilities: this.promptCaps(),
+      ...(this.env.features ? { featureUnavailable: featureUnavailable(this.env.features.capabilities, this.env.features.noReason) } : {}),
     });
   }
 
@@ -638,6 +719,7 @@ export class ChatController {
       this.stream.send(FocusInputNotification, {});
     }
     if (this.attachOnReady.length) this.stream.send(DidAttachNotification, { attachments: this.attachOnReady.splice(0) });
+    for (const draft of this.restoreOnReady.splice(0)) this.stream.send(DidRestoreDraftNotification, draft);
     // Opening the chat is "first use": start the bridge and show the remembered session.
     void this.start().catch(() => {});
   }

@@ -4,6 +4,7 @@
  * adds how it reveals itself and what it tells the user while hidden.
  */
 import * as vscode from 'vscode';
+import { ZCODE_INSTALL_URL } from '../../bridge/zcode/locate.ts';
 import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from '../../webview-ui/contract.ts';
 import { errorMessage } from '../disposable.ts';
 import type { ChatEnvironment } from './chatPorts.ts';
@@ -13,8 +14,8 @@ import { fileContentForPrompt, type MentionSource } from './mentions.ts';
 
 type Logger = Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
 
-/** Everything but `reveal` and the attention hooks. */
-export function sharedChatEnvironment(diffs: DiffDocuments, mentions: MentionSource, log: Logger | undefined): Omit<ChatEnvironment, 'reveal'> {
+/** Everything but the attention hooks. */
+export function sharedChatEnvironment(diffs: DiffDocuments, mentions: MentionSource, log: Logger | undefined): ChatEnvironment {
   return {
     openDiff: (source) => diffs.open(source),
     openLocation: async (path, line) => {
@@ -29,6 +30,17 @@ export function sharedChatEnvironment(diffs: DiffDocuments, mentions: MentionSou
     log: (level, message) => log?.[level](message),
     errorMessage,
     settings: readChatSettings,
+    setupAction: (action) => {
+      if (action === 'locate') void vscode.commands.executeCommand('zcode.locate');
+      else if (action === 'openSettings') void vscode.commands.executeCommand('workbench.action.openSettings', 'zcode.path');
+      else void vscode.commands.executeCommand('zcode.showInstallInstructions');
+    },
+    errorAction: (action) => {
+      // The desktop app signs in, passes captchas and keeps the provider keys; the editor can only point there.
+      if (action === 'openDesktop') void vscode.env.openExternal(vscode.Uri.parse(ZCODE_INSTALL_URL));
+      else if (action === 'checkApiKey') void vscode.commands.executeCommand('zcode.checkInstallation');
+      else void vscode.commands.executeCommand('zcode.showLogs');
+    },
   };
 }
 

@@ -29,7 +29,7 @@ export interface ChatPanelsOptions {
   host: ZcodeClientHost;
   sessions: ClientSessions;
   router: ChatUiRouter;
-  environment: Omit<ChatEnvironment, 'reveal'>;
+  environment: ChatEnvironment;
   /** The folder of a new chat's sessions (asks in a multi-root workspace); undefined = cancelled. */
   pickFolder(): Promise<string | undefined>;
   /** The folder of the sidebar's sessions. */
@@ -125,10 +125,7 @@ export class ChatPanels implements vscode.Disposable {
     const sessions = new BoundSessions(host, this.options.sessions, sessionId, cwd, (id) => this.shownElsewhere(id, self.chat), (message) =>
       this.options.environment.log('warn', message),
     );
-    const controller = new ChatController(host, sessions, {
-      ...this.options.environment,
-      reveal: () => panel.reveal(undefined, true),
-    });
+    const controller = new ChatController(host, sessions, this.options.environment);
     controller.setPlanQuota(this.options.planQuota?.());
     const chat: ChatPanel = { panel, controller, sessions };
     self.chat = chat;

@@ -4,8 +4,9 @@
  * Everything vscode-specific the chat does goes through `ChatEnvironment`.
  */
 import type { SessionConfigOption, SessionInfo, SessionNotification, ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import type { ExtensionRequest, ParamsOf, ResultOf } from '../../bridge/acp/extensionSchemas.ts';
+import type { ExtensionRequest, ParamsOf, ResultOf, RewindToResponse } from '../../bridge/acp/extensionSchemas.ts';
 import type { Attachment, ChangesItem, ChatSettings, MentionCandidate } from '../../webview-ui/contract.ts';
+import type { ChatFeatures } from './chatFeatures.ts';
 import type { DiffSource } from './toolView.ts';
 
 export type Disposable = { dispose(): unknown };
@@ -64,13 +65,15 @@ export interface ChatEnvironment {
   searchMentions?(query: string): Promise<MentionCandidate[]>;
   /** A file attachment's text to embed in the prompt; undefined = send it as a link. */
   fileContent?(uri: string): Promise<{ text: string; mimeType?: string } | undefined>;
-  /** Shows the chat view without moving focus (forms arrived while it was hidden). */
-  reveal(): void;
   log(level: 'info' | 'warn' | 'error', message: string): void;
   /** Turns any error into one plain sentence. */
   errorMessage(error: unknown): string;
   /** The `zcode.chat.*` settings the webview follows (default: DEFAULT_CHAT_SETTINGS). */
   settings?(): ChatSettings;
+  /** A way out of "zcode was not found": Locate zcode…, its settings, the install instructions. */
+  setupAction?(action: 'locate' | 'openSettings' | 'install'): void;
+  /** An error line's action: open the ZCode desktop app (its site), the provider's key settings, or the logs. */
+  errorAction?(action: 'openDesktop' | 'checkApiKey' | 'showLogs'): void;
   /** Something the user may want to hear about while the chat is hidden (chatAttention.ts decides). */
   notify?(event: ChatAttentionEvent): void;
   /** The chat webview gained or lost the keyboard. */
@@ -81,6 +84,13 @@ export interface ChatEnvironment {
   confirm?(what: 'rewind'): Promise<boolean>;
   /** Changed-files cards after turns (absent: no cards). */
   changes?: ChatChanges;
+  /**
+   * zcode's own rewind at a user message (`latest`: the last prompt): the user's choice, then the
+   * bridge's `rewindTo`; the answer of the rewind that happened, undefined when none did.
+   */
+  rewindMessage?(sessionId: string, message: { text: string; latest: boolean; action: 'askAgain' | 'filesOnly' }): Promise<RewindToResponse | undefined>;
+  /** What the running zcode supports (absent: every action is offered and the bridge answers it). */
+  features?: ChatFeatures;
 }
 
 /** Per-turn change tracking with Review and Undo (extension/changes/changeTracker.ts). */

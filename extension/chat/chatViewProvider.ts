@@ -19,6 +19,8 @@ import { defaultSessionFolder, pickSessionFolder } from '../sessionFolders.ts';
 import { ChatAttention } from './chatAttention.ts';
 import { ChatController, type ChatEnvironment } from './chatController.ts';
 import { confirmRewind, sharedChatEnvironment } from './chatEnvironment.ts';
+import type { ChatFeatures } from './chatFeatures.ts';
+import { rewindFromChat } from '../rewindChoices.ts';
 import { ChatPanels, OPEN_CHAT_IN_EDITOR_COMMAND } from './chatPanels.ts';
 import { ChatUiRouter } from './chatUiRouter.ts';
 import { connectChatWebview, loadChatWebview } from './chatWebview.ts';
@@ -116,6 +118,8 @@ export function registerChatView(
   statusBar?: { setNeedsInput(count: number): void },
   history?: SessionHistoryStore,
   quota?: { readonly onDidChange: vscode.Event<AccountUsageResponse>; readonly current: AccountUsageResponse | undefined },
+  locate?: { addView(view: { setNotFound(message: string | undefined): void }): vscode.Disposable },
+  features?: ChatFeatures,
 ): vscode.Disposable {
   const diffs = new DiffDocuments();
   const turnChanges = registerTurnChanges(context, (message) => log?.warn(message));
@@ -126,10 +130,12 @@ export function registerChatView(
     ...sharedChatEnvironment(diffs, mentions, log),
     changes: turnChanges.tracker,
     confirm: confirmRewind,
+    rewindMessage: (sessionId: string, message: { text: string; latest: boolean; action: 'askAgain' | 'filesOnly' }) => rewindFromChat(host, sessionId, message),
+    ...(features ? { features } : {}),
     // The chat's session menu shows the history as the palette does: every folder, the user's titles.
     ...(history ? { listSessions: () => historyForMenu(sessions, history) } : {}),
   };
-  // The environment reveals the view through the provider, created right after it.
+  // The attention (badge, Show) reaches the view through the provider, created right after it; the chat never reveals itself.
   const view: { provider?: ChatViewProvider } = {};
   const attention = new ChatAttention({
     chatVisible: () => view.provider?.visible === true,
@@ -139,7 +145,6 @@ export function registerChatView(
   });
   const env: ChatEnvironment = {
     ...shared,
-    reveal: () => view.provider?.reveal(true),
     focusChanged: (focused) => setChatFocused(focused),
     notify: (event) => attention.notify(event),
     pendingChanged: (count) => attention.pendingChanged(count),
@@ -171,6 +176,7 @@ export function registerChatView(
   );
   controller.setPlanQuota(planQuotaView(quota?.current));
   return vscode.Disposable.from(
+    locate?.addView({ setNotFound: (message) => controller.setNotFound(message) }) ?? { dispose() {} },
     diffs.register(),
     turnChanges.disposable,
     quota?.onDidChange((usage) => {

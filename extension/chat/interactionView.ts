@@ -54,11 +54,21 @@ export function permissionItem(id: string, params: RequestPermissionRequest, too
     kind: call.kind ?? tool?.kind,
     input: call.rawInput !== undefined ? previewValue(call.rawInput) : tool?.input,
     ...(detail ? { detail } : {}),
+    ...shellCommandOf(call.kind ?? tool?.kind, call.rawInput),
     // An edit shows what it will change rather than its raw JSON.
     ...(diffs.length ? { toolCallId: call.toolCallId, diffs: diffViews(diffs) } : {}),
     options: params.options,
     state: 'pending',
   };
+}
+
+/** A shell tool's command line and description (zcode's Bash input), shown as a command rather than JSON. */
+function shellCommandOf(kind: string | undefined, rawInput: unknown): { command?: { line: string; description?: string } } {
+  if (kind !== 'execute' || typeof rawInput !== 'object' || rawInput === null) return {};
+  const input = rawInput as Record<string, unknown>;
+  if (typeof input.command !== 'string' || !input.command.trim()) return {};
+  const description = typeof input.description === 'string' && input.description.trim() ? input.description.trim() : undefined;
+  return { command: { line: input.command, ...(description ? { description } : {}) } };
 }
 
 /** The form's kind as the bridge tagged it; `unsupported` for anything but a form. */

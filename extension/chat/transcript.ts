@@ -20,6 +20,7 @@ import {
   emptySessionView,
   itemList,
   type AttachmentSummary,
+  type ErrorAction,
   type ChatSnapshot,
   type ItemList,
   type SessionView,
@@ -27,6 +28,7 @@ import {
   type TranscriptOp,
 } from '../../webview-ui/contract.ts';
 import { elicitationItem, permissionItem, proposedDiffs, summarizeElicitation } from './interactionView.ts';
+import { turnNoticeOf, type TurnNotice } from './turnNotices.ts';
 import { foldToolCall, isOutputOnly, terminalOutput, toolItemId, type DiffSource } from './toolView.ts';
 
 export interface TranscriptState {
@@ -40,6 +42,8 @@ export interface TranscriptState {
   diffs: Map<string, DiffSource[]>;
   /** Text of our own prompt the bridge may echo back as `user_message_chunk`s. */
   echo?: string;
+  /** Tool calls a question or plan form stands for: the form is their one card. */
+  formTools?: Set<string>;
   counter: number;
 }
 
@@ -121,6 +125,11 @@ function appendText(state: TranscriptState, b: ChangeBuilder, type: 'agent' | 't
 /** Reduces one `session/update` (for the session this transcript shows). */
 export function applySessionUpdate(state: TranscriptState, update: SessionUpdate): Change {
   const b = new ChangeBuilder(state);
+  const notice = turnNoticeOf(update);
+  if (notice) {
+    turnStatus(state, b, notice);
+    return b.change;
+  }
   switch (update.sessionUpdate) {
     case 'user_message_chunk': {
       const text = blockText(update.content);
@@ -141,6 +150,7 @@ export function applySessionUpdate(state: TranscriptState, update: SessionUpdate
       break;
     case 'tool_call':
     case 'tool_call_update': {
+      if (state.formTools?.has(update.toolCallId)) break;
       const id = toolItemId(update.toolCallId);
       const prev = itemById(state, id);
       const output = terminalOutput(update);
@@ -209,6 +219,24 @@ export function applySessionUpdate(state: TranscriptState, update: SessionUpdate
   return b.change;
 }
 
+/**
+ * A status line of the turn (one per turn: the newest replaces it). On a retry the failed
+ * attempt's partial answer goes: the next attempt streams the answer again from its start.
+ */
+function turnStatus(state: TranscriptState, b: ChangeBuilder, notice: TurnNotice): void {
+  const items = state.list.items;
+  let start = items.length;
+  while (start > 0 && items[start - 1].type !== 'user') start--;
+  const turnId = items[start - 1]?.id ?? 'start';
+  if (notice.kind === 'retrying') {
+    for (const item of items.slice(start)) if (item.type === 'agent') b.op({ op: 'remove', id: item.id });
+  }
+  state.openText = undefined;
+  const id = `status:${turnId}`;
+  if (itemById(state, id)) b.op({ op: 'remove', id });
+  b.upsert({ type: 'notice', id, severity: 'info', title: notice.text, status: true });
+}
+
 /** `current_mode_update` moves the mode option's value too. */
 function withMode(options: SessionConfigOption[], modeId: string): SessionConfigOption[] {
   return options.map((o) => (o.category === 'mode' && o.type === 'select' && o.currentValue !== modeId ? { ...o, currentValue: modeId } : o));
@@ -222,18 +250,25 @@ export function addUserPrompt(state: TranscriptState, text: string, attachments:
   state.openText = undefined;
   state.planId = undefined;
   state.echo = text;
-  b.session({ running: true, steer: undefined });
+  b.session({ running: true, steer: 'none' });
   return b.change;
 }
 
 /** The turn ended (prompt response or error). */
-export function endTurn(state: TranscriptState, outcome: { stopReason: StopReason } | { error: string }): Change {
+export function endTurn(state: TranscriptState, outcome: { stopReason: StopReason } | { error: string; action?: ErrorAction }): Change {
   const b = new ChangeBuilder(state);
   state.openText = undefined;
   state.echo = undefined;
-  b.session({ running: false, steer: undefined });
+  // A steer's outcome outlives its turn (until the next prompt): delivered, or deferred — the next
+  // turn's input, its chip offers Remove. One still waiting for news when the turn ended says nothing.
+  const steer = state.session.steer;
+  b.session({ running: false, steer: steer === 'deferred' || steer === 'drained' ? steer : 'none' });
   if ('error' in outcome) {
-    b.upsert({ type: 'error', id: nextId(state, 'error'), message: outcome.error, retryable: true });
+    const action = outcome.action ?? 'retry';
+    // One line per failed turn: the retry status line (if any) is replaced by it.
+    const status = state.list.items.findLast((i) => i.type === 'notice' && i.status);
+    if (status && state.list.items.indexOf(status) > state.list.items.findLastIndex((i) => i.type === 'user')) b.op({ op: 'remove', id: status.id });
+    b.upsert({ type: 'error', id: nextId(state, 'error'), message: outcome.error, retryable: action === 'retry', action });
     return b.change;
   }
   switch (outcome.stopReason) {
@@ -278,7 +313,14 @@ export function addPermission(state: TranscriptState, params: RequestPermissionR
 export function addElicitation(state: TranscriptState, params: CreateElicitationRequest): { id: string; change: Change } {
   const b = new ChangeBuilder(state);
   const id = nextId(state, 'elicitation');
-  b.upsert(elicitationItem(id, params));
+  const item = elicitationItem(id, params);
+  // A question or plan shows one card: the form, not the tool's card beside it.
+  const toolCallId = 'toolCallId' in params && typeof params.toolCallId === 'string' ? params.toolCallId : undefined;
+  if (toolCallId && (item.formKind === 'questions' || item.formKind === 'planFeedback')) {
+    (state.formTools ??= new Set()).add(toolCallId);
+    if (itemById(state, toolItemId(toolCallId))) b.op({ op: 'remove', id: toolItemId(toolCallId) });
+  }
+  b.upsert(item);
   state.openText = undefined;
   return { id, change: b.change };
 }

@@ -40,6 +40,17 @@ export class CommandRunner {
     );
   }
 
+  /**
+   * `what` cannot work with the running zcode: says why at once (nothing was sent to zcode).
+   * `reason` is the bridge's; an empty one gets a generic sentence.
+   */
+  refuse(what: string, reason: string): void {
+    const message = reason ? vscode.l10n.t('{0} is not available: {1}', what, reason) : vscode.l10n.t('{0} is not available with this zcode build.', what);
+    this.lastError = { what, message };
+    this.logger.info(message);
+    void vscode.window.showWarningMessage(message);
+  }
+
   /** Logs and shows a failure of `what`. */
   report(what: string, error: unknown): void {
     this.logger.error(`${what}: ${errorMessage(error)}`);

@@ -7,11 +7,13 @@
  */
 import * as vscode from 'vscode';
 import type { SessionConfigOption, SessionConfigSelectOption, SessionConfigSelectGroup } from '@agentclientprotocol/sdk';
-import { CheckpointsRequest, CompactRequest, GoalRequest, RewindRequest, SteerRequest } from '../../bridge/acp/extensionSchemas.ts';
+import { CheckpointsRequest, CompactRequest, ForkRequest, GoalRequest, RenameRequest, RetryTurnRequest, RewindRequest, SteerRequest } from '../../bridge/acp/extensionSchemas.ts';
 import type { GoalResponse, ParamsOf } from '../../bridge/acp/extensionSchemas.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
 import { pickSessionFolder } from '../sessionFolders.ts';
+import { chooseAction, pickTarget, rewindTargets, runRewind } from '../rewindChoices.ts';
 import type { ClientSessions } from '../sessions.ts';
+import type { Feature, ZcodeFeatures } from '../zcodeFeatures.ts';
 import type { CommandRunner } from './runner.ts';
 import { formatTime, pickFromHistory, type SessionHistoryStore } from './sessionHistory.ts';
 
@@ -20,8 +22,18 @@ export type CheckpointArg = string | { checkpointId?: string; latest?: boolean; 
 
 type GoalAction = ParamsOf<typeof GoalRequest>['action'];
 
-export function registerSessionCommands(runner: CommandRunner, host: ZcodeClientHost, sessions: ClientSessions, history: SessionHistoryStore): void {
+export function registerSessionCommands(runner: CommandRunner, host: ZcodeClientHost, sessions: ClientSessions, history: SessionHistoryStore, features?: ZcodeFeatures): void {
   const t = vscode.l10n.t;
+  /**
+   * The palette disables what the running zcode cannot do (package.json `enablement`); a caller
+   * that still gets here (a keybinding, another extension) is told why at once, zcode is not asked.
+   */
+  const refused = (what: string, ...needs: Feature[]): boolean => {
+    const reasons = needs.map((feature) => features?.blocked(feature));
+    if (reasons.some((reason) => reason === undefined)) return false;
+    runner.refuse(what, reasons[0] ?? '');
+    return true;
+  };
 
   runner.register('zcode.newSession', () => t('New Session'), async () => {
     // A multi-root workspace: the user says which folder the session works in.
@@ -52,8 +64,12 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
         ignoreFocusOut: true,
       }));
     if (next === undefined) return undefined;
-    await history.rename(sessionId, next.trim() || undefined);
-    return next.trim();
+    const chosen = next.trim();
+    // This workspace's title first (it shows whatever the build); then the bridge's rename: in
+    // zcode where the build can (every client and the desktop app see it), in the bridge otherwise.
+    await history.rename(sessionId, chosen || undefined);
+    if (chosen) await host.call(RenameRequest, { sessionId, title: chosen });
+    return chosen;
   });
 
   runner.register('zcode.forkSession', () => t('Fork Session'), async (arg?: CheckpointArg) => {
@@ -66,7 +82,18 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
   });
 
   runner.register('zcode.rewind', () => t('Rewind'), async (arg?: CheckpointArg) => {
+    if (refused(t('Rewind'), 'rewindLatestPrompt', 'rewindEarlier', 'fileRewind')) return undefined;
     const sessionId = sessions.requireActive();
+    // zcode's own rewind points (current builds): the user picks a message, then which kind of rewind.
+    if (arg === undefined && features?.capabilities.v4) {
+      const target = await pickTarget(await rewindTargets(host, sessionId));
+      const choice = target && (await chooseAction(target));
+      if (!choice) return undefined;
+      const result = await runRewind(host, sessionId, choice);
+      if (result?.forked) await sessions.loadSession(result.sessionId, result.cwd);
+      else if (result?.historyChanged) await sessions.loadSession(sessionId);
+      return result;
+    }
     const target = arg === undefined ? await pickCheckpoint(host, sessionId, t('Rewind to which checkpoint?')) : checkpointOf(arg);
     if (target === undefined) return undefined;
     const cascade = typeof arg === 'object' && arg?.cascade !== undefined ? arg.cascade : undefined;
@@ -78,6 +105,22 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
     await sessions.loadSession(sessionId);
     void vscode.window.showInformationMessage(t('The session was rewound.'));
     return result;
+  });
+
+  runner.register('zcode.retryTurn', () => t('Retry Last Turn'), async () => {
+    if (refused(t('Retry Last Turn'), 'retryTurn')) return undefined;
+    // zcode runs the latest turn again in place (its history keeps one copy of the prompt); every
+    // chat showing the session reloads it on the bridge's history-changed notice.
+    return host.call(RetryTurnRequest, { sessionId: sessions.requireActive() });
+  });
+
+  runner.register('zcode.forkFromReply', () => t('Fork from Latest Reply'), async () => {
+    if (refused(t('Fork from Latest Reply'), 'forkAssistant')) return undefined;
+    // The conversation up to the latest reply, in a new session; the files are left as they are.
+    const forked = await host.call(ForkRequest, { sessionId: sessions.requireActive(), kind: 'assistant' });
+    await sessions.loadSession(forked.sessionId, forked.cwd);
+    void vscode.window.showInformationMessage(t('Forked the conversation up to the latest reply into a new session (files unchanged). The original session is kept.'));
+    return forked.sessionId;
   });
 
   runner.register('zcode.compact', () => t('Compact Conversation'), async () => {
@@ -117,6 +160,7 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
   goal('resume', () => t('Goal: Resume'), false);
 
   runner.register('zcode.steer', () => t('Steer Running Turn'), async (content?: string) => {
+    if (refused(t('Steer Running Turn'), 'steer')) return undefined;
     const sessionId = sessions.requireActive();
     const text =
       content ??

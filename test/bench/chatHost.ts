@@ -136,7 +136,6 @@ async function runOnce(rate: number, chat: boolean): Promise<Run> {
       openLocation: async () => {},
       copy: async () => {},
       attachContext: async () => [],
-      reveal: () => {},
       log: () => {},
       errorMessage: (e: unknown) => String(e),
     };

@@ -1,5 +1,6 @@
 // The scenario runner: one Turn plays a list of steps (scenarios/*.json) as `session/event`s, records the
 // history, answers to stop/steer, and ends with turn.terminal (0.15.2+) + turn.completed / turn.failed.
+import { existsSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { Cancelled, TurnFailure, fill, log } from './util.mjs';
 import { runTool } from './tools.mjs';
@@ -183,6 +184,7 @@ export class Turn {
       process.exit(1);
     }
     if ('waitSteer' in s) return this.waitSteer(Number(s.waitSteer.timeoutMs ?? 5000));
+    if ('waitFile' in s) return this.waitFile(join(this.vars.workspace, String(s.waitFile.name)), Number(s.waitFile.timeoutMs ?? 60000));
     if ('repeat' in s) {
       for (let i = 0; i < s.repeat; i++) {
         this.vars.i = i + 1;
@@ -260,6 +262,26 @@ export class Turn {
     this.steerWake = null;
     this.check();
     if (this.steerCount === 0) await this.stream('text_delta', 'No steer arrived, so I am finishing as planned.\n');
+  }
+
+  /**
+   * Wait (real time) until `file` exists: a test says "now" by creating it, after it has put the
+   * user somewhere else (another view), so what follows never races the test's own steps.
+   */
+  async waitFile(file, timeoutMs) {
+    if (!existsSync(file)) {
+      await new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          watcher.close();
+          resolve();
+        };
+        const timer = setTimeout(done, timeoutMs);
+        const watcher = watch(join(file, '..'), () => existsSync(file) && done());
+        if (existsSync(file)) done();
+      });
+    }
+    this.check();
   }
 
   /** `deltas:N`: exactly N text_delta events of "x", in large write batches (benchmarks). */

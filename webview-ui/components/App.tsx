@@ -9,18 +9,9 @@ import { Header } from './Header.tsx';
 import { Icon } from './Icon.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { Transcript } from './Transcript.tsx';
+import { Welcome } from './Welcome.tsx';
 import { KeyHistoryContext } from './useCardFocus.ts';
 import { KeyHistory } from '../keyHistory.ts';
-
-function Welcome() {
-  return (
-    <div class="welcome">
-      <Icon name="hubot" class="welcome-icon" />
-      <p>{t('Ask zcode to explain, change or build something in this workspace.')}</p>
-      <p class="field-hint">{t('Type / for commands and @ for files and symbols. Attach the editor selection or files with the buttons below the input, or Shift+drag files here from the Explorer.')}</p>
-    </div>
-  );
-}
 
 const unobservedKeys = new KeyHistory();
 
@@ -34,7 +25,12 @@ export function App({ store, actions, view, bus, keys = unobservedKeys }: { stor
           {state.ready ? (
             <div class="chat">
               <Header session={state.session} />
-              <Transcript items={state.items} running={state.session.running} earlier={state.session.earlier} empty={<Welcome />} checkpoints={{ running: state.session.running, unavailable: state.session.checkpointUnavailable }} />
+              <Transcript items={state.items} running={state.session.running} earlier={state.session.earlier} empty={<Welcome session={state.session} />} checkpoints={{
+                  running: state.session.running,
+                  unavailable: state.session.checkpointUnavailable,
+                  features: state.session.featureUnavailable,
+                  latestUserId: state.items.findLast((item) => item.type === 'user')?.id,
+                }} />
               <Composer session={state.session} view={view} bus={bus} settings={state.settings} />
               <Toolbar session={state.session} />
             </div>

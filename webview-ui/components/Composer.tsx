@@ -20,6 +20,8 @@ export interface AttachBus {
   subscribe(listener: (attachments: Attachment[]) => void): () => void;
   /** "ZCode: Focus Chat Input" ran. */
   onFocusRequest?(listener: () => void): () => void;
+  /** A send or a steer failed: its text and attachments come back (before whatever was typed since). */
+  onRestoreDraft?(listener: (text: string, attachments: Attachment[]) => void): () => void;
 }
 
 /** What a key press in the composer means, given the send-key setting. */
@@ -62,8 +64,18 @@ function readImage(file: File): Promise<Attachment> {
   });
 }
 
-const steerText = (state: NonNullable<SessionView['steer']>): string =>
-  state === 'sent' ? t('Steer sent…') : state === 'queued' ? t('Steer queued: zcode will read it at its next step') : t('Steer delivered');
+function steerText(state: Exclude<SessionView['steer'], 'none' | undefined>): string {
+  switch (state) {
+    case 'sent':
+      return t('Steer sent…');
+    case 'queued':
+      return t('Steer queued: zcode will read it at its next step');
+    case 'drained':
+      return t('Steer delivered: added to the running turn');
+    case 'deferred':
+      return t("The turn ended before reading the steer: it will be the next turn's input");
+  }
+}
 
 export function Composer({ session, view, bus, settings }: { session: SessionView; view: ViewState; bus?: AttachBus; settings: ChatSettings }) {
   const actions = useActions();
@@ -84,10 +96,24 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
   const matches = useMemo(() => (dismissed === text ? [] : matchCommands(text, session.commands)), [text, session.commands, dismissed]);
   const open = matches.length > 0;
   const active = Math.min(selected, matches.length - 1);
+  // A chat without a session has no menu yet: the first `/` makes the session (once per chat).
+  const wantsMenu = text.startsWith('/') && session.commands.length === 0 && !session.sessionId;
+  useEffect(() => {
+    if (wantsMenu) actions.prepareSession();
+  }, [wantsMenu]);
 
   useEffect(() => view.setDraft(text, attachments), [text, attachments]);
   useEffect(() => bus?.subscribe((more) => setAttachments((a) => [...a, ...more])), [bus]);
   useEffect(() => bus?.onFocusRequest?.(() => input.current?.focus()), [bus]);
+  useEffect(
+    () =>
+      bus?.onRestoreDraft?.((failed, files) => {
+        setText((now) => (now.trim() === '' ? failed : `${failed}\n${now}`));
+        setAttachments((a) => [...files, ...a]);
+        setDismissed(undefined);
+      }),
+    [bus],
+  );
   useLayoutEffect(() => {
     const at = caretAfterRender.current;
     if (at === undefined || !input.current) return;
@@ -145,9 +171,12 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
     clear();
   };
 
+  /** Why this zcode cannot steer (shown on the button; the steer key says it and keeps the text). */
+  const steerBlocked = session.featureUnavailable?.steer;
   const steer = (): void => {
     const trimmed = text.trim();
     if (!trimmed) return;
+    if (steerBlocked !== undefined) return setHint(t('Steering is not available: {0}', steerBlocked));
     actions.steer(trimmed);
     clear();
   };
@@ -231,9 +260,14 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
           ))}
         </div>
       )}
-      {session.steer && (
+      {session.steer && session.steer !== 'none' && (
         <div class={`chip steer-chip ${session.steer}`} role="status">
           <Icon name={session.steer === 'drained' ? 'pass' : 'clock'} /> {steerText(session.steer)}
+          {session.steer === 'deferred' && (
+            <button type="button" class="link-button remove-steer" onClick={() => actions.removeSteer()}>
+              {t('Remove')}
+            </button>
+          )}
         </div>
       )}
       {attachments.length > 0 && (
@@ -322,7 +356,13 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
             <button type="button" class="button primary small queue-button" onClick={() => send()} title={t('Send after this turn ({0})', keys.send)}>
               <Icon name="clock" /> {t('Queue')}
             </button>
-            <button type="button" class="button secondary small steer-button" onClick={steer} title={t('Send into the running turn now ({0})', keys.steer)}>
+            <button
+              type="button"
+              class={`button secondary small steer-button${steerBlocked !== undefined ? ' inert' : ''}`}
+              onClick={steer}
+              aria-disabled={steerBlocked !== undefined ? 'true' : undefined}
+              title={steerBlocked !== undefined ? t('Steering is not available: {0}', steerBlocked) : t('Send into the running turn now ({0})', keys.steer)}
+            >
               <Icon name="comment" /> {t('Steer')}
             </button>
           </>

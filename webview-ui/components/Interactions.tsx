@@ -61,6 +61,13 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
       {item.detail && <Markdown text={item.detail} class="interaction-detail" />}
       {item.diffs?.length && item.toolCallId ? (
         item.diffs.map((d) => <DiffView key={d.index} toolCallId={item.toolCallId!} diff={d} />)
+      ) : item.command ? (
+        <div class="shell-command">
+          {item.command.description && <div class="field-hint">{item.command.description}</div>}
+          <pre aria-label={t('Command')}>
+            <code>{item.command.line}</code>
+          </pre>
+        </div>
       ) : (
         item.input && <pre class="raw" aria-label={t('Tool input')}>{item.input}</pre>
       )}
@@ -130,9 +137,9 @@ function PlanFeedbackForm({ item }: { item: ElicitationItem }) {
         rows={3}
         value={feedback}
         aria-describedby={hintId}
-        placeholder={t('Leave empty to approve, or tell zcode what to change')}
         onInput={(e) => setFeedback((e.currentTarget as HTMLTextAreaElement).value)}
       />
+      {/* The rule is said once: here, not also as a placeholder. */}
       <div id={hintId} class="field-hint">
         {description ?? t('Empty = approve the plan. Anything typed = reject and use this text as the redirection.')}
       </div>

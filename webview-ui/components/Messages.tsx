@@ -1,5 +1,5 @@
 /** User and agent messages, thoughts (collapsed by default), errors with Retry, notices. */
-import type { AgentItem, ErrorItem, NoticeItem, ThoughtItem, UserItem } from '../contract.ts';
+import type { AgentItem, ErrorAction, ErrorItem, NoticeItem, ThoughtItem, UserItem } from '../contract.ts';
 import { useActions } from '../actions.ts';
 import { t } from '../l10n.ts';
 import { useToggle } from '../viewState.ts';
@@ -66,26 +66,39 @@ export function Thought({ item, live }: { item: ThoughtItem; live: boolean }) {
   );
 }
 
+/** The label of an error line's one action. */
+const ACTION_LABEL: Record<ErrorAction, () => string> = {
+  retry: () => t('Retry'),
+  openDesktop: () => t('Open the ZCode desktop app'),
+  checkApiKey: () => t('Check the API key'),
+  showLogs: () => t('Show Logs'),
+};
+
+/** A failed turn: one muted line, the cause in words, one action that fits. */
 export function ErrorView({ item }: { item: ErrorItem }) {
   const actions = useActions();
+  const action: ErrorAction | undefined = item.action ?? (item.retryable ? 'retry' : undefined);
   return (
-    <section class="card error-card" role="alert">
-      <div class="error-row">
-        <Icon name="error" />
-        <span class="error-message">{item.message}</span>
-      </div>
-      {item.retryable && (
-        <div class="button-row">
-          <button type="button" class="button secondary" onClick={() => actions.retry(item.id)}>
-            <Icon name="refresh" /> {t('Retry')}
-          </button>
-        </div>
+    <section class="turn-error" role="alert">
+      <Icon name="error" />
+      <span class="error-message">{item.message}</span>
+      {action && (
+        <button type="button" class="link-button" onClick={() => (action === 'retry' ? actions.retry(item.id) : actions.errorAction(action))}>
+          {ACTION_LABEL[action]()}
+        </button>
       )}
     </section>
   );
 }
 
 export function NoticeView({ item }: { item: NoticeItem }) {
+  if (item.status) {
+    return (
+      <div class="turn-status" role="status">
+        <Icon name="sync" /> <span>{item.title}</span>
+      </div>
+    );
+  }
   const icon = item.severity === 'error' ? 'error' : item.severity === 'warning' ? 'warning' : 'info';
   return (
     <section class={`notice ${item.severity}`} role={item.severity === 'info' ? 'status' : 'alert'}>

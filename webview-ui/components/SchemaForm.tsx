@@ -10,6 +10,7 @@ import { useId, useMemo, useRef, useState } from 'preact/hooks';
 import type { ElicitationItem } from '../contract.ts';
 import { useActions } from '../actions.ts';
 import { formContent, formFields, initialValues, otherEffect, toggleChoice, validateForm, type Field, type FormValues } from '../elicitation.ts';
+import { SKIP_CHOICE } from '../../shared/forms.ts';
 import { Icon } from './Icon.tsx';
 import { Markdown } from './Markdown.tsx';
 import { useCardFocus } from './useCardFocus.ts';
@@ -105,19 +106,35 @@ function FieldView({ field, values, errors, set, formId }: { field: Field; value
         <fieldset class="field multi-field" aria-describedby={describedBy}>
           <legend class="field-label">{label}</legend>
           {desc}
-          {field.choices.map((c) => (
-            <label key={c.value} class="checkbox-label" title={c.description}>
-              <input
-                type="checkbox"
-                name={field.key}
-                value={c.value}
-                checked={picked.includes(c.value)}
-                onChange={(e) => set(field.key, toggleChoice(picked, c.value, (e.currentTarget as HTMLInputElement).checked, order))}
-              />
-              {c.title}
-            </label>
-          ))}
+          {field.choices
+            .filter((c) => c.value !== SKIP_CHOICE)
+            .map((c) => (
+              <label key={c.value} class="checkbox-label" title={c.description}>
+                <input
+                  type="checkbox"
+                  name={field.key}
+                  value={c.value}
+                  checked={picked.includes(c.value)}
+                  onChange={(e) => set(field.key, toggleChoice(picked, c.value, (e.currentTarget as HTMLInputElement).checked, order))}
+                />
+                {c.title}
+              </label>
+            ))}
           {otherBlock}
+          {/* Skip is its own choice, not one more box to tick beside real answers (shared/forms.ts). */}
+          {field.choices
+            .filter((c) => c.value === SKIP_CHOICE)
+            .map((c) => (
+              <button
+                key={c.value}
+                type="button"
+                class="link-button skip-choice"
+                aria-pressed={picked.includes(SKIP_CHOICE)}
+                onClick={() => set(field.key, toggleChoice(picked, SKIP_CHOICE, !picked.includes(SKIP_CHOICE), order))}
+              >
+                <Icon name={picked.includes(SKIP_CHOICE) ? 'pass-filled' : 'circle-large-outline'} /> {c.title}
+              </button>
+            ))}
           <FieldError id={errorId} error={error} />
         </fieldset>
       );

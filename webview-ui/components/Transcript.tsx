@@ -190,7 +190,10 @@ export function Transcript({ items, running, empty, checkpoints, earlier }: { it
     if (el) el.scrollTop = el.scrollHeight;
   };
 
-  const checkpointState = useMemo(() => checkpoints ?? { running }, [checkpoints?.running ?? running, checkpoints?.unavailable]);
+  const checkpointState = useMemo(
+    () => checkpoints ?? { running },
+    [checkpoints?.running ?? running, checkpoints?.unavailable, checkpoints?.features, checkpoints?.latestUserId],
+  );
   return (
     <CheckpointContext.Provider value={checkpointState}>
     <div class="transcript-wrap">

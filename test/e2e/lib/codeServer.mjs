@@ -146,6 +146,7 @@ export function installVsix({ vsix, extensionsDir, userDataDir, env }) {
  * @param {boolean} [o.keep]          keep `dir` after stop() (also when ZCODE_E2E_KEEP is set)
  * @param {(dirs: {dir: string, userDataDir: string, extensionsDir: string}) => void} [o.prepare]  runs before code-server starts
  * @param {(line: string) => void} [o.onLog]
+ * @param {string} [o.locale]        VS Code's display language (`--locale`, e.g. zh-cn): what `vscode.env.language` says
  */
 export async function startCodeServer(o = {}) {
   const { node, entry } = locateToolchain({ browser: false });
@@ -167,6 +168,7 @@ export async function startCodeServer(o = {}) {
     '--reconnection-grace-time', '5', '--ignore-last-opened'];
   // the built web workbench honours the extensionDevelopmentPath / extensionTestsPath payload only in this mode
   if (o.smokeTestDriver !== false) args.push('--vscode-option', 'enable-smoke-test-driver');
+  if (o.locale) args.push('--locale', o.locale);
   const proc = spawn(node, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const logFile = join(dir, 'code-server.log');
   const log = createWriteStream(logFile);

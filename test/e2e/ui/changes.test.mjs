@@ -121,7 +121,7 @@ test('on a build without session/rewind (the current ones), Rewind to here says 
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 15_000 });
     await dialog.getByRole('button', { name: 'Rewind', exact: true }).click();
-    await chat.locator('.error-card', { hasText: /session\/rewind is not supported by this zcode version/ }).waitFor({ timeout: 20_000 });
+    await chat.locator('.turn-error', { hasText: /session\/rewind is not supported by this zcode version/ }).waitFor({ timeout: 20_000 });
     await waitUntil(async () => (await rewind.getAttribute('aria-disabled')) === 'true', { what: 'Rewind to become inert' });
     assert.match(await rewind.getAttribute('title'), /not supported by this zcode version/);
     assert.equal(await message.locator('button.fork-here').getAttribute('aria-disabled'), null, 'fork still works on this build');

@@ -60,7 +60,11 @@ export async function openWorkbench(o = {}) {
   const cs = o.codeServer || (await startCodeServer(o));
   const folder = o.folder || copyWorkspace(join(cs.dirs.root, 'workspace'));
   const browser = await launchChromium({ env: cs.env });
-  const page = await browser.newPage({ viewport: o.viewport || { width: 1400, height: 900 } });
+  const page = await browser.newPage({ viewport: o.viewport || { width: 1400, height: 900 }, ...(o.locale ? { locale: o.locale } : {}) });
+  // VS Code's display language (`--locale` for the server). The web workbench reads its language from
+  // the language pack it loads, which sets this global; no pack is installed here, so it is set
+  // before the workbench starts: `vscode.env.language` in the extension host then says `o.locale`.
+  if (o.locale) await page.addInitScript((language) => { globalThis._VSCODE_NLS_LANGUAGE = language; }, o.locale);
   const consoleErrors = [];
   page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text().slice(0, 500)); });
   page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${String(e).slice(0, 500)}`));
@@ -147,14 +151,15 @@ export async function openViewContainer(page, title = 'ZCode') {
   const header = page.locator('#workbench\\.parts\\.sidebar .composite.title', { hasText: title });
   await li.waitFor({ timeout: 30_000 });
   for (let attempt = 1; ; attempt++) {
-    if (!(await li.getAttribute('class'))?.split(/\s+/).includes('checked')) await activityBarItem(page, title).click();
+    // force: a badge on the item (a waiting request) covers the label; the click still reaches the item.
+    if (!(await li.getAttribute('class'))?.split(/\s+/).includes('checked')) await activityBarItem(page, title).click({ force: true });
     try {
       await header.waitFor({ timeout: 15_000 });
       return;
     } catch (error) {
       if (attempt === 3) throw error;
       // Checked but hidden: toggle it off; the next round shows it.
-      if ((await li.getAttribute('class'))?.split(/\s+/).includes('checked')) await activityBarItem(page, title).click();
+      if ((await li.getAttribute('class'))?.split(/\s+/).includes('checked')) await activityBarItem(page, title).click({ force: true });
     }
   }
 }

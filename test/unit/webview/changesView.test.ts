@@ -78,3 +78,33 @@ test('checkpoint actions: active with a checkpoint; inert with the reason otherw
   assert.deepEqual(sent('checkpoint/rewind'), [], 'inert buttons send nothing');
   assert.deepEqual(sent('checkpoint/fork'), [{ itemId: 'user:1' }]);
 });
+
+test('zcode rewind actions: Ask again only on the latest prompt, Undo file changes on each; inert with the reason where zcode cannot', () => {
+  const items: TranscriptItem[] = [
+    { type: 'user', id: 'user:1', text: 'first', attachments: [] },
+    { type: 'agent', id: 'agent:1', text: 'done' },
+    { type: 'user', id: 'user:2', text: 'second', attachments: [] },
+  ];
+  const { root, sent } = render({ featureUnavailable: { fileRewind: 'no v4 on this build' } }, items);
+  const [first, second] = [...root.querySelectorAll('.message.user')];
+  assert.equal(first.querySelector('button.ask-again'), null, 'Ask again offered on an earlier message');
+  const askAgain = second.querySelector('button.ask-again') as HTMLButtonElement;
+  assert.equal(askAgain.getAttribute('aria-disabled'), null);
+  assert.match(askAgain.title, /^Ask again/);
+  const undoFiles = first.querySelector('button.undo-turn-files') as HTMLButtonElement;
+  assert.equal(undoFiles.getAttribute('aria-disabled'), 'true');
+  assert.equal(undoFiles.title, 'Not available: no v4 on this build');
+  click(undoFiles);
+  click(askAgain);
+  assert.deepEqual(sent('message/rewind'), [{ itemId: 'user:2', action: 'askAgain' }], 'inert buttons send nothing');
+});
+
+test('zcode rewind actions: a host that reports no availability offers none; a running turn makes them wait', () => {
+  const items: TranscriptItem[] = [{ type: 'user', id: 'user:1', text: 'first', attachments: [] }];
+  const older = render({}, items);
+  assert.equal(older.root.querySelector('button.ask-again, button.undo-turn-files'), null);
+  const running = render({ running: true, featureUnavailable: {} }, items);
+  const askAgain = running.root.querySelector('button.ask-again') as HTMLButtonElement;
+  assert.equal(askAgain.getAttribute('aria-disabled'), 'true');
+  assert.match(askAgain.title, /once the turn has ended/);
+});

@@ -24,6 +24,9 @@ import {
   UndoChangesCommand,
   SteerCommand,
   LoadEarlierCommand,
+  RemoveSteerCommand,
+  DidRestoreDraftNotification,
+  RewindMessageCommand,
   applyTranscriptOps,
   itemList,
   type ChatPatch,
@@ -35,7 +38,9 @@ import {
 import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../extension/chat/chatController.ts';
 import type { DiffSource } from '../../../extension/chat/toolView.ts';
 import type { ChatAttentionEvent, LoadedSession } from '../../../extension/chat/chatPorts.ts';
-import { callExtension, LoadEarlierRequest, loadExtensionSchemas, SteerRequest } from '../../../bridge/acp/extensionSchemas.ts';
+import { callExtension, LoadEarlierRequest, loadExtensionSchemas, RemoveQueuedRequest, RetryTurnRequest, SteerRequest } from '../../../bridge/acp/extensionSchemas.ts';
+import type { ZcodeCapabilities } from '../../../bridge/acp/extensionSchemas.ts';
+import type { ChatFeatures } from '../../../extension/chat/chatFeatures.ts';
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../bridge/acp/extensionSchemas.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -190,7 +195,6 @@ function setup(remembered?: string, extraEnv: Partial<ChatEnvironment> = {}) {
     notify: (event) => void notified.push(event),
     pendingChanged: (count) => void pendingCounts.push(count),
     attachContext: async () => [],
-    reveal: () => {},
     log: () => {},
     errorMessage: (e) => (e instanceof Error ? e.message : String(e)),
     ...extraEnv,
@@ -202,7 +206,8 @@ function setup(remembered?: string, extraEnv: Partial<ChatEnvironment> = {}) {
   const view = { seq: 0, list: itemList(), session: undefined as ChatSnapshot['session'] | undefined, gaps: 0 };
   const sync = () => {
     controller.flush();
-    for (const m of posted.splice(0)) {
+    // As postMessage delivers them: through JSON (a field set to undefined does not arrive).
+    for (const m of posted.splice(0).map((raw) => JSON.parse(JSON.stringify(raw)) as IpcMessage)) {
       if (DidChangeSnapshotNotification.is(m)) {
         const s = m.params as ChatSnapshot;
         Object.assign(view, { seq: s.seq, list: itemList(s.items.slice()), session: s.session });
@@ -462,7 +467,7 @@ describe('chat controller', () => {
     t.sync();
     assert.equal(t.host.requests.filter((r) => r.method === 'session/prompt').length, 2);
     assert.deepEqual(t.view.session?.queue, []);
-    assert.equal(t.view.session?.steer, undefined);
+    assert.equal(t.view.session?.steer, 'none');
   });
 
   test('Open Diff hands the full texts to the editor; list sessions answers the request', async () => {
@@ -594,7 +599,7 @@ describe('chat controller: changed files and checkpoints', () => {
     await until(() => readFileSync(file, 'utf8') === 'one\ntwo\n', 'the file restored');
     await until(() => t.controller.items.some((i) => i.type === 'changes' && i.files[0].undone), 'the card updated');
     t.sync();
-    assert.deepEqual(t.view.list.items, t.controller.items);
+    assert.deepEqual(t.view.list.items, JSON.parse(JSON.stringify(t.controller.items)), 'the webview holds what the host holds (as JSON carries it)');
   });
 
   test('messages get their checkpoints after a turn; Rewind to here rewinds and reloads; Fork from here forks at it', async () => {
@@ -726,5 +731,268 @@ describe('long sessions: earlier pages', () => {
     await tick();
     t.sync();
     assert.deepEqual(texts(t), ['history', 'answer'], 'the old page went with the old transcript');
+  });
+});
+
+/** What the running zcode supports, as the chat's environment gives it (extension/zcodeFeatures.ts). */
+function features(overrides: Partial<ZcodeCapabilities> = {}): ChatFeatures & { change(next: Partial<ZcodeCapabilities>): void } {
+  const yes = { available: true };
+  let current: ZcodeCapabilities = {
+    probed: true,
+    v4: true,
+    steer: yes,
+    rewindLatestPrompt: yes,
+    rewindWithFiles: yes,
+    rewindEarlier: yes,
+    fileRewind: yes,
+    retryTurn: yes,
+    rename: yes,
+    forkCheckpoint: yes,
+    forkAssistant: yes,
+    queueEdit: yes,
+    modes: [],
+    ...overrides,
+  };
+  const changes = new Emitter<ZcodeCapabilities>();
+  return {
+    get capabilities() {
+      return current;
+    },
+    noReason: 'not with this zcode',
+    onDidChange: changes.event,
+    change(next) {
+      current = { ...current, ...next };
+      changes.fire(current);
+    },
+  };
+}
+
+const restored = (t: ReturnType<typeof setup>): string[] => t.replies.filter((m) => DidRestoreDraftNotification.is(m)).map((m) => (m.params as { text: string }).text);
+
+describe('chat: what the running zcode supports, steer outcomes, zcode rewind and retry', () => {
+  test('the session view carries why an action is unavailable, and follows changes', async () => {
+    const f = features({ steer: { available: false, reason: 'needs a newer zcode' } });
+    const t = setup(undefined, { features: f });
+    disposers.push(() => t.controller.dispose());
+    t.send(ReadyCommand, {});
+    await tick();
+    t.sync();
+    assert.deepEqual(t.view.session?.featureUnavailable, { steer: 'needs a newer zcode' });
+    f.change({ steer: { available: true }, fileRewind: { available: false } });
+    t.sync();
+    assert.deepEqual(t.view.session?.featureUnavailable, { fileRewind: 'not with this zcode' });
+  });
+
+  test('a steer the session cannot make is not sent: the reason is shown and the text goes back', async () => {
+    const t = setup(undefined, { features: features({ steer: { available: false, reason: 'no v4 on this build' } }) });
+    disposers.push(() => t.controller.dispose());
+    t.send(ReadyCommand, {});
+    t.send(SendPromptCommand, { text: 'first', attachments: [] });
+    await tick();
+    t.send(SteerCommand, { text: 'use vitest' });
+    await tick();
+    t.sync();
+    assert.equal(t.host.requests.filter((r) => r.method === SteerRequest.method).length, 0, 'zcode was asked anyway');
+    assert.ok(t.view.list.items.some((i) => i.type === 'error' && i.message === 'no v4 on this build'));
+    assert.deepEqual(restored(t), ['use vitest']);
+  });
+
+  test('a steer the bridge refuses puts its text back into the composer', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    t.host.answers.set(SteerRequest.method, () => {
+      throw new Error('the turn is not steerable');
+    });
+    t.send(ReadyCommand, {});
+    t.send(SendPromptCommand, { text: 'first', attachments: [] });
+    await tick();
+    t.send(SteerCommand, { text: 'also the docs' });
+    await tick();
+    t.sync();
+    assert.deepEqual(restored(t), ['also the docs']);
+    assert.equal(t.view.session?.steer, 'none');
+  });
+
+  test('drained: the chip says the running turn took the steer in', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    t.host.answers.set(SteerRequest.method, () => ({ accepted: true, queueItemId: 'queue_1' }));
+    t.send(ReadyCommand, {});
+    t.send(SendPromptCommand, { text: 'first', attachments: [] });
+    await tick();
+    t.send(SteerCommand, { text: 'use vitest' });
+    await tick();
+    t.host.ext.fire({ method: '_zcode/session/steerState', params: { sessionId: 's1', state: 'queued', queueItemId: 'queue_1' } });
+    t.host.ext.fire({ method: '_zcode/session/steerState', params: { sessionId: 's1', state: 'drained', queueItemId: 'queue_1' } });
+    t.sync();
+    assert.equal(t.view.session?.steer, 'drained');
+    // The outcome stays readable after the turn, until the next prompt.
+    t.host.prompts[0].resolve({ stopReason: 'end_turn' });
+    await tick();
+    t.sync();
+    assert.equal(t.view.session?.running, false);
+    assert.equal(t.view.session?.steer, 'drained');
+    t.send(SendPromptCommand, { text: 'next', attachments: [] });
+    await tick();
+    t.sync();
+    assert.equal(t.view.session?.steer, 'none');
+  });
+
+  test('a drained notice that comes before the steer is answered is kept', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    t.host.answers.set(SteerRequest.method, () => {
+      // zcode took it in before the bridge's answer reached the chat.
+      t.host.ext.fire({ method: '_zcode/session/steerState', params: { sessionId: 's1', state: 'drained', queueItemId: 'queue_2' } });
+      return { accepted: true, queueItemId: 'queue_2' };
+    });
+    t.send(ReadyCommand, {});
+    t.send(SendPromptCommand, { text: 'first', attachments: [] });
+    await tick();
+    t.send(SteerCommand, { text: 'use vitest' });
+    await tick();
+    t.sync();
+    assert.equal(t.view.session?.steer, 'drained');
+  });
+
+  test('deferred: the chip outlives the turn; Remove drops it in zcode and gives the text back', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    t.host.answers.set(SteerRequest.method, () => ({ accepted: true, queueItemId: 'queue_7' }));
+    t.host.answers.set(RemoveQueuedRequest.method, () => ({ removed: true }));
+    t.send(ReadyCommand, {});
+    t.send(SendPromptCommand, { text: 'first', attachments: [] });
+    await tick();
+    t.send(SteerCommand, { text: 'then write tests' });
+    await tick();
+    t.host.ext.fire({ method: '_zcode/session/steerState', params: { sessionId: 's1', state: 'deferred', queueItemId: 'queue_7' } });
+    t.host.prompts[0].resolve({ stopReason: 'end_turn' });
+    await tick();
+    t.sync();
+    assert.equal(t.view.session?.running, false);
+    assert.equal(t.view.session?.steer, 'deferred', 'the end of the turn hid the deferred steer');
+    t.send(RemoveSteerCommand, {});
+    await tick();
+    t.sync();
+    assert.deepEqual(t.host.requests.filter((r) => r.method === RemoveQueuedRequest.method).map((r) => r.params), [{ sessionId: 's1', queueItemId: 'queue_7' }]);
+    assert.deepEqual(restored(t), ['then write tests']);
+  });
+
+  test('Ask again on the latest prompt runs the choice and reloads the cut conversation', async () => {
+    const asked: unknown[] = [];
+    const t = setup(undefined, {
+      features: features(),
+      rewindMessage: async (sessionId, message) => {
+        asked.push({ sessionId, ...message });
+        return { outcome: 'done', sessionId, cwd: '/w', forked: false, historyChanged: message.action === 'askAgain', message: 'done' };
+      },
+    });
+    disposers.push(() => t.controller.dispose());
+    t.send(ReadyCommand, {});
+    t.send(SendPromptCommand, { text: 'one', attachments: [] });
+    await tick();
+    t.host.prompts[0].resolve({ stopReason: 'end_turn' });
+    await tick();
+    t.send(SendPromptCommand, { text: 'two', attachments: [] });
+    await tick();
+    t.host.prompts[1].resolve({ stopReason: 'end_turn' });
+    await tick();
+    t.sync();
+    const users = t.view.list.items.filter((i) => i.type === 'user');
+    let loads = 0;
+    t.sessions.onWillLoadSession(() => loads++);
+    t.send(RewindMessageCommand, { itemId: users[0].id, action: 'filesOnly' });
+    await tick();
+    assert.deepEqual(asked, [{ sessionId: 's1', text: 'one', latest: false, action: 'filesOnly' }]);
+    assert.equal(loads, 0, 'undoing files keeps the conversation: nothing to reload');
+    t.send(RewindMessageCommand, { itemId: users[1].id, action: 'askAgain' });
+    await tick();
+    await tick();
+    assert.deepEqual(asked.at(-1), { sessionId: 's1', text: 'two', latest: true, action: 'askAgain' });
+    assert.equal(loads, 1, 'the transcript was not reloaded from zcode');
+  });
+
+  test('a rewind the session cannot make asks nothing and says why', async () => {
+    let asked = 0;
+    const t = setup(undefined, {
+      features: features({ rewindLatestPrompt: { available: false, reason: 'no v4 on this build' } }),
+      rewindMessage: async () => {
+        asked++;
+        return undefined;
+      },
+    });
+    disposers.push(() => t.controller.dispose());
+    t.send(ReadyCommand, {});
+    t.send(SendPromptCommand, { text: 'one', attachments: [] });
+    await tick();
+    t.host.prompts[0].resolve({ stopReason: 'end_turn' });
+    await tick();
+    t.sync();
+    const user = t.view.list.items.find((i) => i.type === 'user')!;
+    t.send(RewindMessageCommand, { itemId: user.id, action: 'askAgain' });
+    await tick();
+    t.sync();
+    assert.equal(asked, 0);
+    assert.ok(t.view.list.items.some((i) => i.type === 'error' && i.message === 'no v4 on this build'));
+  });
+
+  test('Retry of a failed turn goes through zcode\'s retryTurn where it can (no second prompt)', async () => {
+    const t = setup(undefined, { features: features() });
+    disposers.push(() => t.controller.dispose());
+    t.host.answers.set(RetryTurnRequest.method, () => ({ via: 'retryTurn' }));
+    t.send(ReadyCommand, {});
+    t.send(SendPromptCommand, { text: 'one', attachments: [] });
+    await tick();
+    t.host.prompts[0].reject(new Error('the model is overloaded'));
+    await tick();
+    t.sync();
+    const error = t.view.list.items.find((i) => i.type === 'error')!;
+    t.send(RetryCommand, { itemId: error.id });
+    await tick();
+    t.sync();
+    assert.deepEqual(t.host.requests.filter((r) => r.method === RetryTurnRequest.method).map((r) => r.params), [{ sessionId: 's1' }]);
+    assert.equal(t.host.requests.filter((r) => r.method === 'session/prompt').length, 1);
+    // zcode cut its history back to the prompt: the chat shows what zcode holds now.
+    let loads = 0;
+    t.sessions.onWillLoadSession(() => loads++);
+    t.host.ext.fire({ method: '_zcode/session/historyChanged', params: { sessionId: 's1', reason: 'retried' } });
+    await tick();
+    assert.equal(loads, 1);
+  });
+
+  test('Retry of a turn zcode cannot retry in place (no reply yet) sends the prompt again', async () => {
+    const t = setup(undefined, { features: features() });
+    disposers.push(() => t.controller.dispose());
+    t.host.answers.set(RetryTurnRequest.method, () => {
+      throw new Error('zcode did not retry the turn: the latest turn has no assistant reply to retry');
+    });
+    t.send(ReadyCommand, {});
+    t.send(SendPromptCommand, { text: 'one', attachments: [] });
+    await tick();
+    t.host.prompts[0].reject(new Error('captcha verify failed'));
+    await tick();
+    t.sync();
+    const error = t.view.list.items.find((i) => i.type === 'error')!;
+    t.send(RetryCommand, { itemId: error.id });
+    await tick();
+    await tick();
+    assert.equal(t.host.requests.filter((r) => r.method === RetryTurnRequest.method).length, 1);
+    assert.deepEqual(t.host.requests.filter((r) => r.method === 'session/prompt').map((r) => (r.params as { prompt: { text: string }[] }).prompt[0].text), ['one', 'one']);
+  });
+
+  test('Retry without retryTurn re-sends the prompt as before', async () => {
+    const t = setup(undefined, { features: features({ retryTurn: { available: false, reason: 'no v4' } }) });
+    disposers.push(() => t.controller.dispose());
+    t.send(ReadyCommand, {});
+    t.send(SendPromptCommand, { text: 'one', attachments: [] });
+    await tick();
+    t.host.prompts[0].reject(new Error('the model is overloaded'));
+    await tick();
+    t.sync();
+    const error = t.view.list.items.find((i) => i.type === 'error')!;
+    t.send(RetryCommand, { itemId: error.id });
+    await tick();
+    assert.equal(t.host.requests.filter((r) => r.method === RetryTurnRequest.method).length, 0);
+    assert.equal(t.host.requests.filter((r) => r.method === 'session/prompt').length, 2);
   });
 });

@@ -11,6 +11,7 @@ import {
   DidChangeSnapshotNotification,
   FocusInputNotification,
   DidPatchNotification,
+  DidRestoreDraftNotification,
   emptySessionView,
   type ChatPatch,
   type ChatSnapshot,
@@ -381,5 +382,36 @@ describe('chat webview', () => {
     assert.deepEqual(withImages.commands('prompt/send').map((m) => m.params), [
       { text: 'what is this?', attachments: [{ kind: 'image', id: (withImages.commands('prompt/send')[0].params as { attachments: { id: string }[] }).attachments[0].id, name: 'shot.png', mimeType: 'image/png', data: 'iVBORw==' }] },
     ]);
+  });
+
+  test('a zcode that cannot steer: the Steer button says why; the steer key shows it and keeps the text', () => {
+    const h = open();
+    h.snapshot({ running: true, featureUnavailable: { steer: 'update zcode to steer' } });
+    const input = h.root.querySelector('textarea.prompt-input') as HTMLTextAreaElement;
+    setValue(input, 'use vitest');
+    const steer = button(h.root, 'Steer')!;
+    assert.equal(steer.getAttribute('aria-disabled'), 'true');
+    assert.equal(steer.title, 'Steering is not available: update zcode to steer');
+    key(input, 'Enter', { altKey: true });
+    click(steer);
+    assert.equal(h.commands('prompt/steer').length, 0);
+    assert.equal(input.value, 'use vitest');
+    assert.match(h.root.querySelector('.composer-hint')!.textContent!, /Steering is not available: update zcode to steer/);
+  });
+
+  test('steer outcomes: delivered; deferred offers Remove; the host gives back a steer that did not reach zcode', () => {
+    const h = open();
+    h.snapshot({ running: true, steer: 'drained' });
+    assert.match(h.root.querySelector('.steer-chip')!.textContent!, /Steer delivered: added to the running turn/);
+    h.patch({ seq: 2, ops: [], session: { running: false, steer: 'deferred' } });
+    assert.match(h.root.querySelector('.steer-chip')!.textContent!, /next turn's input/);
+    click(h.root.querySelector('.steer-chip button.remove-steer')!);
+    assert.equal(h.commands('prompt/removeSteer').length, 1);
+    h.patch({ seq: 3, ops: [], session: { steer: 'none' } });
+    assert.equal(h.root.querySelector('.steer-chip'), null);
+    const input = h.root.querySelector('textarea.prompt-input') as HTMLTextAreaElement;
+    setValue(input, 'typed meanwhile');
+    h.deliver(DidRestoreDraftNotification.method, { text: 'keep the API', attachments: [] });
+    assert.equal(input.value, 'keep the API\ntyped meanwhile');
   });
 });

@@ -19,6 +19,8 @@ export function recordingActions(mentions: (query: string) => MentionCandidate[]
     removeQueued: rec('removeQueued'),
     cancelTurn: rec('cancelTurn'),
     retry: rec('retry'),
+    errorAction: rec('errorAction'),
+    setupAction: rec('setupAction'),
     answerPermission: rec('answerPermission'),
     answerElicitation: rec('answerElicitation'),
     openDiff: rec('openDiff'),
@@ -27,6 +29,7 @@ export function recordingActions(mentions: (query: string) => MentionCandidate[]
     copyTranscript: rec('copyTranscript'),
     setConfigOption: rec('setConfigOption'),
     newSession: rec('newSession'),
+    prepareSession: rec('prepareSession'),
     loadSession: rec('loadSession'),
     forkSession: rec('forkSession'),
     cancelBackgroundTask: rec('cancelBackgroundTask'),
@@ -35,6 +38,8 @@ export function recordingActions(mentions: (query: string) => MentionCandidate[]
     undoChanges: rec('undoChanges'),
     rewindTo: rec('rewindTo'),
     forkFrom: rec('forkFrom'),
+    rewindMessage: rec('rewindMessage'),
+    removeSteer: rec('removeSteer'),
     listSessions: async () => {
       calls.push({ name: 'listSessions', args: [] });
       return [];

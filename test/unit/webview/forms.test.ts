@@ -114,17 +114,19 @@ describe('question form', () => {
     assert.deepEqual(answers(actions)[0][1], { action: 'accept', content: { q_0: '__skip__', q_0_other: '', q_1: [], q_1_other: '' } });
   });
 
-  test('multi-select: Skip clears the other picks, a pick clears Skip; picks follow the schema order', () => {
+  test('multi-select: Skip is its own choice, not a box beside the answers; it clears the picks, a pick clears it; picks follow the schema order', () => {
     const { root, actions } = render(questionItem());
     roots.push(root);
     const box = (v: string) => root.querySelector(`input[type="checkbox"][name="q_1"][value="${v}"]`) as HTMLInputElement;
+    assert.equal(box('__skip__'), null, 'no Skip checkbox');
+    const skip = root.querySelector('.multi-field .skip-choice') as HTMLButtonElement;
     setChecked(box('b'), true);
     setChecked(box('a'), true);
-    setChecked(box('__skip__'), true);
-    assert.deepEqual([box('a').checked, box('b').checked, box('__skip__').checked], [false, false, true]);
+    click(skip);
+    assert.deepEqual([box('a').checked, box('b').checked, skip.getAttribute('aria-pressed')], [false, false, 'true']);
     setChecked(box('b'), true);
     setChecked(box('a'), true);
-    assert.equal(box('__skip__').checked, false);
+    assert.equal(skip.getAttribute('aria-pressed'), 'false');
     click(button(root, 'Submit'));
     assert.deepEqual((answers(actions)[0][1] as { content: Record<string, unknown> }).content.q_1, ['a', 'b']);
   });
