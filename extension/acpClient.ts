@@ -36,8 +36,8 @@ export type HostedBridge = Bridge;
 
 export interface ZcodeClientHostOptions {
   /**
-   * `createBridge` from bridge/acp/bridge.ts (injected: design.md rule 6). May load the bridge
-   * first: it is not part of activation (issue 18: the bridge and the ACP SDK build their schemas
+   * `createBridge` from bridge/acp/bridge.ts (injected: the environment is passed in). May load the bridge
+   * first: it is not part of activation (the bridge and the ACP SDK build their schemas
    * when loaded).
    */
   createBridge: (options: BridgeOptions) => Bridge | Promise<Bridge>;
@@ -110,7 +110,7 @@ export class ZcodeClientHost extends Disposable {
   private readonly _onDidSettle = this.register(new vscode.EventEmitter<void>());
   /**
    * Fires when something of this client that keeps a session in use ends: a `session/prompt`, a
-   * permission prompt or form (answered or withdrawn), a `session/load` (session release, issue 18.2).
+   * permission prompt or form (answered or withdrawn), a `session/load` (session release).
    */
   readonly onDidSettle = this._onDidSettle.event;
 
@@ -371,7 +371,7 @@ export class ZcodeClientHost extends Disposable {
         clientCapabilities: {
           // Native forms in the chat webview (and a QuickPick fallback) answer elicitations.
           elicitation: { form: {} },
-          // zcode runs its own shell: show its output as terminal content (acp-notes.md).
+          // zcode runs its own shell: show its output as terminal content (docs/acp.md).
           _meta: { terminal_output: true },
         },
         clientInfo: this.options.clientInfo ?? { name: 'zcode-vscode', version: '0.0.0' },

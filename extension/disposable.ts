@@ -1,5 +1,5 @@
 /**
- * Lifecycle base for the extension's long-lived objects (design.md rule 9): everything an object
+ * Lifecycle base for the extension's long-lived objects (explicit lifecycle, CONTRIBUTING.md "House style"): everything an object
  * creates is `register()`ed and torn down, in reverse order, by `dispose()`.
  */
 import type * as vscode from 'vscode';

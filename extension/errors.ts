@@ -1,6 +1,6 @@
 /**
  * Errors in plain words. Failures reach the extension as `ZcodeError` (starting zcode directly)
- * or as ACP `RequestError`s from the bridge; both carry a numeric code (design.md rule 10), which
+ * or as ACP `RequestError`s from the bridge; both carry a numeric code (typed errors, never strings), which
  * is what we classify on — the message text is only a fallback.
  */
 import * as vscode from 'vscode';

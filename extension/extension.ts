@@ -127,7 +127,7 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
   };
 
   // Load the bridge and the SDK once activation is over, while the chat webview boots in the
-  // renderer: activation stays cheap (issue 18) and the first request does not wait for them.
+  // renderer: activation stays cheap and the first request does not wait for them.
   // Whether zcode can be found at all is known then too (file checks, zcode is not started): the
   // empty chat and the Background Tasks view say so before a first prompt fails.
   setTimeout(() => {

@@ -1,5 +1,5 @@
 /**
- * What the chat's context meter shows of the plan quota (issue 15.4): the window with the least
+ * What the chat's context meter shows of the plan quota: the window with the least
  * left, since that is the one that stops the next prompt. Pure, so the rule is tested without VS Code.
  */
 import type { AccountUsageResponse } from '../bridge/acp/extensionSchemas.ts';

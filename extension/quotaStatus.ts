@@ -1,5 +1,5 @@
 /**
- * The GLM Coding Plan quota in the status bar tooltip (issue 15.4): `_zcode/account/usage` after
+ * The GLM Coding Plan quota in the status bar tooltip: `_zcode/account/usage` after
  * zcode becomes ready, after each turn and every few minutes, handed to the status bar. The bridge
  * reads the figures from the provider (zcode does not report plan quota) and marks old ones stale.
  */

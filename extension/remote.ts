@@ -166,7 +166,7 @@ export class RemoteAccess extends Disposable {
       await this.host.ready();
       const bridge = this.host.bridge;
       if (!bridge) throw new Error(vscode.l10n.t('ZCode is shutting down.'));
-      // Loaded when remote access is turned on: the server and `ws` are not part of activation (issue 18).
+      // Loaded when remote access is turned on: the server and `ws` are not part of activation.
       const { startRemoteServer } = await import('../bridge/remote/server.ts');
       const server = await startRemoteServer({
         bridge,

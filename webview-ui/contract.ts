@@ -1,6 +1,6 @@
 /**
  * The one message contract between the chat webview (webview-ui/) and the extension host
- * (extension/chat/). Both sides import this file and nothing else of each other (design.md rule 7).
+ * (extension/chat/). Both sides import this file and nothing else of each other.
  *
  * Shape (GitLens style): typed descriptors for
  *   - commands      webview → host, fire and forget            (`IpcCommand<Params>`)

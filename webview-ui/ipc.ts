@@ -1,6 +1,6 @@
 /**
  * The webview end of the contract: posts commands and requests to the host, routes the host's
- * notifications and request completions. Every request has a timeout (design.md rule 8).
+ * notifications and request completions. Every request has a timeout: nothing waits forever.
  */
 import { toIpcMessage, type IpcCommand, type IpcMessage, type IpcNotification, type IpcRequest, type IpcResult } from './contract.ts';
 

@@ -151,7 +151,7 @@ interface WireTask {
 
 /**
  * The notification as the model keeps it (times in epoch ms), parsed by the contract's schema
- * (design.md rule 2: once, at the boundary); never throws.
+ * (once, at the boundary); never throws.
  */
 export function parseNotification(params: unknown): { sessionId: string; tasks: WireTask[] } | undefined {
   const parsed = BackgroundTasksNotification.params.safeParse(params);

@@ -5,7 +5,7 @@
  *
  * Where the content before the turn comes from (zcode's tool calls carry fragments, not files):
  *   - ACP diff content `{type:'diff', path, oldText, newText}` of the FIRST tool call that touched
- *     the file (its latest version: a `tool_call_update` list replaces the old one, acp-notes.md).
+ *     the file (its latest version: a `tool_call_update` list replaces the old one in ACP).
  *     Edit gives `old_string → new_string` (or the result's structured-patch hunks, with context),
  *     Write gives the whole file (`oldText` null for a new file, the previous content when zcode's
  *     result metadata carries it);

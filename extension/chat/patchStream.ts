@@ -72,7 +72,7 @@ export class PatchStream {
     if (change.session) this.buffer.session = { ...this.buffer.session, ...change.session };
     // At most one patch per FLUSH_MS, but the first change after a quiet spell goes out in the next
     // task (changes queued in the same task still share it), not a whole window later: the first
-    // token of an answer reaches the screen a frame sooner (issue 18).
+    // token of an answer reaches the screen a frame sooner.
     this.timer ??= setTimeout(() => this.flush(), Math.max(0, this.lastFlush + FLUSH_MS - Date.now()));
   }
 

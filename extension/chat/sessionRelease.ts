@@ -1,5 +1,5 @@
 /**
- * Closes the sessions no chat shows any more (issue 18.2). Without it every session the user
+ * Closes the sessions no chat shows any more. Without it every session the user
  * leaves (New Session, another session from the history, a closed chat tab) stays open on the
  * in-process bridge for the life of the window: its runtime, its translator state, its zcode
  * subscription. `session/close` releases that; the session stays in zcode's history and a later

@@ -1,6 +1,6 @@
 /**
  * ACP tool calls → the chat's tool cards. Pure functions: `tool_call` / `tool_call_update`
- * (lists replace, never merge — acp-notes.md) folded into a `ToolItem`, plus the terminal `_meta`
+ * (lists replace, never merge, as ACP says) folded into a `ToolItem`, plus the terminal `_meta`
  * extension the bridge sends to clients that declared `_meta.terminal_output`:
  *   `_meta.terminal_info {terminal_id, cwd?}`, `_meta.terminal_output {terminal_id, data}`,
  *   `_meta.terminal_exit {terminal_id, exit_code, signal}`.
@@ -144,7 +144,7 @@ export function foldToolCall(prev: ToolItem | undefined, update: ToolUpdate): { 
   }
   if (terminalOutput(update) && !item.terminal) item.terminal = newTerminal(terminalOutput(update)!.terminalId || update.toolCallId);
   // The bridge tags background cards `_meta.zcode {background: true, taskId}`; a cancel adds
-  // `_meta.backgroundTask.cancelled` (seed: "session/cancelBackgroundTask").
+  // `_meta.backgroundTask.cancelled` (zcode's `session/cancelBackgroundTask`).
   const backgroundMeta = record(meta?.backgroundTask);
   const zcodeMeta = record(meta?.zcode);
   if (backgroundMeta || zcodeMeta?.background === true || title.startsWith('[background]') || prev?.background) {

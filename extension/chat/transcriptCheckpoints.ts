@@ -3,7 +3,7 @@
  * checkpoint (`_zcode/session/checkpoints`, mapped by checkpointMap.ts), the rewind or fork itself,
  * and afterwards the transcript reloaded from what zcode now holds (`session/load` replays it).
  *
- * Builds differ (zcode-current.md §10): current ones have no `session/rewind`, some list no
+ * Builds differ (docs/zcode-protocol.md "Build families"): current ones have no `session/rewind`, some list no
  * checkpoints. Such a build's answer (-32601) is remembered per session and shown as the reason in
  * the disabled action's tooltip, instead of failing again on every click.
  */

@@ -5,7 +5,8 @@
  * history. Enter resumes the highlighted session; the destructive action is only a button and
  * always asks first (modal), so an accidental Enter can never remove anything.
  *
- * Rename: zcode has no rename method (zcode-current.md lists none), so the title is the
+ * Rename: zcode's legacy methods have no rename ("ZCode: Rename Session" goes through
+ * `_zcode/session/rename`, v4's `renameSession` where the build has it), so the title here is the
  * extension's own, kept in the workspace state and shown instead of zcode's. Remove: zcode has no
  * delete either; the bridge closes the session (`session/close`, which also stops a running turn)
  * and the history hides it from then on (zcode keeps its files).

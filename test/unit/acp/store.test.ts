@@ -1,7 +1,7 @@
 /**
  * The lazy-session store (store.ts, storeFormat.ts, storeLock.ts): persistence through the journal,
  * compaction, damaged and newer-version snapshots, the caps on never-prompted
- * placeholders and a change costing one appended line (17.10), sharing and the lock (17.8; the
+ * placeholders and a change costing one appended line, sharing and the lock (the
  * two-process test is test/integration/acp/storeProcesses.test.ts).
  */
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-/** The ACP input boundary (17.2, 17.13): depth, envelope, id peeking, bounded line splitting, stray responses. */
+/** The ACP input boundary: depth, envelope, id peeking, bounded line splitting, stray responses. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BoundedLineSplitter } from '../../../bridge/acp/stdioStream.ts';
