@@ -25,29 +25,18 @@ import type { ExtensionRequest, ParamsOf, ResultOf } from '../../bridge/acp/exte
 import type { Logger } from '../../bridge/zcode/backend.ts';
 import { createZcodeBackend } from '../../bridge/zcode/client.ts';
 import { ChatController } from '../../extension/chat/chatController.ts';
-import type { ChatEnvironment, ChatHost, ChatSessions, Disposable } from '../../extension/chat/chatPorts.ts';
+import type { ChatEnvironment, ChatHost, ChatSessions } from '../../extension/chat/chatPorts.ts';
 import { ReadyCommand, SendPromptCommand } from '../../webview-ui/contract.ts';
 import type { IpcMessage } from '../../webview-ui/contract.ts';
 import { eventLine, FakeZcode } from './fakeZcode.ts';
 import type { TurnPlayer } from './fakeZcode.ts';
 import type { Row } from './row.ts';
+import { Emitter } from '../helpers/emitter.ts';
 
 const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 const RATES = [1_000, 5_000];
 const SECONDS = 2;
 const PAIRS = 3;
-
-type Listener<T> = (e: T) => unknown;
-class Emitter<T> {
-  private readonly listeners = new Set<Listener<T>>();
-  readonly event = (listener: Listener<T>): Disposable => {
-    this.listeners.add(listener);
-    return { dispose: () => void this.listeners.delete(listener) };
-  };
-  fire(e: T): void {
-    for (const l of this.listeners) l(e);
-  }
-}
 
 /**
  * A stream of `count` one-word deltas at about `rate` per second: each millisecond timer writes the

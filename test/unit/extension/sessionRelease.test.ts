@@ -7,20 +7,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BackgroundTasksNotification, loadExtensionSchemas } from '../../../bridge/acp/extensionSchemas.ts';
 import { SessionRelease, type ReleasableSessions, type SessionReleaseHost } from '../../../extension/chat/sessionRelease.ts';
+import { Emitter } from '../../helpers/emitter.ts';
 
 // The host loads the _zcode/* schemas when it connects, before any notification can come.
 await loadExtensionSchemas();
 
-class Emitter<T> {
-  private readonly listeners = new Set<(e: T) => unknown>();
-  readonly event = (listener: (e: T) => unknown) => {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  };
-  fire(e: T): void {
-    for (const l of [...this.listeners]) l(e);
-  }
-}
 
 class FakeHost implements SessionReleaseHost {
   loading = false;

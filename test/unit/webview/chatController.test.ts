@@ -48,20 +48,11 @@ import { join } from 'node:path';
 import { ChangeStore } from '../../../extension/changes/changeStore.ts';
 import { ChangeTracker } from '../../../extension/changes/changeTracker.ts';
 import { nodeFiles } from '../../helpers/nodeFiles.ts';
+import { Emitter } from '../../helpers/emitter.ts';
 
 // A client loads the contract's schemas before it reads the bridge's messages (ZcodeClientHost.connect).
 await loadExtensionSchemas();
 
-class Emitter<T> {
-  private readonly listeners = new Set<(e: T) => unknown>();
-  readonly event = (listener: (e: T) => unknown) => {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  };
-  fire(e: T): void {
-    for (const l of [...this.listeners]) l(e);
-  }
-}
 
 type Deferred<T> = { promise: Promise<T>; resolve(v: T): void; reject(e: unknown): void };
 function deferred<T>(): Deferred<T> {

@@ -24,19 +24,10 @@ import {
 import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../extension/chat/chatController.ts';
 import { callExtension, loadExtensionSchemas } from '../../../bridge/acp/extensionSchemas.ts';
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../bridge/acp/extensionSchemas.ts';
+import { Emitter } from '../../helpers/emitter.ts';
 
 await loadExtensionSchemas();
 
-class Emitter<T> {
-  private readonly listeners = new Set<(e: T) => unknown>();
-  readonly event = (listener: (e: T) => unknown) => {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  };
-  fire(e: T): void {
-    for (const l of [...this.listeners]) l(e);
-  }
-}
 
 /** A host whose prompts the test settles; `session/new` answers, then the bridge sends the menu (as bridge/acp/handlers.ts). */
 class FakeHost implements ChatHost {
