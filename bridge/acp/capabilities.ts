@@ -45,8 +45,14 @@ export function unprobedCapabilities(reason = 'zcode has not been started yet'):
   };
 }
 
+/** What a build without v4 still has of the legacy methods v4 replaced (asked only when v4 is absent). */
+export interface LegacyMethods {
+  steer: boolean;
+  rewind: boolean;
+}
+
 /** The capabilities of a probed process (pure: unit-tested per build family). */
-export function capabilitiesOf(v4: V4Probe, legacySteer: boolean): ZcodeCapabilities {
+export function capabilitiesOf(v4: V4Probe, legacy: LegacyMethods): ZcodeCapabilities {
   if (v4.present) {
     return {
       probed: true,
@@ -69,10 +75,11 @@ export function capabilitiesOf(v4: V4Probe, legacySteer: boolean): ZcodeCapabili
   return {
     probed: true,
     v4: false,
-    steer: legacySteer ? available : missing('this zcode build can steer neither the legacy way (removed in 0.16) nor with v4 commands (desktop 3.12 / CLI 0.16.5 and newer): update zcode to use it'),
+    steer: legacy.steer ? available : missing('this zcode build can steer neither the legacy way (removed in 0.16) nor with v4 commands (desktop 3.12 / CLI 0.16.5 and newer): update zcode to use it'),
     rewindLatestPrompt: noV4,
     rewindWithFiles: noV4,
-    rewindEarlier: noV4,
+    // Seed builds (0.14.8–0.15.x) go back to an earlier checkpoint with the legacy session/rewind.
+    rewindEarlier: legacy.rewind ? available : noV4,
     fileRewind: noV4,
     retryTurn: noV4,
     rename: missing('this zcode build has no v4 commands: the title is kept by this bridge only'),
@@ -87,8 +94,8 @@ export class ZcodeFeatures implements Disposable {
   private current: ZcodeCapabilities = unprobedCapabilities();
   /** The probe of the running process (one at a time; dropped when it exits). */
   private probing: Promise<ZcodeCapabilities> | undefined;
-  /** Whether this process has a legacy `session/steer` (asked only when v4 is absent). */
-  private legacySteer = false;
+  /** Whether this process has the legacy `session/steer` / `session/rewind` (asked only when v4 is absent). */
+  private legacy: LegacyMethods = { steer: false, rewind: false };
   private readonly subscriptions: Disposable[];
 
   constructor(
@@ -135,14 +142,27 @@ export class ZcodeFeatures implements Disposable {
 
   private async runProbe(): Promise<ZcodeCapabilities> {
     const v4 = await this.backend.v4.probe();
-    this.legacySteer = v4.present ? false : await this.probeLegacySteer();
-    const next = capabilitiesOf(v4, this.legacySteer);
-    if (!v4.present) this.logger.info(`zcode has no v4 command surface (${v4.detail}): steer ${this.legacySteer ? 'uses the legacy session/steer' : 'is unavailable'}; rewind, retry, rename in zcode and queue edits are unavailable`);
+    this.legacy = v4.present ? { steer: false, rewind: false } : { steer: await this.probeLegacySteer(), rewind: await this.probeLegacyRewind() };
+    const next = capabilitiesOf(v4, this.legacy);
+    if (!v4.present) {
+      const how = (legacy: boolean, method: string): string => (legacy ? `uses the legacy ${method}` : 'is unavailable');
+      this.logger.info(`zcode has no v4 command surface (${v4.detail}): steer ${how(this.legacy.steer, 'session/steer')}, checkpoint rewind ${how(this.legacy.rewind, 'session/rewind')}; retry, rename in zcode and queue edits are unavailable`);
+    }
     else this.logger.info('zcode has the v4 command surface: steer, rewind, retry, rename, queue edits and assistant forks go through it');
     const changed = JSON.stringify(next) !== JSON.stringify(this.current);
     this.current = next;
     if (changed) this.broadcast(CapabilitiesChangedNotification.method, next);
     return next;
+  }
+
+  /** Like the steer probe: a rewind of a session that cannot exist touches nothing; -32601 means removed (0.16+). */
+  private async probeLegacyRewind(): Promise<boolean> {
+    try {
+      await this.backend.rewind({ sessionId: PROBE_SESSION_ID, target: { kind: 'latestCheckpoint' } });
+      return true;
+    } catch (error) {
+      return !(error instanceof ZcodeError && error.code === -32601);
+    }
   }
 
   private async probeLegacySteer(): Promise<boolean> {

@@ -80,12 +80,15 @@ describe('ZCode on a zcode build without rewind (0.16)', function () {
       await vscode.commands.executeCommand('zcode.restart');
       const sessionId = await newSession();
       assert.equal((await prompt(zcode, sessionId, 'hi [scenario:text]')).stopReason, 'end_turn');
+      // What this build can do is probed once zcode runs: Rewind is then refused before the click,
+      // with the reason, and nothing is sent to zcode.
+      await waitFor(() => zcode.features.capabilities.probed && !zcode.features.capabilities.v4, { message: 'the 0.16 build probed' });
       zcode.commands.lastError = undefined;
       const result = await vscode.commands.executeCommand('zcode.rewind', { latest: true });
       assert.equal(result, undefined);
       const error = await waitFor(() => zcode.commands.lastError, { message: 'an error to be reported' });
       assert.equal(error.what, 'Rewind');
-      assert.match(error.message, /^Rewind is not supported by this zcode version/);
+      assert.match(error.message, /^Rewind is not available: this zcode build has no v4 commands/);
     } finally {
       if (profile === undefined) delete process.env.ZCODE_SIM_PROFILE;
       else process.env.ZCODE_SIM_PROFILE = profile;

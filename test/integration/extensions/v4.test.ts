@@ -291,3 +291,17 @@ describe('no v4 (0.16.5)', () => {
       assert.equal(commands(h).length, 0, 'no v4 command was sent');
     }));
 });
+
+describe('seed build (0.15.2)', () => {
+  test("no v4, but the legacy session/steer and session/rewind: steer and going back to a checkpoint stay available; zcode's own rewind kinds do not", () =>
+    withBridge({ sim: { profile: '0.15.2' } }, async (h) => {
+      const sessionId = await newSession(h, CWD);
+      await prompt(h, sessionId, '[scenario:text] hi');
+      const caps = await callExtension(send(h), CapabilitiesRequest, {});
+      assert.equal(caps.probed, true);
+      assert.equal(caps.v4, false);
+      assert.equal(caps.steer.available, true);
+      assert.equal(caps.rewindEarlier.available, true);
+      for (const feature of ['rewindLatestPrompt', 'rewindWithFiles', 'fileRewind', 'retryTurn', 'forkAssistant'] as const) assert.equal(caps[feature].available, false, feature);
+    }));
+});
