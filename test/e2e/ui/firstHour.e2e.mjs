@@ -189,6 +189,9 @@ export function firstHourSuite({ locale }) {
       const before = await chat.locator('.message.agent').count();
       const errors = await chat.locator('.turn-error').count();
       await send('[scenario:fail-rate-limit]');
+      // The turn ends with its error line after the automatic retries (zcode's retryTurn): wait for
+      // that line, not for the Send button, which shows before the turn has even started.
+      await chat.locator('.turn-error').nth(errors).waitFor({ timeout: 60_000 });
       await idle();
       await chat.locator('.turn-error, .error-card').last().scrollIntoViewIfNeeded().catch(() => {});
       await shot('retried-turn');
