@@ -26,8 +26,8 @@ export function ext<R = Record<string, unknown>>(h: AcpHarness, method: string, 
 
 /**
  * The params of every `method` request the simulator received from the bridge, in order — except the
- * capability probe's (capabilities.ts asks a build without v4 about `session/steer` for a session
- * that cannot exist).
+ * capability probe's (capabilities.ts asks a build without v4 about `session/steer` and
+ * `session/rewind` for a session that cannot exist).
  */
 export function zcodeCalls(h: AcpHarness, method: string): Array<Record<string, unknown>> {
   return h
@@ -37,11 +37,11 @@ export function zcodeCalls(h: AcpHarness, method: string): Array<Record<string, 
     .filter((p) => p?.sessionId !== PROBE_SESSION_ID);
 }
 
-/** Methods the simulator received, in order (requests and notifications). */
+/** Methods the simulator received, in order (requests and notifications), leaving out the capability probe's. */
 export function zcodeMethods(h: AcpHarness): string[] {
   return h
     .simRecord()
-    .received.filter((m) => typeof m.method === 'string')
+    .received.filter((m) => typeof m.method === 'string' && (m.params as { sessionId?: unknown } | undefined)?.sessionId !== PROBE_SESSION_ID)
     .map((m) => m.method as string);
 }
 
