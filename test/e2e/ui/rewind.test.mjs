@@ -29,7 +29,13 @@ after(async () => {
   await wb?.close();
 });
 
-const received = (method) => readSimRecord(wb.simRecord).filter(({ msg }) => msg && msg.method === method).map(({ msg }) => msg);
+// The bridge's capability probe asks a seed build about session/steer and session/rewind for a
+// session that cannot exist (bridge/acp/capabilities.ts PROBE_SESSION_ID): not the user's calls.
+const PROBE_SESSION_ID = 'zcode-bridge-capability-probe';
+const received = (method) =>
+  readSimRecord(wb.simRecord)
+    .filter(({ msg }) => msg && msg.method === method && msg.params?.sessionId !== PROBE_SESSION_ID)
+    .map(({ msg }) => msg);
 
 async function turn(text) {
   const input = chat.locator('textarea.prompt-input');
