@@ -6,6 +6,7 @@ import { before, describe, test } from 'node:test';
 import { CapabilitiesChangedNotification, CapabilitiesRequest, loadExtensionSchemas } from '../../../bridge/acp/extensionSchemas.ts';
 import type { ExtensionRequest, ResultOf, ZcodeCapabilities } from '../../../bridge/acp/extensionSchemas.ts';
 import { blockedReason, contextKeys, FEATURE_CONTEXT_KEYS, unknownCapabilities, ZcodeFeatures, type FeaturesHost } from '../../../extension/zcodeFeatures.ts';
+import { allAvailable } from '../../helpers/capabilities.ts';
 
 before(() => loadExtensionSchemas());
 
@@ -14,21 +15,7 @@ const no = (reason: string) => ({ available: false, reason });
 
 /** A v4 build: everything available. */
 function v4(): ZcodeCapabilities {
-  return {
-    probed: true,
-    v4: true,
-    steer: yes,
-    rewindLatestPrompt: yes,
-    rewindWithFiles: yes,
-    rewindEarlier: yes,
-    fileRewind: yes,
-    retryTurn: yes,
-    rename: yes,
-    forkCheckpoint: yes,
-    forkAssistant: yes,
-    queueEdit: yes,
-    modes: ['build', 'plan'],
-  };
+  return allAvailable({ modes: ['build', 'plan'] });
 }
 
 /** A build without v4: only checkpoint forks. */

@@ -49,6 +49,7 @@ import { ChangeStore } from '../../../extension/changes/changeStore.ts';
 import { ChangeTracker } from '../../../extension/changes/changeTracker.ts';
 import { nodeFiles } from '../../helpers/nodeFiles.ts';
 import { Emitter } from '../../helpers/emitter.ts';
+import { allAvailable } from '../../helpers/capabilities.ts';
 
 // A client loads the contract's schemas before it reads the bridge's messages (ZcodeClientHost.connect).
 await loadExtensionSchemas();
@@ -727,23 +728,7 @@ describe('long sessions: earlier pages', () => {
 
 /** What the running zcode supports, as the chat's environment gives it (extension/zcodeFeatures.ts). */
 function features(overrides: Partial<ZcodeCapabilities> = {}): ChatFeatures & { change(next: Partial<ZcodeCapabilities>): void } {
-  const yes = { available: true };
-  let current: ZcodeCapabilities = {
-    probed: true,
-    v4: true,
-    steer: yes,
-    rewindLatestPrompt: yes,
-    rewindWithFiles: yes,
-    rewindEarlier: yes,
-    fileRewind: yes,
-    retryTurn: yes,
-    rename: yes,
-    forkCheckpoint: yes,
-    forkAssistant: yes,
-    queueEdit: yes,
-    modes: [],
-    ...overrides,
-  };
+  let current: ZcodeCapabilities = allAvailable(overrides);
   const changes = new Emitter<ZcodeCapabilities>();
   return {
     get capabilities() {
