@@ -14,11 +14,11 @@
  *   ZCODE_ACP_STORE_DIR   where acp-lazy-sessions.json lives (default ~/.zcode/v2)
  *   ZCODE_ACP_MODE        mode for new zcode sessions (default build)
  */
-import { earlyInitialize } from './acp/earlyInitialize.ts';
+import { earlyInitialize } from './acp/transport/earlyInitialize.ts';
 // Types only (erased): the module itself is loaded on demand by loadBridge().
 import type * as CliBridge from './cliBridge.ts';
-import type { EarlyInitialize } from './acp/earlyInitialize.ts';
-import { checkIncoming } from './acp/wireGuard.ts';
+import type { EarlyInitialize } from './acp/transport/earlyInitialize.ts';
+import { checkIncoming } from './acp/transport/wireGuard.ts';
 import { BRIDGE_NAME, BRIDGE_VERSION } from './version.ts';
 
 const HELP = `${BRIDGE_NAME} ${BRIDGE_VERSION}: zcode as an Agent Client Protocol (ACP) agent on stdio.

@@ -7,11 +7,11 @@
 import type { ContentBlock, PromptResponse, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Disposable, Logger, ZcodeBackend, ZcodeMcpServer } from '../zcode/backend.ts';
 import type { SessionSettings } from '../zcode/protocol.ts';
-import type { ClientRegistry } from './clients.ts';
-import type { CommandCatalog } from './commandCatalog.ts';
-import type { QuotaService } from './quota.ts';
-import type { ZcodeFeatures } from './capabilities.ts';
-import type { CheckpointInfo, ExtensionNotification, SessionNotificationParams } from './extensionSchemas.ts';
+import type { ClientRegistry } from './transport/clients.ts';
+import type { CommandCatalog } from './extensions/commandCatalog.ts';
+import type { QuotaService } from './extensions/quota.ts';
+import type { ZcodeFeatures } from './extensions/capabilities.ts';
+import type { CheckpointInfo, ExtensionNotification, SessionNotificationParams } from './extensions/extensionSchemas.ts';
 import type { TranslatorState, TurnSignal } from './translation.ts';
 
 /** A live zcode session as seen through one ACP session id. */

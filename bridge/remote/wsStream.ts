@@ -20,8 +20,8 @@ import { WebSocket } from 'ws';
 import type { RawData } from 'ws';
 import type { Logger } from '../zcode/backend.ts';
 import { LogThrottle } from '../zcode/logThrottle.ts';
-import { checkIncoming, errorResponse, ResponseCorrelation, serialise } from '../acp/wireGuard.ts';
-import type { ErrorResponse } from '../acp/wireGuard.ts';
+import { checkIncoming, errorResponse, ResponseCorrelation, serialise } from '../acp/transport/wireGuard.ts';
+import type { ErrorResponse } from '../acp/transport/wireGuard.ts';
 
 export interface WebSocketStreamOptions {
   logger: Logger;

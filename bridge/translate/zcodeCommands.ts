@@ -1,7 +1,7 @@
 /**
  * zcode's own commands in the slash menu: the session snapshot's `slashCommands`,
  * plugin commands and skills, merged after the bridge's own commands (pure; discovery is in
- * acp/commandCatalog.ts).
+ * acp/extensions/commandCatalog.ts).
  *
  * How each one runs when typed:
  * - a snapshot command or a plugin command goes to zcode as the text typed: zcode resolves its own

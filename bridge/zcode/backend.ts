@@ -137,7 +137,7 @@ export interface ZcodeBackend extends Disposable {
   /**
    * Fires when zcode's reader has delivered everything it had read and stops (waiting for more
    * output, for a message to be dispatched, or yielding mid-burst): the end of a burst of events.
-   * Streaming text merged during the burst goes out here (acp/updateSink.ts).
+   * Streaming text merged during the burst goes out here (acp/turns/updateSink.ts).
    */
   onDidDrainEvents(listener: () => void): Disposable;
   /** The one handler for interaction requests (the ACP layer installs it). */

@@ -3,11 +3,11 @@
  *
  * zcode's snapshots never list the modes (`settings.mode` is `{current}` only), so the bridge learns
  * them from the build itself: every build takes plan, build, edit and yolo; desktop 3.15 added
- * `guarded` to its strict mode enum. The model-list draft (acp/modelDraft.ts) asks for `guarded`
+ * `guarded` to its strict mode enum. The model-list draft (acp/sessions/modelDraft.ts) asks for `guarded`
  * when it creates its throwaway session: accepted means the build has it, a -32602 about `mode`
  * means it has not. Until then the build's modes are unknown and the four base modes are offered.
  *
- * Readers: the mode picker (acp/sessions.ts → translate/config.ts) and anything that reports what
+ * Readers: the mode picker (acp/sessions/sessions.ts → translate/config.ts) and anything that reports what
  * the build supports. Reset when zcode exits: the next process may be another build.
  */
 

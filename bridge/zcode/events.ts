@@ -9,7 +9,7 @@
  * hand-written check (`parseStreamingDelta`) in front of the `ZcodeEvent` schema. It is a fast
  * path, not a second opinion: it accepts only what the schema accepts, returns what the schema
  * would return (deep-equal), and hands everything else — including every input it rejects — to
- * the schema, whose verdict and log message are the only ones. test/unit/zcode/events.test.ts
+ * the schema, whose verdict and log message are the only ones. test/unit/bridge/zcode/events.test.ts
  * compares the two on many variants; keep it passing when either side changes.
  */
 import type { Logger } from './backend.ts';

@@ -139,7 +139,7 @@ export function accountApiKey(providerId: string, configText: string | undefined
 
 /**
  * The enabled GLM Coding Plan provider with a stored key (`builtin:zai-coding-plan`, a
- * `…bigmodel…coding-plan` one …), first by id: what the quota request signs with (acp/quota.ts).
+ * `…bigmodel…coding-plan` one …), first by id: what the quota request signs with (acp/extensions/quota.ts).
  */
 export function codingPlanCredentials(configText: string | undefined): { providerId: string; apiKey: string } | undefined {
   const providers = configProviders(configText) ?? {};

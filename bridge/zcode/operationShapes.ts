@@ -33,7 +33,7 @@ export type CompactionState = z.infer<typeof CompactionState>;
 /**
  * `session/compact`: current builds `{response, snapshot, compact?:{state}}` (docs/zcode-protocol.md "Sessions"),
  * the outcome arrives as an event; some builds answer with the outcome itself, at the top level or
- * under `compaction` (read with `compactionOf`, acp/operationResults.ts).
+ * under `compaction` (read with `compactionOf`, acp/extensions/operationResults.ts).
  */
 export const CompactResult = z.object({ compaction: z.unknown().optional() }).passthrough().nullish().catch(undefined);
 export type CompactResult = z.infer<typeof CompactResult>;

@@ -4,7 +4,7 @@
  * Everything vscode-specific the chat does goes through `ChatEnvironment`.
  */
 import type { SessionConfigOption, SessionInfo, SessionNotification, ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import type { ExtensionRequest, ParamsOf, ResultOf, RewindToResponse } from '../../bridge/acp/extensionSchemas.ts';
+import type { ExtensionRequest, ParamsOf, ResultOf, RewindToResponse } from '../../bridge/acp/extensions/extensionSchemas.ts';
 import type { Attachment, ChangesItem, ChatSettings, MentionCandidate } from '../../webview-ui/contract.ts';
 import type { ChatFeatures } from './chatFeatures.ts';
 import type { DiffSource } from './toolView.ts';

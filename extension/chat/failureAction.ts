@@ -1,7 +1,7 @@
 /**
  * Which one action a failed turn's error line offers, from the ACP error the prompt answered with:
  * the bridge puts zcode's cause and whether retrying can help under `data.zcode`
- * (bridge/acp/turnState.ts `turnFailedError`). Retry only where retrying can help; a captcha or a
+ * (bridge/acp/turns/turnState.ts `turnFailedError`). Retry only where retrying can help; a captcha or a
  * plan the editor cannot use needs the ZCode desktop app, a rejected key the provider's settings,
  * anything else the logs. Pure.
  */

@@ -12,9 +12,9 @@
  * - none of its background tasks runs (closing would stop their updates);
  * - no `session/load` is on its way (if it fails, the chat goes back to the session it showed).
  * Other clients of the bridge (remote, stdio) are not affected: the bridge closes a session only
- * when its last client lets go (bridge/acp/sessionHolders.ts).
+ * when its last client lets go (bridge/acp/sessions/sessionHolders.ts).
  */
-import { BackgroundTasksNotification, readNotification } from '../../bridge/acp/extensionSchemas.ts';
+import { BackgroundTasksNotification, readNotification } from '../../bridge/acp/extensions/extensionSchemas.ts';
 import type { Disposable, Event } from './chatPorts.ts';
 
 /** What the release needs of `ZcodeClientHost` (extension/acpClient.ts). */

@@ -30,7 +30,7 @@ after(async () => {
 });
 
 // The bridge's capability probe asks a seed build about session/steer and session/rewind for a
-// session that cannot exist (bridge/acp/capabilities.ts PROBE_SESSION_ID): not the user's calls.
+// session that cannot exist (bridge/acp/extensions/capabilities.ts PROBE_SESSION_ID): not the user's calls.
 const PROBE_SESSION_ID = 'zcode-bridge-capability-probe';
 const received = (method) =>
   readSimRecord(wb.simRecord)

@@ -1,5 +1,5 @@
 /**
- * `initialize` answered before the bridge is loaded (bridge/acp/earlyInitialize.ts).
+ * `initialize` answered before the bridge is loaded (bridge/acp/transport/earlyInitialize.ts).
  *
  * In process: the real bridge behind `afterEarlyInitialize` accepts the replayed request (a
  * `session/new` after it is served, not refused as "not initialized"), its own answer to the replay
@@ -13,9 +13,9 @@ import { spawn } from 'node:child_process';
 import { before, describe, test } from 'node:test';
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { createBridge } from '../../../bridge/acp/bridge.ts';
-import { afterEarlyInitialize, earlyInitialize } from '../../../bridge/acp/earlyInitialize.ts';
-import type { EarlyInitialize } from '../../../bridge/acp/earlyInitialize.ts';
-import { initializeResponse } from '../../../bridge/acp/initializeAnswer.ts';
+import { afterEarlyInitialize, earlyInitialize } from '../../../bridge/acp/transport/earlyInitialize.ts';
+import type { EarlyInitialize } from '../../../bridge/acp/transport/earlyInitialize.ts';
+import { initializeResponse } from '../../../bridge/acp/transport/initializeAnswer.ts';
 import { SIM_PATH, simLocateOptions, tempDir, testLogger } from '../../helpers/sim.ts';
 import { testWorkspace } from '../../helpers/workspace.ts';
 import { buildCli } from './harness.ts';

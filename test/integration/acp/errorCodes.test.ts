@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { initializeResponse } from '../../../bridge/acp/initializeAnswer.ts';
+import { initializeResponse } from '../../../bridge/acp/transport/initializeAnswer.ts';
 import { buildCli, MODES } from './harness.ts';
 import { agentText, errorOf, newSession, prompt, withHarness, WORKSPACE } from './helpers.ts';
 

@@ -2,7 +2,7 @@
  * Black-box cases taken from the reference bridge's regression tests, in-process
  * and over stdio: an unknown id in zcode's current wording is ACP's -32002 naming the id, and a
  * load while zcode is still loading the history replays all of it. (`/compact <text>` and
- * `/goal <text>` are in test/integration/extensions/slash.test.ts.)
+ * `/goal <text>` are in test/integration/extensionMethods/slash.test.ts.)
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { initializeResponse } from '../../../bridge/acp/initializeAnswer.ts';
+import { initializeResponse } from '../../../bridge/acp/transport/initializeAnswer.ts';
 import { iconErrors, registryAuthErrors, registryEntryErrors, registryFolderErrors } from '../../helpers/acpRegistry.ts';
 
 const ROOT = path.resolve(fileURLToPath(new URL('../../..', import.meta.url)));

@@ -1,0 +1,620 @@
+/**
+ * ACP sessions ⇄ zcode sessions.
+ *
+ * - An ACP session id is either a lazy placeholder (`session/new`, persisted in store.ts) or a real
+ *   zcode id (from `session/list`, forks …), which passes through unchanged.
+ * - A `SessionRuntime` is one live zcode session in this bridge: its translator state, its event
+ *   subscription (per backend process: `generation`), its settings and its prompt queue. Several
+ *   ACP ids may name the same runtime (a placeholder and, after a restart, its real id): updates go
+ *   out under every alias, and clients ignore ids they do not know.
+ * - Events from zcode are routed here by zcode session id, de-duplicated by `seq` (a re-subscribe
+ *   with `afterSeq` may replay), translated, and broadcast; turn signals go to the listeners
+ *   (turns.ts, the extension methods).
+ * - After a backend crash every runtime is stale; `ensureOpen` resumes + re-subscribes (afterSeq)
+ *   on next use, and all open runtimes are re-opened as soon as the new process is ready.
+ */
+import type { ZcodeSlashCommand } from '../../zcode/catalogShapes.ts';
+import { randomUUID } from 'node:crypto';
+import { RequestError } from '@agentclientprotocol/sdk';
+import type { ClientCapabilities, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
+import { buildConfigOptions, CONFIG_ID, modelSelectionFor } from '../../translate/config.ts';
+import type { ConfigPatch } from '../../translate/config.ts';
+import type { Disposable, Logger, ZcodeBackend, ZcodeMcpServer } from '../../zcode/backend.ts';
+import { Emitter } from '../../zcode/emitter.ts';
+import { sessionTitleOf } from '../../zcode/protocol.ts';
+import type { CheckpointInfo } from '../extensions/extensionSchemas.ts';
+import type { ReadSessionResult, SessionSettings, Todo, ZcodeEvent } from '../../zcode/protocol.ts';
+import type { ClientRegistry } from '../transport/clients.ts';
+import { supportsTerminalOutput } from '../transport/clients.ts';
+import { isNotActive, isSessionNotFound } from '../errors.ts';
+import type { LazyEntry, LazySessionStore } from './store.ts';
+import type { ModelOptionCache } from './modelCache.ts';
+import type { ModelDraft } from './modelDraft.ts';
+import { applyChoices, chosen, placeholderOptions } from './lazyChoices.ts';
+import type { BuildModes } from '../../zcode/buildModes.ts';
+import type { AutomationProbe } from '../../zcode/automation.ts';
+import { UpdateSink } from '../turns/updateSink.ts';
+import type { BridgeLocale } from '../../l10n/messages.ts';
+import { newTranslator, setTerminalOutput, translate } from '../translation.ts';
+import type { TranslatorState, TurnSignal } from '../translation.ts';
+
+/** Placeholder ids look like this so logs show at a glance that a session was never materialized. */
+const PLACEHOLDER_PREFIX = 'lazy_';
+
+export class SessionRuntime {
+  /** ACP ids naming this zcode session. */
+  readonly aliases = new Set<string>();
+  /** Highest event seq handled (re-subscribe `afterSeq`, de-duplication). */
+  lastSeq: number | undefined;
+  /** Events waiting for the response of the prompt whose turn just ended (`SessionManager.holdEvents`). */
+  heldEvents: ZcodeEvent[] | undefined;
+  /** Backend generation in which the zcode session was created/resumed (-1: not active). */
+  activeIn = -1;
+  /** Backend generation the subscription belongs to (-1: not subscribed). */
+  subscribedIn = -1;
+  opening: Promise<void> | undefined;
+  settings: SessionSettings | undefined;
+  /** The ACP config options (mode, model, thought level) as last announced. */
+  configOptions: SessionConfigOption[];
+  todos: Todo[] | undefined;
+  title: string | undefined;
+  /** The commands zcode's snapshot lists for this session (current builds; catalogShapes.ts). */
+  slashCommands: ZcodeSlashCommand[] | undefined;
+  /** The model the user chose in this bridge (re-applied after a resume: zcode may fall back to its default). */
+  chosenModel: string | undefined;
+  /** Checkpoints announced by `checkpoint.created` (current builds have no `session/checkpoints`). */
+  readonly checkpoints: CheckpointInfo[] = [];
+  /** zcode announces titles itself (`session.titleUpdated`, current builds): no need to read them after a turn. */
+  titleFromEvents = false;
+  /** The client's MCP servers, in zcode's shape: zcode does not keep them, so every resume re-sends them. */
+  mcpServers: ZcodeMcpServer[] = [];
+  /** Where its updates leave (merges streaming text; see updateSink.ts). Set by the manager. */
+  sink!: UpdateSink;
+
+  constructor(
+    readonly zcodeId: string,
+    readonly cwd: string,
+    readonly translator: TranslatorState,
+    configOptions: SessionConfigOption[],
+  ) {
+    this.configOptions = configOptions;
+  }
+}
+
+interface AcpEntry {
+  readonly id: string;
+  cwd: string;
+  runtime: SessionRuntime | undefined;
+  /** The MCP servers the client sent with new/load/resume (zcode's shape). */
+  mcpServers: ZcodeMcpServer[];
+  /** In-flight materialization (first use of a placeholder). */
+  materializing: Promise<SessionRuntime> | undefined;
+  /** The options a placeholder was announced with, including what the client chose before its zcode session exists. */
+  options?: SessionConfigOption[];
+  /** Choices made before the zcode session exists: the create (mode) and the calls right after it (model, thought level) carry them. */
+  pending?: ConfigPatch;
+}
+
+export interface SessionManagerOptions {
+  backend: ZcodeBackend;
+  store: LazySessionStore;
+  clients: ClientRegistry;
+  logger: Logger;
+  defaultMode: string;
+  /** The last model option seen (announced at `session/new`, modelCache.ts). */
+  models?: ModelOptionCache;
+  /** zcode's settings before any session, from a throwaway draft (modelDraft.ts). */
+  draft?: ModelDraft;
+  /** Which modes the build takes (zcode/buildModes.ts). */
+  modes?: BuildModes;
+  /** Which tools a build without `automation/*` must not offer (automation.ts). */
+  automation?: AutomationProbe;
+  /** The client's language for the bridge's own words (translator: failure explanations). */
+  locale?: BridgeLocale;
+}
+
+export class SessionManager implements Disposable {
+  private readonly entries = new Map<string, AcpEntry>();
+  private readonly runtimes = new Map<string, SessionRuntime>();
+  /** Incremented on every backend exit: subscriptions of older generations are gone. */
+  private generation = 0;
+  private readonly signals: Emitter<{ runtime: SessionRuntime; signal: TurnSignal }>;
+  /** Every translator signal, with its runtime (turns.ts, extension methods). */
+  readonly onSignal;
+  private readonly subscriptions: Disposable[] = [];
+
+  constructor(private readonly options: SessionManagerOptions) {
+    this.signals = new Emitter('sessions.onSignal', options.logger);
+    this.onSignal = this.signals.event;
+    const { backend } = options;
+    this.subscriptions.push(
+      backend.onEvent((event) => this.handleEvent(event)),
+      // The end of a burst of zcode events: the text merged during it goes out (updateSink.ts).
+      backend.onDidDrainEvents(() => this.flush()),
+      backend.onDidExit(() => {
+        // Before the turn engine fails the running prompts: their streamed text goes out first.
+        this.flush();
+        this.generation++;
+      }),
+      backend.onDidChangeState((state) => {
+        if (state === 'ready' && this.generation > 0) this.reopenAll();
+      }),
+      // A client initializing or leaving may change the merged `_meta.terminal_output`.
+      options.clients.onDidChange(() => this.syncTerminalOutput()),
+    );
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Lookup
+
+  /** Create a lazy placeholder (ACP `session/new`). No zcode session is created for it yet. */
+  createPlaceholder(cwd: string, mcpServers: ZcodeMcpServer[] = []): string {
+    const id = `${PLACEHOLDER_PREFIX}${randomUUID()}`;
+    this.entries.set(id, { id, cwd, runtime: undefined, mcpServers, materializing: undefined, options: this.placeholderConfig(cwd) });
+    this.options.store.set(id, { cwd, createdAt: Date.now() });
+    return id;
+  }
+
+  /**
+   * Before `session/new` answers: zcode's model list for `cwd` from a draft (once per zcode process
+   * and workspace, modelDraft.ts), so a fresh install offers a model picker before the first prompt.
+   * Never fails: without a draft the placeholder gets what is known (modelCache.ts).
+   */
+  async prepareNew(cwd: string): Promise<void> {
+    await this.options.draft?.settingsFor(cwd).catch(() => undefined);
+  }
+
+  /**
+   * The options of a placeholder zcode has no session for yet (not even one being created), or
+   * undefined: then choices go through zcode (configOptions.ts).
+   */
+  async unusedPlaceholderOptions(acpId: string): Promise<SessionConfigOption[] | undefined> {
+    const entry = await this.require(acpId);
+    if (entry.runtime || entry.materializing || !entry.id.startsWith(PLACEHOLDER_PREFIX)) return undefined;
+    if ((await this.options.store.get(acpId))?.zcodeSessionId) return undefined;
+    // Re-checked after the read: a prompt may have started creating the session meanwhile.
+    if (entry.runtime || entry.materializing) return undefined;
+    entry.options ??= this.placeholderConfig(entry.cwd);
+    return entry.options;
+  }
+
+  /**
+   * A choice on an unused placeholder: kept until the zcode session is created (materializeEntry),
+   * announced to every client now. Returns the new options. Call right after
+   * `unusedPlaceholderOptions` answered (same tick), so no materialization started in between.
+   */
+  choose(acpId: string, patch: ConfigPatch): SessionConfigOption[] {
+    const entry = this.entries.get(acpId);
+    if (!entry) throw RequestError.sessionNotFound(acpId);
+    const { after, updates } = chosen(entry.options ?? this.placeholderConfig(entry.cwd), patch);
+    entry.pending = { ...entry.pending, ...patch };
+    entry.options = after;
+    for (const update of updates) this.options.clients.broadcast('session/update', { sessionId: acpId, update });
+    return after;
+  }
+
+  /** The options to answer `session/load` / `session/resume` of a placeholder that is still lazy. */
+  lazyOptions(acpId: string, cwd: string): SessionConfigOption[] {
+    return this.entries.get(acpId)?.options ?? this.placeholderConfig(cwd);
+  }
+
+  /** The entry for an ACP id known in memory or as a persisted placeholder; undefined otherwise. */
+  async lookup(acpId: string): Promise<AcpEntry | undefined> {
+    const known = this.entries.get(acpId);
+    if (known) return known;
+    const stored = await this.options.store.get(acpId);
+    if (!stored) return undefined;
+    // Re-check: another request may have created the entry while we read the store.
+    const entry = this.entries.get(acpId) ?? { id: acpId, cwd: stored.cwd, runtime: undefined, mcpServers: [], materializing: undefined };
+    this.entries.set(acpId, entry);
+    return entry;
+  }
+
+  /** Every persisted placeholder (session/list lists conversations under the id a client was given). */
+  storedPlaceholders(): Promise<Array<[string, LazyEntry]>> {
+    return this.options.store.all();
+  }
+
+  /** Like lookup, but -32002 (with the id) for an unknown session. */
+  async require(acpId: string): Promise<AcpEntry> {
+    const entry = await this.lookup(acpId);
+    if (!entry) throw RequestError.sessionNotFound(acpId);
+    return entry;
+  }
+
+  /** The runtime behind an ACP id, if it is live in this bridge (no I/O). */
+  peek(acpId: string): SessionRuntime | undefined {
+    return this.entries.get(acpId)?.runtime;
+  }
+
+  /** The runtime of a zcode session, if some ACP session has it open. */
+  byZcodeId(zcodeId: string): SessionRuntime | undefined {
+    return this.runtimes.get(zcodeId);
+  }
+
+  /** Every runtime (for summaries and shutdown). */
+  get allRuntimes(): SessionRuntime[] {
+    return [...this.runtimes.values()];
+  }
+
+  /** Known ACP ids with their runtime (GET /status). */
+  get allEntries(): ReadonlyArray<{ id: string; runtime: SessionRuntime | undefined }> {
+    return [...this.entries.values()];
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Materialize / open
+
+  /**
+   * The live runtime of an ACP session: creates the zcode session of an unused placeholder
+   * (`session/create` with the workspace = cwd and the default mode), follows a stored mapping,
+   * and makes sure the subscription is current. -32002 for an unknown id.
+   */
+  async materialize(acpId: string): Promise<SessionRuntime> {
+    const entry = await this.require(acpId);
+    if (entry.runtime) {
+      await this.ensureOpen(entry.runtime);
+      return entry.runtime;
+    }
+    entry.materializing ??= this.materializeEntry(entry).finally(() => (entry.materializing = undefined));
+    return entry.materializing;
+  }
+
+  private async materializeEntry(entry: AcpEntry): Promise<SessionRuntime> {
+    const stored = await this.options.store.get(entry.id);
+    if (stored?.zcodeSessionId) {
+      // A placeholder used before a restart: follow the mapping.
+      const runtime = await this.attach(entry, stored.zcodeSessionId, entry.cwd, { resume: true });
+      this.options.store.set(entry.id, { ...stored, lastUsedAt: Date.now() });
+      return runtime;
+    }
+    const pending = entry.pending;
+    const created = await this.createZcodeSession(entry.cwd, entry.mcpServers, pending?.mode);
+    const zcodeId = created.session.sessionId;
+    this.options.logger.info(`materialized ${entry.id} as zcode session ${zcodeId}`);
+    if (stored || entry.id.startsWith(PLACEHOLDER_PREFIX)) {
+      this.options.store.set(entry.id, { cwd: entry.cwd, createdAt: stored?.createdAt ?? Date.now(), zcodeSessionId: zcodeId, lastUsedAt: Date.now() });
+    }
+    const runtime = await this.attach(entry, zcodeId, entry.cwd, { resume: false, settings: created.settings, title: created.session.title, slashCommands: created.slashCommands });
+    if (pending) await applyChoices(this.options.backend, this.options.logger, runtime, pending);
+    entry.pending = undefined;
+    this.announceMaterialized(runtime, entry.options);
+    return runtime;
+  }
+
+  /** `session/create`, keeping tools this build cannot serve from the model (automation.ts). */
+  private async createZcodeSession(cwd: string, mcpServers: ZcodeMcpServer[] | undefined, mode = this.options.defaultMode): Promise<Awaited<ReturnType<ZcodeBackend['createSession']>>> {
+    const { backend, automation } = this.options;
+    const toolDenylist = await automation?.denylist();
+    const base = { workspacePath: cwd, mode, mcpServers };
+    try {
+      return await backend.createSession({ ...base, ...(toolDenylist ? { toolDenylist } : {}) });
+    } catch (error) {
+      if (!toolDenylist || !automation?.rejected(error)) throw error;
+      return backend.createSession(base);
+    }
+  }
+
+  /**
+   * The client was given the placeholder's options (`session/new`, or `session/load`/`resume` of an
+   * unused placeholder): without a draft (modelDraft.ts) mode and thought level only, since zcode's
+   * models were unknown. Now that zcode's settings are known (create result, else `session/read`),
+   * the full set goes out once as `config_option_update` — without it a client shows no model picker
+   * — plus `current_mode_update` if zcode did not take the mode given. Nothing goes out when the
+   * client already has exactly these options (the draft showed the same list). A mapped placeholder
+   * or a real id is opened through `session/load`/`resume`, whose response carries the real options.
+   */
+  private announceMaterialized(runtime: SessionRuntime, given: SessionConfigOption[] = this.placeholderConfig(runtime.cwd)): void {
+    if (JSON.stringify(runtime.configOptions) === JSON.stringify(given)) return;
+    const updates: SessionUpdate[] = [{ sessionUpdate: 'config_option_update', configOptions: runtime.configOptions }];
+    const mode = runtime.configOptions.find((o) => o.id === CONFIG_ID.mode)?.currentValue;
+    if (typeof mode === 'string' && mode !== given.find((o) => o.id === CONFIG_ID.mode)?.currentValue) {
+      updates.push({ sessionUpdate: 'current_mode_update', currentModeId: mode });
+    }
+    this.emit(runtime, updates);
+  }
+
+  /**
+   * `session/load` / `session/resume`: make an ACP id live. A placeholder that was never used stays
+   * lazy (its zcode session is created on first use, exactly like after `session/new`); a mapped
+   * placeholder or a real zcode id is resumed. Returns the runtime, or undefined for a lazy one.
+   */
+  async open(acpId: string, cwd: string, mcpServers: ZcodeMcpServer[] = []): Promise<SessionRuntime | undefined> {
+    const entry = await this.lookup(acpId);
+    if (entry) {
+      // The servers of this request win: the client sends its current set with every load/resume.
+      entry.mcpServers = mcpServers;
+      if (entry.runtime) entry.runtime.mcpServers = mcpServers;
+      if (entry.runtime) {
+        await this.ensureOpen(entry.runtime);
+        await this.refresh(entry.runtime);
+        return entry.runtime;
+      }
+      const stored = await this.options.store.get(acpId);
+      if (!stored?.zcodeSessionId) return undefined;
+      return this.materialize(acpId);
+    }
+    // A real zcode id this bridge has not seen yet.
+    const real: AcpEntry = { id: acpId, cwd, runtime: undefined, mcpServers, materializing: undefined };
+    try {
+      const runtime = await this.attach(real, acpId, cwd, { resume: true });
+      this.entries.set(acpId, real);
+      return runtime;
+    } catch (error) {
+      // An id zcode cannot resume is unknown, however zcode words it: -32004 "not active" is what a
+      // build answers for a session it does not hold. One unknown id gets one answer (-32002), as
+      // `session/prompt` gives it.
+      if (isSessionNotFound(error) || isNotActive(error)) throw RequestError.sessionNotFound(acpId);
+      throw error;
+    }
+  }
+
+  /** Bind an entry to a zcode session: runtime, subscription, settings. */
+  private async attach(entry: AcpEntry, zcodeId: string, cwd: string, how: { resume: boolean; settings?: SessionSettings; title?: string; slashCommands?: ZcodeSlashCommand[] }): Promise<SessionRuntime> {
+    let runtime = this.runtimes.get(zcodeId);
+    const fresh = !runtime;
+    if (!runtime) {
+      runtime = new SessionRuntime(zcodeId, cwd, newTranslator(cwd, this.terminalOutput, this.options.locale), this.placeholderConfig(cwd));
+      runtime.mcpServers = entry.mcpServers;
+      const aliases = runtime.aliases;
+      runtime.sink = new UpdateSink((update) => {
+        for (const sessionId of aliases) this.options.clients.broadcast('session/update', { sessionId, update });
+      });
+      if (how.settings) this.setSettings(runtime, how.settings);
+      runtime.title = how.title;
+      runtime.slashCommands = how.slashCommands;
+      this.runtimes.set(zcodeId, runtime);
+      // Fresh create: already active in this process; only a resume needs `session/resume`.
+      if (!how.resume) runtime.activeIn = this.generation;
+    }
+    try {
+      await this.ensureOpen(runtime);
+      if (!runtime.settings || how.resume) await this.refresh(runtime);
+    } catch (error) {
+      // Do not leave a runtime behind for a session zcode could not open.
+      if (fresh) this.runtimes.delete(zcodeId);
+      throw error;
+    }
+    runtime.aliases.add(entry.id);
+    entry.runtime = runtime;
+    return runtime;
+  }
+
+  /**
+   * Make the runtime's subscription current: after a backend restart (or the first time), resume
+   * the zcode session and subscribe with `afterSeq` so no event is lost. Subscribe always happens
+   * before any `session/send` (turns.ts awaits this first).
+   */
+  ensureOpen(runtime: SessionRuntime): Promise<void> {
+    if (runtime.subscribedIn === this.generation && runtime.activeIn === this.generation) return Promise.resolve();
+    runtime.opening ??= this.openRuntime(runtime).finally(() => (runtime.opening = undefined));
+    return runtime.opening;
+  }
+
+  private async openRuntime(runtime: SessionRuntime): Promise<void> {
+    const generation = this.generation;
+    const { backend } = this.options;
+    if (runtime.activeIn !== generation) {
+      await backend.resumeSession({ sessionId: runtime.zcodeId, workspacePath: runtime.cwd, mcpServers: runtime.mcpServers });
+      runtime.activeIn = generation;
+      await this.reapplyModel(runtime);
+    }
+    if (runtime.subscribedIn !== generation) {
+      const asked = runtime.lastSeq;
+      await backend.subscribe({ sessionId: runtime.zcodeId, afterSeq: asked, includeSnapshot: false }, { onSubscribed: ({ eventSeq }) => (runtime.lastSeq = startingSeq(asked, runtime.lastSeq, eventSeq)) });
+      runtime.subscribedIn = generation;
+    }
+  }
+
+  /**
+   * After a resume (backend restart, eviction) zcode may silently fall back to its default model:
+   * the user's choice made through this bridge is applied again. A failure is
+   * logged, never fatal: the turn still runs, on zcode's model.
+   */
+  private async reapplyModel(runtime: SessionRuntime): Promise<void> {
+    if (!runtime.chosenModel) return;
+    try {
+      const thoughtLevel = runtime.configOptions.find((o) => o.id === CONFIG_ID.thoughtLevel)?.currentValue;
+      const selection = modelSelectionFor(runtime.settings, runtime.chosenModel, typeof thoughtLevel === 'string' ? thoughtLevel : undefined);
+      await this.options.backend.setModel({ sessionId: runtime.zcodeId, ...selection });
+      this.options.logger.info(`re-applied model ${runtime.chosenModel} to ${runtime.zcodeId} after resuming it`);
+    } catch (error) {
+      this.options.logger.warn(`could not re-apply model ${runtime.chosenModel} to ${runtime.zcodeId}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Re-read settings, todos and title (`session/read`); an evicted session is resumed first. */
+  async refresh(runtime: SessionRuntime): Promise<ReadSessionResult> {
+    let read: ReadSessionResult;
+    try {
+      read = await this.options.backend.read({ sessionId: runtime.zcodeId });
+    } catch (error) {
+      if (!isNotActive(error)) throw error;
+      await this.options.backend.resumeSession({ sessionId: runtime.zcodeId, workspacePath: runtime.cwd, mcpServers: runtime.mcpServers });
+      runtime.activeIn = this.generation;
+      read = await this.options.backend.read({ sessionId: runtime.zcodeId });
+    }
+    if (read.settings) this.setSettings(runtime, read.settings);
+    if (read.todos) runtime.todos = read.todos;
+    if (read.slashCommands) runtime.slashCommands = read.slashCommands;
+    const title = sessionTitleOf(read);
+    if (title) runtime.title = title;
+    return read;
+  }
+
+  /** The config options of a session zcode has no session for yet (lazyChoices.ts). */
+  placeholderConfig(cwd?: string): SessionConfigOption[] {
+    const { defaultMode, modes, models, draft } = this.options;
+    return placeholderOptions({ defaultMode, modes, models, drafted: cwd === undefined ? undefined : draft?.peek(cwd) });
+  }
+
+  /** New settings from zcode: the config options are rebuilt from them. */
+  private setSettings(runtime: SessionRuntime, settings: SessionSettings): void {
+    runtime.settings = settings;
+    runtime.configOptions = buildConfigOptions(settings, { mode: this.options.defaultMode, modes: this.options.modes?.offered });
+    this.options.models?.remember(runtime.configOptions.find((o) => o.id === CONFIG_ID.model));
+  }
+
+  /** After a crash: bring every open session back (events of background tasks keep flowing). */
+  private reopenAll(): void {
+    for (const runtime of this.runtimes.values()) {
+      if (runtime.subscribedIn === this.generation) continue;
+      this.ensureOpen(runtime).catch((error: unknown) => {
+        this.options.logger.warn(`could not re-open zcode session ${runtime.zcodeId} after a restart: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }
+  }
+
+  /** Force the next use to resume (zcode said -32004: evicted after idling). */
+  markInactive(runtime: SessionRuntime): void {
+    runtime.activeIn = -1;
+  }
+
+  /** `session/close`: forget the ACP id; the runtime goes when its last alias does. */
+  close(acpId: string): SessionRuntime | undefined {
+    const entry = this.entries.get(acpId);
+    if (!entry) return undefined;
+    this.entries.delete(acpId);
+    const runtime = entry.runtime;
+    if (runtime) {
+      runtime.aliases.delete(acpId);
+      if (runtime.aliases.size === 0) this.runtimes.delete(runtime.zcodeId);
+    }
+    return runtime;
+  }
+
+  /**
+   * `session/close` of a placeholder that was never prompted: nothing exists in zcode, so the
+   * stored entry goes too (it would otherwise stay in `session/list` as an empty conversation).
+   */
+  async dropUnprompted(acpId: string): Promise<void> {
+    if (!acpId.startsWith(PLACEHOLDER_PREFIX)) return;
+    const stored = await this.options.store.get(acpId);
+    if (stored && !stored.zcodeSessionId) this.options.store.delete(acpId);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Events and updates
+
+  /**
+   * Broadcast updates under every alias of the runtime, at once. Only the updates of zcode's own
+   * events are merged (`handleRuntimeEvent`, until the burst ends): nothing else would end the wait.
+   */
+  emit(runtime: SessionRuntime, updates: readonly SessionUpdate[]): void {
+    for (const update of updates) runtime.sink.push(update);
+    runtime.sink.flush();
+  }
+
+  /**
+   * An update whose shape depends on what each client can show (notices.ts), under every alias of
+   * the runtime; the text held before it goes out first.
+   */
+  emitPerClient(runtime: SessionRuntime, updateFor: (capabilities: ClientCapabilities | undefined) => SessionUpdate): void {
+    runtime.sink.flush();
+    for (const sessionId of runtime.aliases) this.options.clients.broadcastEach('session/update', (client) => ({ sessionId, update: updateFor(client.capabilities) }));
+  }
+
+  /** Send any held text now: before a response, a client request or a notification that must follow it. */
+  flush(runtime?: SessionRuntime): void {
+    if (runtime) runtime.sink.flush();
+    else for (const r of this.runtimes.values()) if (r.sink.holding) r.sink.flush();
+  }
+
+  /** Fire a signal as if the translator had produced it (the turn engine's synthetic ones). */
+  fireSignal(runtime: SessionRuntime, signal: TurnSignal): void {
+    this.signals.fire({ runtime, signal });
+  }
+
+  /**
+   * Hold the session's next events until `release()` is called: what zcode sends after a turn's
+   * end waits until the prompt that turn answered has its response written (turns.ts), so that a
+   * client never sees the session's later updates before the response that ended the turn. Events
+   * of other sessions flow on, and so do zcode's responses (nothing awaited can deadlock on this).
+   * `release` is idempotent; events are then handled in the order they came.
+   */
+  holdEvents(runtime: SessionRuntime): () => void {
+    const queue: ZcodeEvent[] = runtime.heldEvents ?? [];
+    runtime.heldEvents = queue;
+    return () => {
+      if (runtime.heldEvents !== queue) return;
+      runtime.heldEvents = undefined;
+      for (let i = 0; i < queue.length; i++) {
+        // A held event may end a turn and hold again: the rest queue behind it, in order.
+        if (runtime.heldEvents) {
+          (runtime.heldEvents as ZcodeEvent[]).unshift(...queue.slice(i));
+          break;
+        }
+        this.handleRuntimeEvent(runtime, queue[i]);
+      }
+      // Released outside a burst of zcode's: nothing else would send the text they held.
+      runtime.sink.flush();
+    };
+  }
+
+  private handleEvent(event: ZcodeEvent): void {
+    const runtime = this.runtimes.get(event.sessionId);
+    if (!runtime) {
+      this.options.logger.debug(`event ${event.type} for zcode session ${event.sessionId}, which no ACP session has open; skipped`);
+      return;
+    }
+    if (runtime.heldEvents) return void runtime.heldEvents.push(event);
+    this.handleRuntimeEvent(runtime, event);
+  }
+
+  private handleRuntimeEvent(runtime: SessionRuntime, event: ZcodeEvent): void {
+    if (event.seq !== undefined) {
+      // A re-subscribe with afterSeq may replay what we already handled.
+      if (runtime.lastSeq !== undefined && event.seq <= runtime.lastSeq) return;
+      runtime.lastSeq = event.seq;
+    }
+    let result;
+    try {
+      result = translate(runtime.translator, event);
+    } catch (error) {
+      this.options.logger.error(`translating ${event.type} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return;
+    }
+    for (const update of result.updates) runtime.sink.push(update);
+    if (result.signals.length === 0) return;
+    // Signals end turns and trigger notifications: what the event produced goes out first.
+    runtime.sink.flush();
+    for (const signal of result.signals) this.signals.fire({ runtime, signal });
+  }
+
+  /**
+   * The merged capability decides how shell output is rendered (terminal vs text). It is read when
+   * a translator is created and pushed into every live translator whenever the clients change
+   * (`syncTerminalOutput`): new cards follow the audience, open cards keep their form
+   * (translation.ts `setTerminalOutput`).
+   */
+  private get terminalOutput(): boolean {
+    return supportsTerminalOutput(this.options.clients.capabilities);
+  }
+
+  private syncTerminalOutput(): void {
+    const terminalOutput = this.terminalOutput;
+    for (const runtime of this.runtimes.values()) {
+      if (runtime.translator.terminalOutput !== terminalOutput) setTerminalOutput(runtime.translator, terminalOutput);
+    }
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.signals.dispose();
+  }
+}
+
+/**
+ * The seq a subscription's de-duplication starts from, decided by comparing numbers (never by
+ * when an event arrived relative to the answer): `asked` is the `afterSeq` the subscribe was sent
+ * with, `handled` the highest seq handled by now, `eventSeq` zcode's current seq from the answer.
+ * - First subscribe: start after what already happened, keeping any newer event already handled.
+ * - zcode's seq below the one asked for: the numbering restarted (a build that does not persist
+ *   it); follow it, or every new event would be dropped as a duplicate.
+ * - Otherwise the stream resumes after `asked` (replayed events are de-duplicated as they come).
+ */
+export function startingSeq(asked: number | undefined, handled: number | undefined, eventSeq: number | undefined): number | undefined {
+  if (typeof eventSeq !== 'number') return handled;
+  if (asked === undefined) return handled === undefined ? eventSeq : Math.max(handled, eventSeq);
+  return eventSeq < asked ? eventSeq : handled;
+}

@@ -1,0 +1,71 @@
+/**
+ * The bridge's own words in the client's language: the questions form, the plan form, permission
+ * option names; zcode's own texts stay as zcode sent them.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { bt, environmentLocale, resolveLocale } from '../../../../bridge/l10n/messages.ts';
+import { explainTurnFailure } from '../../../../bridge/translate/failures.ts';
+import { permissionToAcp, planToElicitation, questionsToElicitation } from '../../../../bridge/translate/interactions.ts';
+import { PermissionRequestParams, type Question } from '../../../../bridge/zcode/protocol.ts';
+
+const questions: Question[] = [
+  { question: 'Which language should the new service use?', header: 'Language', multiSelect: false, options: [{ label: 'TypeScript' }, { label: 'Go' }] },
+  { question: 'Which checks should run in CI?', header: 'CI checks', multiSelect: true, options: [{ label: 'Lint' }] },
+];
+
+test('locales: VS Code tags, POSIX locales and the environment resolve to the catalogue; anything else is English', () => {
+  assert.equal(resolveLocale('zh-cn'), 'zh-cn');
+  assert.equal(resolveLocale('zh_CN.UTF-8'), 'zh-cn');
+  assert.equal(resolveLocale('zh-Hans'), 'zh-cn');
+  assert.equal(resolveLocale('de'), 'en');
+  assert.equal(resolveLocale(undefined), 'en');
+  assert.equal(environmentLocale({ LANG: 'en_US.UTF-8', LC_ALL: 'zh_CN.UTF-8' }), 'zh-cn');
+  assert.equal(bt('zh-cn', 'Please answer {0} question(s).', 2), '请回答 2 个问题。');
+  assert.equal(bt('zh-cn', 'a text the catalogue does not have'), 'a text the catalogue does not have');
+});
+
+test('zh-cn: the questions form speaks Chinese; the questions and answers are zcode\'s', () => {
+  const form = questionsToElicitation('s1', questions, 't1', 'zh-cn');
+  assert.equal(form.message, '请回答 2 个问题。');
+  const text = JSON.stringify(form);
+  assert.match(text, /跳过此问题/);
+  assert.match(text, /↳ 或输入自定义内容/);
+  assert.match(text, /↳ 或输入其他内容/);
+  assert.doesNotMatch(text, /Please answer|Skip this question|or type a/);
+  assert.match(text, /Which language should the new service use\?/, 'zcode\'s question is kept');
+  assert.match(text, /TypeScript/);
+  assert.equal(questionsToElicitation('s1', questions, 't1').message, 'Please answer 2 question(s).', 'English by default');
+});
+
+test('zh-cn: the plan form\'s instructions are Chinese, the plan is zcode\'s', () => {
+  const form = planToElicitation('s1', '1. Refactor the cache', undefined, 'zh-cn');
+  assert.match(form.message, /^准备好开始编码了吗？\n\n1\. Refactor the cache\n\n留空并提交即批准/);
+  assert.match(JSON.stringify(form), /留空 = 批准计划/);
+});
+
+test('zh-cn: permission options the bridge names are Chinese; a name zcode chose is kept', () => {
+  const params = PermissionRequestParams.parse({
+    sessionId: 'z1',
+    requestId: 'r1',
+    toolName: 'Bash',
+    input: { command: 'npm test' },
+    options: [
+      { optionId: 'allow_once', kind: 'allow_once', name: 'Allow once' },
+      { optionId: 'allow_always', kind: 'allow_always' },
+      { optionId: 'deny', kind: 'deny', name: 'Deny' },
+      { optionId: 'custom', kind: 'allow', name: 'Allow npm scripts' },
+    ],
+  });
+  const request = permissionToAcp(params, undefined, { locale: 'zh-cn' });
+  assert.deepEqual(request.options.map((o) => o.name), ['允许一次', '始终允许', '拒绝', 'Allow npm scripts']);
+});
+
+test('zh-cn: a failure the bridge explains is Chinese; what zcode said is kept as zcode said it', () => {
+  const captcha = explainTurnFailure({ code: 3007, message: 'ProviderBusinessError: captcha verify failed' }, false, 'zh-cn');
+  assert.equal(captcha.cause, 'captcha');
+  assert.match(captcha.message, /^模型服务商要求验证码验证/);
+  assert.match(captcha.message, /captcha verify failed/, 'zcode\'s own text stays');
+  assert.match(explainTurnFailure({ code: 3007, message: 'captcha verify failed' }, false).message, /^The model provider asked for a captcha/);
+});
+
