@@ -19,7 +19,7 @@ import type { EarlyInitialize } from './acp/transport/earlyInitialize.ts';
 import { formatDoctorReport, runDoctor } from './zcode/doctor.ts';
 import { guardedNdJsonStream } from './acp/transport/stdioStream.ts';
 import type { Bridge } from './acp/bridge.ts';
-import type { Logger } from './zcode/backend.ts';
+import type { Logger } from './logger.ts';
 import { BRIDGE_NAME } from './version.ts';
 
 function stderrLogger(debug: boolean): Logger {

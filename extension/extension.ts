@@ -145,7 +145,7 @@ export async function deactivate(): Promise<void> {
   await run?.();
 }
 
-/** Settings → locate options (discovery fills the gaps: bridge/zcode/locate.ts). */
+/** Settings → locate options (discovery fills the gaps: bridge/zcode/locateZcode.ts). */
 function readLocateOptions(): LocateOptions {
   const config = vscode.workspace.getConfiguration('zcode');
   const zcodePath = config.get<string>('path')?.trim();

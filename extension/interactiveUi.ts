@@ -11,7 +11,7 @@ import type {
   RequestPermissionRequest,
   RequestPermissionResponse,
 } from '@agentclientprotocol/sdk';
-import type { Logger } from '../bridge/zcode/backend.ts';
+import type { Logger } from '../bridge/logger.ts';
 
 /**
  * The UI that answers the bridge's interactive requests (the chat webview registers one).

@@ -2,10 +2,10 @@
  * "zcode was not found" as a state the UI shows, not just an error toast: the `zcode.notFound`
  * context key drives the welcome view (package.json `viewsWelcome`) and the status bar; the
  * Background Tasks view's message and a notification say exactly what discovery tried (the
- * message of bridge/zcode/locate.ts). "Locate zcode…" picks the CLI and writes `zcode.path`.
+ * message of bridge/zcode/locateZcode.ts). "Locate zcode…" picks the CLI and writes `zcode.path`.
  */
 import * as vscode from 'vscode';
-import { locateZcode, ZCODE_INSTALL_URL } from '../bridge/zcode/locate.ts';
+import { locateZcode, ZCODE_INSTALL_URL } from '../bridge/zcode/locateZcode.ts';
 import type { LocateOptions } from '../bridge/zcode/backend.ts';
 import type { ZcodeClientHost } from './acpClient.ts';
 import { Disposable, errorMessage } from './disposable.ts';

@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import { generateToken } from '../bridge/remote/auth.ts';
 import type { RemoteServer } from '../bridge/remote/server.ts';
-import type { Logger } from '../bridge/zcode/backend.ts';
+import type { Logger } from '../bridge/logger.ts';
 import type { ZcodeClientHost } from './acpClient.ts';
 import { Disposable, errorMessage } from './disposable.ts';
 

@@ -19,7 +19,7 @@ import type {
   SessionInfo,
   SetSessionConfigOptionResponse,
 } from '@agentclientprotocol/sdk';
-import { ForkRequest, replayOf } from '../bridge/acp/extensions/extensionSchemas.ts';
+import { ForkRequest, replayOf } from '../bridge/acp/extensions/contract.ts';
 import type { ZcodeClientHost } from './acpClient.ts';
 import type { LoadedSession } from './chat/chatPorts.ts';
 import { Disposable } from './disposable.ts';
@@ -35,7 +35,7 @@ export interface ConfigOptionsChange {
   configOptions: readonly SessionConfigOption[];
 }
 
-/** The ACP client's sessions (the bridge's own session table is bridge/acp/sessions/sessions.ts `SessionManager`). */
+/** The ACP client's sessions (the bridge's own session table is bridge/acp/sessions/sessionTable.ts `SessionManager`). */
 export class ClientSessions extends Disposable {
   private readonly _onDidChangeActiveSession = this.register(new vscode.EventEmitter<string | undefined>());
   /** Fires with the new active session id (undefined when none). */

@@ -8,7 +8,7 @@
  *   await bridge.dispose();                                               // closes clients, stops zcode
  *
  * Files: clients.ts (registry, capability merge, broadcast) · races.ts (first-answer-wins
- * requests) · sessions.ts (lazy sessions, subscriptions, event routing) · store.ts (the persisted
+ * requests) · sessionTable.ts (lazy sessions, subscriptions, event routing) · lazySessionStore.ts (the persisted
  * placeholders) · updateSink.ts (streaming text merged under load) · turns.ts + turnState.ts
  * (prompt queue and turn engine) · interactionRouter.ts (zcode dialogs → ACP) · configOptions.ts ·
  * handlers.ts (the stable ACP methods) · signals.ts (translator signals → notifications) ·
@@ -20,7 +20,7 @@
  * `_zcode/*` extension methods live in extensionMethods.ts and slash commands in slashCommands.ts.
  * Both get a `BridgeContext` (context.ts) and nothing else:
  *   - `registerExtensionMethods(app, ctx)` is called once at creation, after the core handlers;
- *     a new method is a descriptor in extensionSchemas.ts (name, params schema, result schema)
+ *     a new method is a descriptor in contract.ts (name, params schema, result schema)
  *     plus one `register(descriptor, handler)` line there (the SDK answers -32602 when the params
  *     schema rejects the params; the extension calls it with `host.call(descriptor, params)`).
  *     A method the core itself answers is registered in handlers.ts instead: `_zcode/session/loadEarlier`
@@ -35,13 +35,13 @@
  *     (nothing is held back), so a response returned right after it follows its text.
  *
  * ## Notifications the bridge sends to every client
- * `session/update`, and the `_zcode/*` notifications of extensionSchemas.ts: `BackgroundTasksNotification`
+ * `session/update`, and the `_zcode/*` notifications of contract.ts: `BackgroundTasksNotification`
  * `{sessionId, tasks}` on every change of a session's background tasks; `SteerStateNotification`
  * `{sessionId, state: 'queued'|'drained'}`; `CheckpointsChangedNotification` `{sessionId, checkpointId?}`
  * when zcode made a checkpoint (current builds).
  *
  * ## Behaviour worth knowing
- * - `session/new` is lazy (store.ts); the zcode session is created on first real use.
+ * - `session/new` is lazy (lazySessionStore.ts); the zcode session is created on first real use.
  * - Prompts of one session are queued FIFO (turns.ts), advertised in `initialize` `_meta.zcode.promptQueue`;
  *   `session/cancel` cancels the running prompt and every queued one; `$/cancel_request` only its
  *   prompt; a client that disconnects does not cancel the shared turn.
@@ -50,7 +50,7 @@
  * - zcode's own shell commands are rendered as terminal cards when the merged client capabilities
  *   advertise `_meta.terminal_output`, else as text. The mode follows the connected clients (a
  *   terminal client connecting later, or the last one leaving, switches cards opened from then on);
- *   a card already open keeps the form it was announced with (sessions.ts `syncTerminalOutput`).
+ *   a card already open keeps the form it was announced with (sessionTable.ts `syncTerminalOutput`).
  * - Consecutive text chunks read from zcode in one burst are merged (updateSink.ts): clients must
  *   not assume one `agent_message_chunk` per zcode delta.
  * - The default mode for `session/create` is `build` (edits and commands, asking before risky
@@ -61,7 +61,8 @@ import { resolveLocale } from '../l10n/messages.ts';
 import type { AgentApp, AgentConnection, ClientApp, ClientConnection, Stream } from '@agentclientprotocol/sdk';
 import { agent } from '@agentclientprotocol/sdk';
 import { createZcodeBackend } from '../zcode/client.ts';
-import type { Disposable, LocateOptions, Logger, ZcodeBackend } from '../zcode/backend.ts';
+import type { Disposable, LocateOptions, ZcodeBackend } from '../zcode/backend.ts';
+import type { Logger } from '../logger.ts';
 import { Emitter } from '../zcode/emitter.ts';
 import { BRIDGE_NAME } from '../version.ts';
 import { ClientRegistry } from './transport/clients.ts';
@@ -78,11 +79,11 @@ import { QuotaService } from './extensions/quota.ts';
 import { DEFAULT_INTERACTION_TUNING, InteractionRouter } from './turns/interactionRouter.ts';
 import type { InteractionTuning } from './turns/interactionRouter.ts';
 import { RequestRaces } from './turns/races.ts';
-import { SessionManager } from './sessions/sessions.ts';
-import type { SessionRuntime } from './sessions/sessions.ts';
+import { SessionManager } from './sessions/sessionTable.ts';
+import type { SessionRuntime } from './sessions/sessionTable.ts';
 import { handleSignal, notifyAliases } from './turns/signals.ts';
 import { runSlashCommand } from './extensions/slashCommands.ts';
-import { LazySessionStore } from './sessions/store.ts';
+import { LazySessionStore } from './sessions/lazySessionStore.ts';
 import { ModelOptionCache } from './sessions/modelCache.ts';
 import { ModelDraft } from './sessions/modelDraft.ts';
 import { BuildModes } from '../zcode/buildModes.ts';

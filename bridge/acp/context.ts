@@ -1,17 +1,18 @@
 /**
- * The seam between the ACP core (bridge.ts, sessions.ts, turns.ts) and the features layered on it:
+ * The seam between the ACP core (bridge.ts, sessionTable.ts, turns.ts) and the features layered on it:
  * the `_zcode/*` extension methods (extensionMethods.ts) and the slash commands (slashCommands.ts).
  * Those files receive a `BridgeContext` and never reach into the core's internals, so the core can
  * change without breaking them and they can be tested against the same contract.
  */
 import type { ContentBlock, PromptResponse, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
-import type { Disposable, Logger, ZcodeBackend, ZcodeMcpServer } from '../zcode/backend.ts';
+import type { Disposable, ZcodeBackend, ZcodeMcpServer } from '../zcode/backend.ts';
+import type { Logger } from '../logger.ts';
 import type { SessionSettings } from '../zcode/protocol.ts';
 import type { ClientRegistry } from './transport/clients.ts';
 import type { CommandCatalog } from './extensions/commandCatalog.ts';
 import type { QuotaService } from './extensions/quota.ts';
 import type { ZcodeFeatures } from './extensions/capabilities.ts';
-import type { CheckpointInfo, ExtensionNotification, SessionNotificationParams } from './extensions/extensionSchemas.ts';
+import type { CheckpointInfo, ExtensionNotification, SessionNotificationParams } from './extensions/contract.ts';
 import type { TranslatorState, TurnSignal } from './translation.ts';
 
 /** A live zcode session as seen through one ACP session id. */

@@ -4,7 +4,7 @@
  * The SDK parses params with its zod schemas before a handler runs (bad params → -32602), answers
  * unknown methods with -32601, ignores unknown notifications, and — because an `initialize` handler
  * is registered — refuses every other request before `initialize` with -32600. Everything thrown
- * here leaves as a `RequestError` (errors.ts).
+ * here leaves as a `RequestError` (requestErrors.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { RequestError } from '@agentclientprotocol/sdk';
@@ -13,25 +13,26 @@ import { buildModeState } from '../translate/config.ts';
 import { historyToUpdates } from '../translate/history.ts';
 import { DEFAULT_REPLAY_MESSAGES, pageBefore, pageEndingAt, replayLimitOf } from '../translate/replayPage.ts';
 import { mcpServersToZcode } from '../translate/mcpServers.ts';
-import { availableCommands } from '../translate/prompt.ts';
-import type { Logger, ZcodeBackend } from '../zcode/backend.ts';
+import { availableCommands } from '../translate/promptContent.ts';
+import type { ZcodeBackend } from '../zcode/backend.ts';
+import type { Logger } from '../logger.ts';
 import type { ClientRegistry, ConnectedClient } from './transport/clients.ts';
 import { supportsTerminalOutput } from './transport/clients.ts';
 import type { ConfigService } from './sessions/configOptions.ts';
 import type { CommandScope } from './extensions/commandCatalog.ts';
 import { requireAbsoluteCwd, requireUsableCwd } from './sessions/cwd.ts';
 import type { SlashCommandRunner, BridgeContext } from './context.ts';
-import { answerOrRequestError } from './errors.ts';
+import { answerOrRequestError } from './requestErrors.ts';
 import { AUTH_METHOD_ID, initializeResponse, PROTOCOL_VERSION } from './transport/initializeAnswer.ts';
-import type { SessionRuntime } from './sessions/sessions.ts';
-import { LoadEarlierRequest } from './extensions/extensionSchemas.ts';
+import type { SessionRuntime } from './sessions/sessionTable.ts';
+import { LoadEarlierRequest } from './extensions/contract.ts';
 import { paramsParser } from './extensions/paramsParser.ts';
-import type { ParsedParamsOf, ResultOf } from './extensions/extensionSchemas.ts';
+import type { ParsedParamsOf, ResultOf } from './extensions/contract.ts';
 import { settledMessages } from './sessions/replay.ts';
 import { listSessionInfos } from './sessions/sessionList.ts';
 import { SessionHolders } from './sessions/sessionHolders.ts';
 import type { RequestRaces } from './turns/races.ts';
-import type { SessionManager } from './sessions/sessions.ts';
+import type { SessionManager } from './sessions/sessionTable.ts';
 import type { TurnEngine } from './turns/turns.ts';
 
 export interface HandlerDeps {
@@ -202,7 +203,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
           // a /rewind waiting for idle), not only `$/cancel_request`.
           return deps.slashCommands(deps.context, { sessionId: params.sessionId, prompt: params.prompt, signal: jobSignal, holdEvents });
         },
-        // What zcode sends after the turn waits for this response (`SessionManager.holdEvents`, sessions.ts).
+        // What zcode sends after the turn waits for this response (`SessionManager.holdEvents`, sessionTable.ts).
         (fn) => whenAnswered(client, fn),
       );
     }),

@@ -1,5 +1,5 @@
 /**
- * The ACP core's doorway into bridge/translate's session translator, so that the core (sessions.ts,
+ * The ACP core's doorway into bridge/translate's session translator, so that the core (sessionTable.ts,
  * context.ts, signals.ts, turnState.ts) depends on a handful of names (and a change of the translator's API is
  * adapted here, once). Not the only way in: extensionMethods.ts (background-task lists and
  * cancellations) and interactionRouter.ts (noting and settling interactions) import

@@ -14,7 +14,7 @@
  * - A refusal is logged once per source per episode, so a flood cannot flood the log.
  */
 import type { Socket } from 'node:net';
-import type { Logger } from '../zcode/backend.ts';
+import type { Logger } from '../logger.ts';
 import { rateLimitSource } from './address.ts';
 import { rejectUpgrade } from './http.ts';
 

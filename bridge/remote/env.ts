@@ -13,7 +13,7 @@
  * take the stdio bridge down. The endpoint closes itself when the bridge is disposed (if the bridge
  * exposes `onDidDispose`); the CLI should still `await server.close()` on shutdown.
  */
-import type { Logger } from '../zcode/backend.ts';
+import type { Logger } from '../logger.ts';
 import { DEFAULT_REMOTE_HOST, DEFAULT_REMOTE_PORT, startRemoteServer } from './server.ts';
 import type { RemoteHost, RemoteServer } from './server.ts';
 

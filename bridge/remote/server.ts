@@ -19,7 +19,8 @@ import type { Duplex } from 'node:stream';
 import type { Stream } from '@agentclientprotocol/sdk';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
-import type { Disposable, Logger } from '../zcode/backend.ts';
+import type { Disposable } from '../zcode/backend.ts';
+import type { Logger } from '../logger.ts';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../version.ts';
 import { endpointUrl, isLoopbackHost, rateLimitSource } from './address.ts';
 import {

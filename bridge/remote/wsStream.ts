@@ -18,7 +18,7 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { WebSocket } from 'ws';
 import type { RawData } from 'ws';
-import type { Logger } from '../zcode/backend.ts';
+import type { Logger } from '../logger.ts';
 import { LogThrottle } from '../zcode/logThrottle.ts';
 import { checkIncoming, errorResponse, ResponseCorrelation, serialise } from '../acp/transport/wireGuard.ts';
 import type { ErrorResponse } from '../acp/transport/wireGuard.ts';

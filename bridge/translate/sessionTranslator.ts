@@ -20,7 +20,7 @@ import {
   compactionOutcomeOf,
   type ZcodeEvent,
 } from '../zcode/protocol.ts';
-import { translateBackgroundTask } from './backgroundTasks.ts';
+import { translateBackgroundTask } from './backgroundTaskCards.ts';
 import { errorText } from './content.ts';
 import { explainTurnFailure } from './failures.ts';
 import { readTurnFailure } from '../zcode/turnFailure.ts';
@@ -30,7 +30,7 @@ import { flushOpenTools, onToolUpdated } from './toolEvents.ts';
 import { isFinished, recordFor, update, type SessionTranslatorState, type TranslateResult, type TurnSignal } from './translatorState.ts';
 
 // The translator's public API lives here; its parts are in translatorState.ts, toolEvents.ts and
-// backgroundTasks.ts.
+// backgroundTaskCards.ts.
 export { createSessionTranslator } from './translatorState.ts';
 export type {
   BackgroundTaskInfo,
@@ -43,7 +43,7 @@ export type {
   TurnSignal,
 } from './translatorState.ts';
 export { flushOpenTools } from './toolEvents.ts';
-export { cancelledBackgroundTaskUpdates, listBackgroundTasks } from './backgroundTasks.ts';
+export { cancelledBackgroundTaskUpdates, listBackgroundTasks } from './backgroundTaskCards.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

@@ -2,7 +2,7 @@
  * `tool.updated` events → tool cards: one `tool_call` per tool call, then status, output and
  * content updates. Shell output arrives as cumulative tails and leaves as deltas (terminal clients)
  * or as the accumulated text (others). A background Bash launch keeps its card open for the task's
- * lifecycle (backgroundTasks.ts).
+ * lifecycle (backgroundTaskCards.ts).
  */
 import type { SessionUpdate, ToolCallStatus } from '@agentclientprotocol/sdk';
 import type { ToolUpdatedPayload } from '../zcode/protocol.ts';

@@ -1,6 +1,6 @@
 /**
  * The session translator's state and the small helpers its parts share (sessionTranslator.ts is the
- * entry point; toolEvents.ts and backgroundTasks.ts translate tool and background-task events).
+ * entry point; toolEvents.ts and backgroundTaskCards.ts translate tool and background-task events).
  */
 import type { BridgeLocale } from '../l10n/messages.ts';
 import type { BackgroundTask } from '../../shared/backgroundTasks.ts';

@@ -9,7 +9,8 @@
  * timeout) counts as present: nothing is hidden on a guess.
  */
 import { ZcodeError } from './backend.ts';
-import type { Logger, ZcodeBackend } from './backend.ts';
+import type { ZcodeBackend } from './backend.ts';
+import type { Logger } from '../logger.ts';
 
 /** The scheduling tools of zcode's tool set (BRIDGE: the names its Claude-Code-derived tools use). */
 export const CRON_TOOLS: readonly string[] = ['CronCreate', 'CronDelete', 'CronList'];

@@ -23,16 +23,8 @@ import type {
 import type { CheckpointsResult, CompactResult, McpListResult, RewindResult } from './operationShapes.ts';
 import type { PluginListResult, SkillCatalogResult } from './catalogShapes.ts';
 import type { V4Commands } from './v4Commands.ts';
+import type { Logger } from '../logger.ts';
 import type { V4Ack, V4CommandKey, V4CommandsQueryResult, V4Envelope, V4FileRewindPreview, V4RowsRange, V4RowTarget } from './v4Shapes.ts';
-
-/** Minimal logger port. The extension passes a VS Code LogOutputChannel, the CLI a stderr logger. */
-export interface Logger {
-  trace(message: string, ...args: unknown[]): void;
-  debug(message: string, ...args: unknown[]): void;
-  info(message: string, ...args: unknown[]): void;
-  warn(message: string, ...args: unknown[]): void;
-  error(message: string | Error, ...args: unknown[]): void;
-}
 
 export interface Disposable {
   dispose(): void;

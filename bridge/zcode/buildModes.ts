@@ -7,7 +7,7 @@
  * when it creates its throwaway session: accepted means the build has it, a -32602 about `mode`
  * means it has not. Until then the build's modes are unknown and the four base modes are offered.
  *
- * Readers: the mode picker (acp/sessions/sessions.ts → translate/config.ts) and anything that reports what
+ * Readers: the mode picker (acp/sessions/sessionTable.ts → translate/config.ts) and anything that reports what
  * the build supports. Reset when zcode exits: the next process may be another build.
  */
 

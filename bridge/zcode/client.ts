@@ -1,6 +1,6 @@
 /**
  * `createZcodeBackend()`: the real `ZcodeBackend` (backend.ts), the typed-method layer on top of
- * locate.ts (find), process.ts (spawn), lineCodec.ts (framing) and connection.ts (correlation).
+ * locateZcode.ts (find), process.ts (spawn), lineCodec.ts (framing) and connection.ts (correlation).
  *
  * Lifecycle (explicit states, never inferred), observable through `state` / `onDidChangeState`:
  *
@@ -16,27 +16,21 @@
  */
 import type * as z from 'zod';
 import { BackendErrorCode, ZcodeError } from './backend.ts';
-import type {
-  BackendOptions,
-  BackendState,
-  ExitInfo,
-  InteractionHandler,
-  Logger,
-  ZcodeBackend,
-} from './backend.ts';
+import type { BackendOptions, BackendState, ExitInfo, InteractionHandler, ZcodeBackend } from './backend.ts';
+import type { Logger } from '../logger.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, ZcodeConnection } from './connection.ts';
 import type { Answer } from './connection.ts';
 import { Emitter } from './emitter.ts';
 import { parseZcodeEvent, SESSION_EVENT_METHOD, sessionEventLane, STATE_UPDATED_METHOD, stateUpdatedEvent } from './events.ts';
-import { InteractionBroker, PERMISSION_METHOD, USER_INPUT_METHOD } from './interactions.ts';
+import { InteractionBroker, PERMISSION_METHOD, USER_INPUT_METHOD } from './interactionBroker.ts';
 import { LineMessageWriter } from './lineCodec.ts';
 import { LineMessageReader } from './lineReader.ts';
 import { buildLaunchEnv, cliFileOf, defaultLaunchHost, describeLaunch, explainStartupExit, isKnownStartupFailure } from './launchEnv.ts';
 import type { LaunchHost, LaunchPlan } from './launchEnv.ts';
-import { locateZcode } from './locate.ts';
+import { locateZcode } from './locateZcode.ts';
 import { defaultConfigSource, HostRequests } from './hostRequests.ts';
 import type { ZcodeConfigSource } from './hostRequests.ts';
-import type { LocatedCli } from './locate.ts';
+import type { LocatedCli } from './locateZcode.ts';
 import { V4Commands } from './v4Commands.ts';
 import { ZcodeMethods } from './methods.ts';
 import { DEFAULT_KILL_GRACE_MS, ZcodeProcess } from './process.ts';

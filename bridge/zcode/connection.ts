@@ -14,7 +14,7 @@ import { CancellationReceiverStrategy, CancellationTokenSource, createMessageCon
 import { Message } from 'vscode-jsonrpc/node';
 import type { CancellationStrategy, MessageConnection, MessageWriter, ResponseMessage } from 'vscode-jsonrpc/node';
 import { BackendErrorCode, ZcodeError } from './backend.ts';
-import type { Logger } from './backend.ts';
+import type { Logger } from '../logger.ts';
 import type { LineMessageReader, NotificationLane } from './lineReader.ts';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;

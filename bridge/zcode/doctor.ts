@@ -8,11 +8,12 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import type { LocateOptions, Logger } from './backend.ts';
+import type { LocateOptions } from './backend.ts';
+import type { Logger } from '../logger.ts';
 import { createZcodeBackend } from './client.ts';
 import { defaultConfigSource, isEncodedSecret } from './hostRequests.ts';
 import { buildLaunchEnv, cliFileOf, defaultLaunchHost, PROVIDER_ENV } from './launchEnv.ts';
-import { locateZcode } from './locate.ts';
+import { locateZcode } from './locateZcode.ts';
 
 export interface DoctorReport {
   zcode: { found: boolean; command?: string; args?: string[]; how?: string; tried: string[]; error?: string };

@@ -9,7 +9,8 @@
  * nothing: the listener list is copied on subscribe/unsubscribe instead, and `fire` iterates
  * whichever list was current when it started.
  */
-import type { Disposable, Logger } from './backend.ts';
+import type { Disposable } from './backend.ts';
+import type { Logger } from '../logger.ts';
 
 export class Emitter<T> implements Disposable {
   /** Replaced, never mutated: a `fire` in progress keeps iterating its own snapshot. */

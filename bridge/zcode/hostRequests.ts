@@ -21,7 +21,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import * as z from 'zod';
 import { ZcodeError } from './backend.ts';
-import type { Logger } from './backend.ts';
+import type { Logger } from '../logger.ts';
 
 const HOST_REQUEST = {
   runtimePreferences: 'session/requestRuntimePreferences',

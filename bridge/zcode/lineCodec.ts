@@ -11,7 +11,7 @@
 import type { Writable } from 'node:stream';
 import { AbstractMessageWriter } from 'vscode-jsonrpc/node';
 import type { Message, MessageWriter } from 'vscode-jsonrpc/node';
-import type { Logger } from './backend.ts';
+import type { Logger } from '../logger.ts';
 import { RawMessage } from './protocol.ts';
 
 const NEWLINE = 0x0a;

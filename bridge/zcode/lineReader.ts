@@ -7,7 +7,7 @@
 import type { Readable } from 'node:stream';
 import { AbstractMessageReader, Message } from 'vscode-jsonrpc/node';
 import type { DataCallback, Disposable as RpcDisposable } from 'vscode-jsonrpc/node';
-import type { Logger } from './backend.ts';
+import type { Logger } from '../logger.ts';
 import { DEFAULT_MAX_LINE_BYTES, LineFramer, preview, toRpcMessage } from './lineCodec.ts';
 
 export interface LineReaderOptions {

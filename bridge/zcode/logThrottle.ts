@@ -5,7 +5,7 @@
  * window, the line that reaches the limit says so, and the first line of the next window reports
  * how many were suppressed. Nothing is timed: the count is settled when the next line arrives.
  */
-import type { Logger } from './backend.ts';
+import type { Logger } from '../logger.ts';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 

@@ -15,7 +15,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import type { Logger } from './backend.ts';
+import type { Logger } from '../logger.ts';
 
 /** The watchdog's whole program: argv[1] is the group to kill. */
 const WATCHDOG_SOURCE = `

@@ -15,9 +15,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { BackendErrorCode, ZcodeError } from './backend.ts';
-import type { ExitInfo, Logger } from './backend.ts';
+import type { ExitInfo } from './backend.ts';
+import type { Logger } from '../logger.ts';
 import { Emitter } from './emitter.ts';
-import type { LocatedCli } from './locate.ts';
+import type { LocatedCli } from './locateZcode.ts';
 import { startOrphanWatchdog } from './orphanWatchdog.ts';
 import type { OrphanWatchdog } from './orphanWatchdog.ts';
 

@@ -5,7 +5,7 @@
  * this note tells a maintainer what a new build brought without flooding the log.
  */
 import * as z from 'zod';
-import type { Logger } from './backend.ts';
+import type { Logger } from '../logger.ts';
 
 /** Envelope fields of `session/event` in either era (seed: sessionId/seq/type/payload; current adds the rest). */
 const EVENT_ENVELOPE_KEYS = new Set(['sessionId', 'seq', 'type', 'payload', 'eventId', 'timestamp', 'turnId', 'traceId', 'deliveryKind']);

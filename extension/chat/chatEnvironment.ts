@@ -4,7 +4,7 @@
  * adds how it reveals itself and what it tells the user while hidden.
  */
 import * as vscode from 'vscode';
-import { ZCODE_INSTALL_URL } from '../../bridge/zcode/locate.ts';
+import { ZCODE_INSTALL_URL } from '../../bridge/zcode/locateZcode.ts';
 import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from '../../webview-ui/contract.ts';
 import { errorMessage } from '../disposable.ts';
 import type { ChatEnvironment } from './chatPorts.ts';

@@ -4,7 +4,7 @@
  * routed to the locate flow, which offers "Locate zcode…" and install instructions.
  */
 import * as vscode from 'vscode';
-import type { Logger } from '../../bridge/zcode/backend.ts';
+import type { Logger } from '../../bridge/logger.ts';
 import { errorMessage } from '../disposable.ts';
 import { classifyError, describeError } from '../errors.ts';
 

@@ -23,7 +23,7 @@ import { runInNewContext } from 'node:vm';
 import { client } from '@agentclientprotocol/sdk';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
 import { createBridge } from '../../bridge/acp/bridge.ts';
-import type { Logger } from '../../bridge/zcode/backend.ts';
+import type { Logger } from '../../bridge/logger.ts';
 import { createZcodeBackend } from '../../bridge/zcode/client.ts';
 import { eventLine, FakeZcode, playBuffer, recordTurn } from './fakeZcode.ts';
 import type { TurnPlayer } from './fakeZcode.ts';

@@ -9,7 +9,7 @@
  * this process: the time until one change is on disk, on the big store and on an empty one.
  *
  * Build first (`node esbuild.mjs`). `BENCH_STORE_CLI=/other/dist/cli.js` measures another build
- * and `BENCH_STORE_MODULE=/other/bridge/acp/sessions/store.ts` another store module (how the "before" figures in the report were taken). Standalone: `node --import tsx test/bench/store.ts`.
+ * and `BENCH_STORE_MODULE=/other/bridge/acp/sessions/lazySessionStore.ts` another store module (how the "before" figures in the report were taken). Standalone: `node --import tsx test/bench/store.ts`.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -25,7 +25,7 @@ const SESSIONS = 200;
 const RUNS = 3;
 const IDLE_MS = 300;
 const CLI = process.env.BENCH_STORE_CLI ?? fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-const STORE_MODULE = process.env.BENCH_STORE_MODULE ?? fileURLToPath(new URL('../../bridge/acp/sessions/store.ts', import.meta.url));
+const STORE_MODULE = process.env.BENCH_STORE_MODULE ?? fileURLToPath(new URL('../../bridge/acp/sessions/lazySessionStore.ts', import.meta.url));
 const DURABLE_SETS = 100;
 
 interface StoreLike {

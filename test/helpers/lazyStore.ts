@@ -1,5 +1,5 @@
 /**
- * What the lazy-session store holds on disk, read independently of bridge/acp/sessions/store.ts: the
+ * What the lazy-session store holds on disk, read independently of bridge/acp/sessions/lazySessionStore.ts: the
  * snapshot `acp-lazy-sessions.json` with the journal `acp-lazy-sessions.journal` replayed over it
  * (after a header line `{"journal":…}`, one JSON line per change, `{id, entry}` or `{id, deleted: true}`; the last line for an id wins).
  */

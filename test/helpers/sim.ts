@@ -11,7 +11,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LocateOptions, Logger } from '../../bridge/zcode/backend.ts';
+import type { LocateOptions } from '../../bridge/zcode/backend.ts';
+import type { Logger } from '../../bridge/logger.ts';
 
 /** Absolute path of the simulator script. */
 export const SIM_PATH = fileURLToPath(new URL('../zcode-sim/zcode-sim.mjs', import.meta.url));

@@ -8,7 +8,7 @@
  * first `<mappings>` of them to zcode sessions (as their first prompt would), flushes and exits 0.
  * A low compaction threshold makes compactions happen while the other process appends.
  */
-import { LazySessionStore } from '../../bridge/acp/sessions/store.ts';
+import { LazySessionStore } from '../../bridge/acp/sessions/lazySessionStore.ts';
 
 const [storageDir, prefix, placeholders, mappings] = process.argv.slice(2);
 const warnings: string[] = [];

@@ -8,11 +8,12 @@
  * in the user's words; the operations refuse with the same words (`requireFeature`).
  */
 import { RequestError } from '@agentclientprotocol/sdk';
-import type { Disposable, Logger, ZcodeBackend } from '../../zcode/backend.ts';
+import type { Disposable, ZcodeBackend } from '../../zcode/backend.ts';
+import type { Logger } from '../../logger.ts';
 import { ZcodeError } from '../../zcode/backend.ts';
 import type { V4Probe } from '../../zcode/v4Commands.ts';
-import { CapabilitiesChangedNotification } from './extensionSchemas.ts';
-import type { FeatureAvailability, ZcodeCapabilities } from './extensionSchemas.ts';
+import { CapabilitiesChangedNotification } from './contract.ts';
+import type { FeatureAvailability, ZcodeCapabilities } from './contract.ts';
 
 /** The features `requireFeature` guards (the availability keys of `ZcodeCapabilities`). */
 export type Feature = Exclude<keyof ZcodeCapabilities, 'probed' | 'zcodeVersion' | 'v4' | 'modes'>;

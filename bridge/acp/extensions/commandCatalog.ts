@@ -2,7 +2,7 @@
  * The slash menu a session's clients see (`available_commands_update`): the bridge's
  * own commands, then zcode's (translate/zcodeCommands.ts), discovered per session:
  *
- * - the session snapshot's `slashCommands` (current builds; kept on the runtime by sessions.ts);
+ * - the session snapshot's `slashCommands` (current builds; kept on the runtime by sessionTable.ts);
  * - skills: `skills/referenceCatalog {workspace, sessionId?}` (with the zcode id once the session
  *   exists: zcode answers that session's own catalog); plugin commands: `plugins/list {workspace}`
  *   gives the enabled plugins' roots, whose `commands/*.md` are read;
@@ -17,11 +17,12 @@
  */
 import { homedir } from 'node:os';
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
-import { availableCommands, SLASH_COMMANDS } from '../../translate/prompt.ts';
+import { availableCommands, SLASH_COMMANDS } from '../../translate/promptContent.ts';
 import { mergeZcodeCommands, zcodeCommandEntry } from '../../translate/zcodeCommands.ts';
 import type { ZcodeCommand } from '../../translate/zcodeCommands.ts';
 import { BackendErrorCode, ZcodeError } from '../../zcode/backend.ts';
-import type { Logger, ZcodeBackend } from '../../zcode/backend.ts';
+import type { ZcodeBackend } from '../../zcode/backend.ts';
+import type { Logger } from '../../logger.ts';
 import type { ZcodeSlashCommand } from '../../zcode/catalogShapes.ts';
 import { enabledPluginRoots, folderSkills, pluginCommands } from '../../zcode/commandFolders.ts';
 

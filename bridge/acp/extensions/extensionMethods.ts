@@ -3,7 +3,7 @@
  * operations behind them, which the slash commands (slashCommands.ts) share.
  *
  * Rules:
- * - Params are validated with the zod schemas of extensionSchemas.ts → -32602 with a readable
+ * - Params are validated with the zod schemas of contract.ts → -32602 with a readable
  *   message. An unknown session → -32002 (`ctx.materialize`).
  * - zcode is always addressed by the zcode session id behind the ACP id.
  * - A -32601 from zcode (0.16 removed steer/rewind/rewindCascade; 0.14.8 has no rewindCascade)
@@ -23,14 +23,14 @@
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { AgentApp } from '@agentclientprotocol/sdk';
 import { buildConfigOptions, CONFIG_ID, validateConfigValue } from '../../translate/config.ts';
-import { parseCheckpointArg } from '../../translate/prompt.ts';
+import { parseCheckpointArg } from '../../translate/promptContent.ts';
 import { cancelledBackgroundTaskUpdates, listBackgroundTasks } from '../../translate/sessionTranslator.ts';
 import { ZcodeError } from '../../zcode/backend.ts';
 import type { Disposable } from '../../zcode/backend.ts';
 import { compactionOutcomeOf } from '../../zcode/protocol.ts';
 import type { CheckpointTarget, ZcodeEvent } from '../../zcode/protocol.ts';
 import type { BridgeContext, SessionHandle } from '../context.ts';
-import { answerOrRequestError, toRequestError } from '../errors.ts';
+import { answerOrRequestError, toRequestError } from '../requestErrors.ts';
 import {
   AccountUsageRequest,
   CancelBackgroundTaskRequest,
@@ -50,7 +50,7 @@ import {
   RetryTurnRequest,
   RewindTargetsRequest,
   RewindToRequest,
-} from './extensionSchemas.ts';
+} from './contract.ts';
 import { steerWithV4, V4Operations } from './v4Operations.ts';
 import { noRunningTurn } from './capabilities.ts';
 import { SteerTracker } from '../turns/steerTracker.ts';
@@ -80,7 +80,7 @@ import type {
   SetThoughtLevelResponse,
   SteerParams,
   SteerResponse,
-} from './extensionSchemas.ts';
+} from './contract.ts';
 
 export interface ExtensionTuning {
   /** How long `compact` waits for zcode's outcome after the request was accepted (default 5 min). */
@@ -171,7 +171,7 @@ const VERSION_REQUIREMENT: Record<string, string> = {
 
 /**
  * A zcode failure as the client should see it: -32601 names the zcode method and the versions
- * that have it; everything else keeps zcode's code and message (errors.ts).
+ * that have it; everything else keeps zcode's code and message (requestErrors.ts).
  */
 export function operationError(error: unknown, fallbackMethod?: string): RequestError {
   if (error instanceof ZcodeError && error.code === -32601) {

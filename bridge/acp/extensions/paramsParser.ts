@@ -1,14 +1,14 @@
 /**
  * The SDK params parser for a `_zcode/*` method: a rejection becomes -32602 with a readable message
  * naming the method and each problem (the SDK's own zod handling would say only "Invalid params").
- * Bridge-only, so the extension can import the contract (extensionSchemas.ts) without loading the
- * ACP SDK at activation (npm run bench -- vscode). Importing extensionShapes.ts here also binds the
+ * Bridge-only, so the extension can import the contract (contract.ts) without loading the
+ * ACP SDK at activation (npm run bench -- vscode). Importing contractSchemas.ts here also binds the
  * descriptors' schemas for the whole bridge (extensionMethods.ts and handlers.ts read them through it).
  */
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { ParamsParser } from '@agentclientprotocol/sdk';
 import * as z from 'zod';
-import { describeIssues } from './extensionShapes.ts';
+import { describeIssues } from './contractSchemas.ts';
 
 export function paramsParser<S extends z.ZodType>(method: string, schema: S): ParamsParser<z.infer<S>> {
   return (params: unknown) => {

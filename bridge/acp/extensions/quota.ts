@@ -12,11 +12,11 @@
  * - A value is fresh for `FRESH_MS`; a failed refresh keeps the last value marked `stale` with
  *   the reason, so a client can show "as of …" instead of nothing.
  */
-import type { Logger } from '../../zcode/backend.ts';
+import type { Logger } from '../../logger.ts';
 import { codingPlanCredentials, defaultConfigSource } from '../../zcode/hostRequests.ts';
 import type { ZcodeConfigSource } from '../../zcode/hostRequests.ts';
-import { parseQuota } from '../../translate/quota.ts';
-import type { AccountQuota, AccountUsageResponse, QuotaUnavailable } from './extensionSchemas.ts';
+import { parseQuota } from '../../translate/quotaWindows.ts';
+import type { AccountQuota, AccountUsageResponse, QuotaUnavailable } from './contract.ts';
 
 const QUOTA_PATH = '/api/monitor/usage/quota/limit';
 const FRESH_MS = 60_000;

@@ -15,15 +15,15 @@ import { randomUUID } from 'node:crypto';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { ContentBlock, PromptResponse } from '@agentclientprotocol/sdk';
 import { buildConfigOptions, CONFIG_ID, selectOptionValues } from '../../translate/config.ts';
-import { parseGoalArgs, parseSlashCommand, SLASH_COMMANDS, TUI_ONLY_COMMANDS, tuiOnlyCommand } from '../../translate/prompt.ts';
-import { windowLine } from '../../translate/quota.ts';
+import { parseGoalArgs, parseSlashCommand, SLASH_COMMANDS, TUI_ONLY_COMMANDS, tuiOnlyCommand } from '../../translate/promptContent.ts';
+import { windowLine } from '../../translate/quotaWindows.ts';
 import { commandWord, skillPrompt } from '../../translate/zcodeCommands.ts';
 import type { McpListResult } from '../../zcode/operationShapes.ts';
-import type { SlashCommand } from '../../translate/prompt.ts';
+import type { SlashCommand } from '../../translate/promptContent.ts';
 import type { BridgeContext, SlashCommandRunner } from '../context.ts';
-import { assertNever } from '../errors.ts';
+import { assertNever } from '../requestErrors.ts';
 import { SessionOperations } from './extensionMethods.ts';
-import type { CompactResponse, GoalResponse, RewindResponse } from './extensionSchemas.ts';
+import type { CompactResponse, GoalResponse, RewindResponse } from './contract.ts';
 
 /** Usage lines shown when a command is used wrongly. */
 export const SLASH_USAGE: Record<SlashCommand['name'], string> = {

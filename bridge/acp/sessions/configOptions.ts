@@ -7,7 +7,7 @@
  * echoing a change the bridge just made) is not announced twice.
  *
  * A choice on a placeholder whose zcode session does not exist yet creates nothing: it is kept and
- * goes to zcode with the create (sessions.ts `choose`, `applyPending`), so picking a model right after
+ * goes to zcode with the create (sessionTable.ts `choose`, `applyPending`), so picking a model right after
  * `session/new` and never prompting leaves nothing behind in zcode.
  */
 import { RequestError } from '@agentclientprotocol/sdk';
@@ -15,7 +15,7 @@ import type { SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sd
 import { applyConfigPatch, CONFIG_ID, modelSelectionFor, validateConfigValue } from '../../translate/config.ts';
 import type { ConfigPatch } from '../../translate/config.ts';
 import type { ZcodeBackend } from '../../zcode/backend.ts';
-import type { SessionManager, SessionRuntime } from './sessions.ts';
+import type { SessionManager, SessionRuntime } from './sessionTable.ts';
 
 export type { ConfigPatch };
 

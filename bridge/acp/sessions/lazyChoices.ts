@@ -1,12 +1,13 @@
 /**
- * A new session's config before zcode has a session for it (a lazy placeholder, sessions.ts): the
+ * A new session's config before zcode has a session for it (a lazy placeholder, sessionTable.ts): the
  * options it is announced with, the choices a client makes on it, and how those choices reach zcode
  * once the session is created. Nothing here creates anything in zcode.
  */
 import type { SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
 import { applyConfigPatch, buildConfigOptions, CONFIG_ID, modelSelectionFor } from '../../translate/config.ts';
 import type { ConfigPatch } from '../../translate/config.ts';
-import type { Logger, ZcodeBackend } from '../../zcode/backend.ts';
+import type { ZcodeBackend } from '../../zcode/backend.ts';
+import type { Logger } from '../../logger.ts';
 import type { BuildModes } from '../../zcode/buildModes.ts';
 import type { SessionSettings } from '../../zcode/protocol.ts';
 import type { ModelOptionCache } from './modelCache.ts';
@@ -70,7 +71,7 @@ export async function applyChoices(backend: ZcodeBackend, logger: Logger, target
   if (pending.thoughtLevel !== undefined) await backend.setThoughtLevel({ sessionId: target.zcodeId, thoughtLevel: pending.thoughtLevel });
   if (pending.model !== undefined) {
     const selection = modelSelectionFor(target.settings, pending.model, pending.thoughtLevel);
-    // Kept first: should setModel fail, a later resume still applies it (sessions.ts reapplyModel).
+    // Kept first: should setModel fail, a later resume still applies it (sessionTable.ts reapplyModel).
     target.chosenModel = pending.model;
     await backend.setModel({ sessionId: target.zcodeId, ...selection });
   }

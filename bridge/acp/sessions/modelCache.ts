@@ -11,7 +11,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
-import type { Logger } from '../../zcode/backend.ts';
+import type { Logger } from '../../logger.ts';
 
 const MODEL_CACHE_FILE = 'acp-model-options.json';
 

@@ -23,7 +23,8 @@
 import type { BuildModes } from '../../zcode/buildModes.ts';
 import { GUARDED_MODE } from '../../zcode/buildModes.ts';
 import { ZcodeError } from '../../zcode/backend.ts';
-import type { CreateSessionParams, Disposable, Logger, ZcodeBackend } from '../../zcode/backend.ts';
+import type { CreateSessionParams, Disposable, ZcodeBackend } from '../../zcode/backend.ts';
+import type { Logger } from '../../logger.ts';
 import { workspaceKeyFor } from '../../zcode/methods.ts';
 import type { CreateSessionResult, SessionSettings } from '../../zcode/protocol.ts';
 

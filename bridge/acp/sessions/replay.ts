@@ -7,7 +7,8 @@
  * truncated conversation. So the history is read until two reads in a row agree, with a short pause
  * between reads, bounded: after `maxReads` the last answer is used (and logged).
  */
-import type { Logger, ZcodeBackend } from '../../zcode/backend.ts';
+import type { ZcodeBackend } from '../../zcode/backend.ts';
+import type { Logger } from '../../logger.ts';
 import type { MessagesResult } from '../../zcode/protocol.ts';
 
 export interface SettleTuning {

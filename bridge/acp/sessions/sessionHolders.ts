@@ -3,7 +3,7 @@
  * that client's hold. The bridge's session table is shared by every client
  * (in-process, stdio, WebSocket): the editor closing a session it no longer shows must not cancel
  * the turn a phone runs in it, nor stop that phone's updates. The session really closes (its turns
- * cancelled, its runtime dropped: sessions.ts `close`) when the closing client is the last holder.
+ * cancelled, its runtime dropped: sessionTable.ts `close`) when the closing client is the last holder.
  *
  * A client holds a session from its `session/new`, `session/load`, `session/resume` or
  * `session/prompt` of it until its `session/close` or until it disconnects. A client going away

@@ -1,17 +1,17 @@
 /**
  * `session/list` with one id per conversation.
  *
- * A client that called `session/new` was given a placeholder id (`lazy_…`, store.ts); zcode lists
+ * A client that called `session/new` was given a placeholder id (`lazy_…`, lazySessionStore.ts); zcode lists
  * the same conversation under its own id once the first prompt created it. A client that keeps its
  * own thread list would show both. So every zcode session that a placeholder maps to is listed
  * under the placeholder (zcode's id under `_meta.zcode.sessionId`), and placeholders that were never
  * prompted — in the store, but unknown to zcode — are listed too. Loading either id still works
- * (sessions.ts follows the mapping, and real zcode ids pass through).
+ * (sessionTable.ts follows the mapping, and real zcode ids pass through).
  */
 import path from 'node:path';
 import type { SessionInfo } from '@agentclientprotocol/sdk';
 import type { SessionSummary } from '../../zcode/protocol.ts';
-import type { LazyEntry } from './store.ts';
+import type { LazyEntry } from './lazySessionStore.ts';
 
 /** The ACP id a zcode session is listed under: the earliest placeholder mapped to it, else its own id. */
 function placeholderIndex(stored: ReadonlyArray<[string, LazyEntry]>): Map<string, string> {

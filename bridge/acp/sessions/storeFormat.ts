@@ -1,5 +1,5 @@
 /**
- * The on-disk format of the lazy-session store (store.ts), as pure functions: reading a snapshot
+ * The on-disk format of the lazy-session store (lazySessionStore.ts), as pure functions: reading a snapshot
  * with whatever can be recovered from a damaged one, journal lines, and the caps on unused
  * placeholders.
  *

@@ -10,9 +10,10 @@
  * title is known — or zcode announces titles itself, or its `session/read` has none — it is not
  * read again.
  */
-import type { Logger, ZcodeBackend } from '../../zcode/backend.ts';
+import type { ZcodeBackend } from '../../zcode/backend.ts';
+import type { Logger } from '../../logger.ts';
 import { sessionTitleOf } from '../../zcode/protocol.ts';
-import type { SessionManager, SessionRuntime } from './sessions.ts';
+import type { SessionManager, SessionRuntime } from './sessionTable.ts';
 
 /** The title zcode gives a session before it has named it. */
 const PLACEHOLDER_TITLE = 'New session';

@@ -13,7 +13,8 @@
  * request of one connection) — see the note there.
  */
 import type { AgentConnection, AgentContext, ClientCapabilities } from '@agentclientprotocol/sdk';
-import type { Disposable, Logger } from '../../zcode/backend.ts';
+import type { Disposable } from '../../zcode/backend.ts';
+import type { Logger } from '../../logger.ts';
 import { Emitter } from '../../zcode/emitter.ts';
 import { markBroadcast } from './wireGuard.ts';
 import type { ResponseOrder } from './responseOrder.ts';

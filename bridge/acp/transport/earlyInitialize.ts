@@ -18,7 +18,7 @@
  * oversized one — goes to the bridge untouched, which answers it as it always did.
  */
 import type { AnyMessage, InitializeResponse, Stream } from '@agentclientprotocol/sdk';
-import type { Logger } from '../../zcode/backend.ts';
+import type { Logger } from '../../logger.ts';
 import { initializeResponse } from './initializeAnswer.ts';
 
 export interface EarlyInitialize {

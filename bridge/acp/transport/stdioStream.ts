@@ -14,7 +14,7 @@
  * Every rejection is logged through a `LogThrottle`.
  */
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
-import type { Logger } from '../../zcode/backend.ts';
+import type { Logger } from '../../logger.ts';
 import { LogThrottle } from '../../zcode/logThrottle.ts';
 import { checkIncoming, MAX_MESSAGE_BYTES, MAX_NESTING_DEPTH, oversizedResponse, ResponseCorrelation, serialise } from './wireGuard.ts';
 

@@ -29,13 +29,13 @@ import {
   questionToPermission,
 } from '../../translate/interactions.ts';
 import { noteInteraction, settleInteraction } from '../../translate/sessionTranslator.ts';
-import type { Logger } from '../../zcode/backend.ts';
+import type { Logger } from '../../logger.ts';
 import type { Interaction, InteractionReply, PermissionReply, Question, UserInputReply } from '../../zcode/protocol.ts';
 import type { ClientRegistry } from '../transport/clients.ts';
 import { supportsForms } from '../transport/clients.ts';
-import { assertNever } from '../errors.ts';
+import { assertNever } from '../requestErrors.ts';
 import type { RaceResult, RequestRaces } from './races.ts';
-import type { SessionManager, SessionRuntime } from '../sessions/sessions.ts';
+import type { SessionManager, SessionRuntime } from '../sessions/sessionTable.ts';
 
 export interface InteractionTuning {
   /** A form nobody answers within this time falls back to a permission dialog (default 10 min). */

@@ -11,7 +11,8 @@
  * - Aborting the race's `signal` (turn cancelled) withdraws every request.
  */
 import { RequestError } from '@agentclientprotocol/sdk';
-import type { Disposable, Logger } from '../../zcode/backend.ts';
+import type { Disposable } from '../../zcode/backend.ts';
+import type { Logger } from '../../logger.ts';
 import type { ClientRegistry, ConnectedClient } from '../transport/clients.ts';
 
 export type RaceResult<R> =

@@ -9,15 +9,15 @@
  * - `title` → `session_info_update` (titles.ts);
  * - `checkpoint` (`checkpoint.created`) → `CheckpointsChangedNotification` `{sessionId, checkpointId?}`,
  *   so a client refreshes its fork / rewind pickers (`CheckpointsRequest`).
- * (The notifications are declared in extensionSchemas.ts.)
+ * (The notifications are declared in contract.ts.)
  */
 import type { ConfigPatch } from '../../translate/config.ts';
 import type { ClientRegistry } from '../transport/clients.ts';
 import type { ConfigService } from '../sessions/configOptions.ts';
-import { assertNever } from '../errors.ts';
-import { BackgroundTasksNotification, CheckpointsChangedNotification, SteerStateNotification } from '../extensions/extensionSchemas.ts';
-import type { ExtensionNotification, SessionNotificationParams } from '../extensions/extensionSchemas.ts';
-import type { SessionRuntime } from '../sessions/sessions.ts';
+import { assertNever } from '../requestErrors.ts';
+import { BackgroundTasksNotification, CheckpointsChangedNotification, SteerStateNotification } from '../extensions/contract.ts';
+import type { ExtensionNotification, SessionNotificationParams } from '../extensions/contract.ts';
+import type { SessionRuntime } from '../sessions/sessionTable.ts';
 import type { SessionTitles } from '../sessions/titles.ts';
 import type { TurnSignal } from '../translation.ts';
 

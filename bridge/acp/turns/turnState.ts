@@ -5,9 +5,9 @@
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { StopReason } from '@agentclientprotocol/sdk';
 import type { Usage as AcpUsage } from '@agentclientprotocol/sdk/unstable';
-import type { Logger } from '../../zcode/backend.ts';
+import type { Logger } from '../../logger.ts';
 import type { Usage } from '../../zcode/protocol.ts';
-import { assertNever } from '../errors.ts';
+import { assertNever } from '../requestErrors.ts';
 import { initializeResponse } from '../transport/initializeAnswer.ts';
 import type { TurnSignal } from '../translation.ts';
 
@@ -36,7 +36,7 @@ export class PromptJob {
    * when the job ends.
    */
   whenAnswered: ((fn: () => void) => void) | undefined;
-  /** Releases the session's events held since this job's turn ended (`SessionManager.holdEvents`, sessions.ts). */
+  /** Releases the session's events held since this job's turn ended (`SessionManager.holdEvents`, sessionTable.ts). */
   releaseEvents: (() => void) | undefined;
   private readonly aborter = new AbortController();
   /**

@@ -12,8 +12,9 @@
  * `drainCancelled`). Only an explicit `idle` status counts as "not running" (the status values of
  * current builds are not all known from zcode's schemas or any live capture).
  */
-import type { Logger, ZcodeBackend } from '../../zcode/backend.ts';
-import type { SessionRuntime } from '../sessions/sessions.ts';
+import type { ZcodeBackend } from '../../zcode/backend.ts';
+import type { Logger } from '../../logger.ts';
+import type { SessionRuntime } from '../sessions/sessionTable.ts';
 
 export interface WatchdogTuning {
   /** How long a running turn may be quiet before zcode is asked (default 60 s). */

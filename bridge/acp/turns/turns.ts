@@ -34,16 +34,17 @@
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { ContentBlock, PromptResponse, StopReason } from '@agentclientprotocol/sdk';
 import type { PromptResponse as UnstablePromptResponse } from '@agentclientprotocol/sdk/unstable';
-import { promptToZcode } from '../../translate/prompt.ts';
-import type { ZcodePrompt } from '../../translate/prompt.ts';
+import { promptToZcode } from '../../translate/promptContent.ts';
+import type { ZcodePrompt } from '../../translate/promptContent.ts';
 import { BackendErrorCode } from '../../zcode/backend.ts';
-import type { Disposable, Logger, ZcodeBackend } from '../../zcode/backend.ts';
+import type { Disposable, ZcodeBackend } from '../../zcode/backend.ts';
+import type { Logger } from '../../logger.ts';
 import type { Usage } from '../../zcode/protocol.ts';
 import { backoff, retryWhileBusy } from './busyRetry.ts';
 import { SessionTitles } from '../sessions/titles.ts';
 import type { TitleRead } from '../sessions/titles.ts';
-import { assertNever, isNotActive, toRequestError } from '../errors.ts';
-import type { SessionManager, SessionRuntime } from '../sessions/sessions.ts';
+import { assertNever, isNotActive, toRequestError } from '../requestErrors.ts';
+import type { SessionManager, SessionRuntime } from '../sessions/sessionTable.ts';
 import type { PromptRewrite } from '../context.ts';
 import { PromptJob, RunningTurn, toAcpUsage, turnFailedError } from './turnState.ts';
 import type { Outcome, Terminal, TurnUsage } from './turnState.ts';
@@ -176,7 +177,7 @@ export class TurnEngine implements Disposable {
   }
 
   /**
-   * The session's later events wait until the job's response has been written (sessions.ts
+   * The session's later events wait until the job's response has been written (sessionTable.ts
    * `holdEvents`). Held when a turn's end event settles the job's turn, so every client sees the
    * response before what zcode sent after the turn, and on a slash command's request (`/steer`) —
    * an order kept by state, not by when continuations run. Released when the response is written

@@ -10,7 +10,7 @@
  * - Latency: text is held only within a burst. The owner flushes when zcode's reader has delivered
  *   everything it read (`ZcodeBackend.onDidDrainEvents`; the reader also stops every 64 KiB of a
  *   long burst, bridge/zcode/lineReader.ts), and at once for updates that do not come from zcode's
- *   events (sessions.ts `emit`). No timer decides when text goes out.
+ *   events (sessionTable.ts `emit`). No timer decides when text goes out.
  * - Size: a chunk never holds more than MAX_TEXT.
  * - Merging never crosses a message (`messageId`), a kind (message vs thought) or `_meta`.
  */

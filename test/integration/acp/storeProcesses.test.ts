@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { LazySessionStore } from '../../../bridge/acp/sessions/store.ts';
+import { LazySessionStore } from '../../../bridge/acp/sessions/lazySessionStore.ts';
 import { storedSessions } from '../../helpers/lazyStore.ts';
 import { testLogger } from '../../helpers/sim.ts';
 

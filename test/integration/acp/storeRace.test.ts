@@ -1,9 +1,9 @@
 /**
  * No conversation is lost from the lazy-session store when many sessions are created and prompted
  * at once: the placeholder → zcode session mapping is recorded while the placeholder's own journal
- * append may still be under way (store.ts keeps a version per id for that). After a restart every
+ * append may still be under way (lazySessionStore.ts keeps a version per id for that). After a restart every
  * conversation is found under the id the client was given, with its history, and `session/list`
- * shows it once. The deterministic interleaving is in test/unit/bridge/acp/sessions/store.test.ts; this is the
+ * shows it once. The deterministic interleaving is in test/unit/bridge/acp/sessions/lazySessionStore.test.ts; this is the
  * whole path, as a client drives it.
  */
 import assert from 'node:assert/strict';

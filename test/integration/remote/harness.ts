@@ -22,7 +22,7 @@ import type {
 import { createWebSocketStream } from '@agentclientprotocol/sdk/experimental/ws-client';
 import { WebSocket } from 'ws';
 import { validateOutgoing } from '../../helpers/acpSchema.ts';
-import type { Logger } from '../../../bridge/zcode/backend.ts';
+import type { Logger } from '../../../bridge/logger.ts';
 
 // ── logging ─────────────────────────────────────────────────────────────────────────────────────
 

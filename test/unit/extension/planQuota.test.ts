@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { planQuotaView } from '../../../extension/planQuota.ts';
-import type { AccountUsageResponse } from '../../../bridge/acp/extensions/extensionSchemas.ts';
+import type { AccountUsageResponse } from '../../../bridge/acp/extensions/contract.ts';
 
 const window = (key: string, remainingPercent: number, resetsAt?: string) => ({
   key,

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { AnyMessage } from '@agentclientprotocol/sdk';
 import { WebSocket, WebSocketServer } from 'ws';
 import { CLOSE_SLOW_CONSUMER, webSocketStream } from '../../../../bridge/remote/wsStream.ts';
-import type { Logger } from '../../../../bridge/zcode/backend.ts';
+import type { Logger } from '../../../../bridge/logger.ts';
 
 const quiet: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { commandWord, mergeZcodeCommands, skillPrompt, zcodeCommandEntry } from '../../../../bridge/translate/zcodeCommands.ts';
-import { parseQuota, windowLine } from '../../../../bridge/translate/quota.ts';
+import { parseQuota, windowLine } from '../../../../bridge/translate/quotaWindows.ts';
 import { frontMatter } from '../../../../bridge/zcode/commandFolders.ts';
 import { assertValidSessionUpdate } from '../../../helpers/acpSchema.ts';
 

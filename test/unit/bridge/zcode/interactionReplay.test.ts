@@ -1,7 +1,7 @@
 /** an answer is replayed only to copies inside the grace period; a later request with the same id is asked again. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ANSWER_REPLAY_GRACE_MS, InteractionBroker, PERMISSION_METHOD } from '../../../../bridge/zcode/interactions.ts';
+import { ANSWER_REPLAY_GRACE_MS, InteractionBroker, PERMISSION_METHOD } from '../../../../bridge/zcode/interactionBroker.ts';
 import type { InteractionHandler } from '../../../../bridge/zcode/backend.ts';
 import { testLogger } from '../../../helpers/sim.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The lazy-session store (store.ts, storeFormat.ts, storeLock.ts): persistence through the journal,
+ * The lazy-session store (lazySessionStore.ts, storeFormat.ts, storeLock.ts): persistence through the journal,
  * compaction, damaged and newer-version snapshots, the caps on never-prompted
  * placeholders and a change costing one appended line, sharing and the lock (the
  * two-process test is test/integration/acp/storeProcesses.test.ts).
@@ -10,8 +10,8 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSyn
 import { tmpdir, hostname } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { appendJournal, LAZY_STORE_FILE, LAZY_STORE_JOURNAL, LAZY_STORE_LOCK, LazySessionStore, UNUSED_PLACEHOLDER_TTL_MS } from '../../../../../bridge/acp/sessions/store.ts';
-import type { LazySessionStoreOptions } from '../../../../../bridge/acp/sessions/store.ts';
+import { appendJournal, LAZY_STORE_FILE, LAZY_STORE_JOURNAL, LAZY_STORE_LOCK, LazySessionStore, UNUSED_PLACEHOLDER_TTL_MS } from '../../../../../bridge/acp/sessions/lazySessionStore.ts';
+import type { LazySessionStoreOptions } from '../../../../../bridge/acp/sessions/lazySessionStore.ts';
 import { storedSessions } from '../../../../helpers/lazyStore.ts';
 import { testLogger } from '../../../../helpers/sim.ts';
 

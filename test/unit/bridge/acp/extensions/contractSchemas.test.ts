@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RequestError } from '@agentclientprotocol/sdk';
-import { EXTENSION_METHOD } from '../../../../../bridge/acp/extensions/extensionSchemas.ts';
-import { ForkParams, GoalParams, RewindParams, SteerParams } from '../../../../../bridge/acp/extensions/extensionShapes.ts';
+import { EXTENSION_METHOD } from '../../../../../bridge/acp/extensions/contract.ts';
+import { ForkParams, GoalParams, RewindParams, SteerParams } from '../../../../../bridge/acp/extensions/contractSchemas.ts';
 import { paramsParser } from '../../../../../bridge/acp/extensions/paramsParser.ts';
 
 function parse(parser: ReturnType<typeof paramsParser>, params: unknown): unknown {

@@ -1,8 +1,8 @@
 /**
- * The zod schemas of the `_zcode/*` contract (bridge/acp/extensions/extensionSchemas.ts names the methods and
+ * The zod schemas of the `_zcode/*` contract (bridge/acp/extensions/contract.ts names the methods and
  * pairs each with its schemas here). Apart from the names because zod and ~40 schemas cost the
  * extension about a third of its activation (npm run bench -- vscode): the extension's activation
- * path imports only extensionSchemas.ts, and this module is loaded with the bridge (whose
+ * path imports only contract.ts, and this module is loaded with the bridge (whose
  * paramsParser.ts imports it) or by `loadExtensionSchemas()`.
  *
  * Params: zod, run by the SDK before a handler (`paramsParser`: -32602 with a readable message);
@@ -13,10 +13,10 @@
 import * as z from 'zod';
 import { backgroundTaskKindOf } from '../../../shared/backgroundTasks.ts';
 import type { BackgroundTask } from '../../../shared/backgroundTasks.ts';
-import type { QuotaWindow as QuotaWindowShape } from '../../translate/quota.ts';
-import { bindExtensionSchemas } from './extensionSchemas.ts';
+import type { QuotaWindow as QuotaWindowShape } from '../../translate/quotaWindows.ts';
+import { bindExtensionSchemas } from './contract.ts';
 // This module's own namespace: what the descriptors' `params` / `result` read (see the end).
-import * as self from './extensionShapes.ts';
+import * as self from './contractSchemas.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Params
@@ -236,7 +236,7 @@ export const CheckpointsResponse = z.object({
 });
 export type CheckpointsResponse = z.infer<typeof CheckpointsResponse>;
 
-/** One plan window (its type is translate/quota.ts's, which reads them off the provider's answer). */
+/** One plan window (its type is translate/quotaWindows.ts's, which reads them off the provider's answer). */
 export const QuotaWindow: z.ZodType<QuotaWindowShape> = z.object({
   /** Stable id: `tokens_5h`, `tokens_week`, `tokens_<n>`, `mcp`, or the raw type in lower case. */
   key: z.string(),
@@ -518,6 +518,6 @@ export function describeIssues(error: z.ZodError): string {
 }
 
 // Evaluated once every schema above exists: from now on the descriptors' `params` and `result`
-// (extensionSchemas.ts) are these schemas. Module evaluation, not timing: whoever imports this
+// (contract.ts) are these schemas. Module evaluation, not timing: whoever imports this
 // module (the bridge, `loadExtensionSchemas()`, a test) has bound them before its own code runs.
 bindExtensionSchemas(self);

@@ -34,7 +34,7 @@
 import { copyFile, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { Logger } from '../../zcode/backend.ts';
+import type { Logger } from '../../logger.ts';
 import { withFileLock } from './storeLock.ts';
 import type { FileLockOptions } from './storeLock.ts';
 import { applyRecord, capUnused, FILE_VERSION, JOURNAL_HEADER_BYTES, journalHeader, journalLine, MAX_UNUSED_PLACEHOLDERS, parseJournal, parseSnapshot, snapshotText } from './storeFormat.ts';

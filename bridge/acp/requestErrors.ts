@@ -6,7 +6,7 @@
 import { RequestError } from '@agentclientprotocol/sdk';
 import * as z from 'zod';
 import { ZcodeError } from '../zcode/backend.ts';
-import type { Logger } from '../zcode/backend.ts';
+import type { Logger } from '../logger.ts';
 import { ZcodeErrorCode } from '../zcode/protocol.ts';
 
 /** Convert anything thrown inside a handler into the `RequestError` the client receives. */

@@ -16,7 +16,8 @@
  */
 import * as z from 'zod';
 import { ZcodeError } from './backend.ts';
-import type { InteractionHandler, Logger } from './backend.ts';
+import type { InteractionHandler } from './backend.ts';
+import type { Logger } from '../logger.ts';
 import { classifyUserInput, PermissionRequestParams, PermissionResponse, UserInputRequestParams } from './protocol.ts';
 import type { Interaction, InteractionReply } from './protocol.ts';
 

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ContentBlock } from '@agentclientprotocol/sdk';
-import { availableCommands, parseCheckpointArg, parseGoalArgs, parseSlashCommand, promptToZcode } from '../../../../bridge/translate/prompt.ts';
+import { availableCommands, parseCheckpointArg, parseGoalArgs, parseSlashCommand, promptToZcode } from '../../../../bridge/translate/promptContent.ts';
 import { validateAcp, assertValidSessionUpdate } from '../../../helpers/acpSchema.ts';
 
 describe('promptToZcode', () => {

@@ -8,14 +8,14 @@
  *   results and notifications checked with the same schemas.
  * No `'_zcode/'` string literal exists outside this module (eslint.config.mjs).
  *
- * The schemas themselves (zod) are in extensionShapes.ts and a descriptor reads them on use: this
+ * The schemas themselves (zod) are in contractSchemas.ts and a descriptor reads them on use: this
  * module costs nothing to load, so the extension imports it at activation without loading zod and
  * building the schemas (start-up time). Reading a descriptor's `params` / `result` needs the schemas
  * loaded: the bridge imports them, a client awaits `loadExtensionSchemas()` before it reads
  * anything from the bridge (`callExtension` does, `ZcodeClientHost` does when it connects).
  */
 import type * as z from 'zod';
-import type * as Shapes from './extensionShapes.ts';
+import type * as Shapes from './contractSchemas.ts';
 
 export type {
   AccountQuota,
@@ -71,7 +71,7 @@ export type {
   RewindToParams,
   RewindToResponse,
   SteerState,
-} from './extensionShapes.ts';
+} from './contractSchemas.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Descriptors
@@ -104,10 +104,10 @@ export type SessionNotificationParams<D extends ExtensionNotification> = Omit<z.
 /** What the bridge answers (and a client gets back, checked). */
 export type ResultOf<D extends ExtensionRequest> = z.output<D['result']>;
 
-/** One of extensionShapes.ts's schemas, picked when a descriptor is used. */
-type Pick<S extends z.ZodType> = (shapes: typeof Shapes) => S;
+/** One of contractSchemas.ts's schemas, picked when a descriptor is used. */
+type SchemaPicker<S extends z.ZodType> = (shapes: typeof Shapes) => S;
 
-function request<P extends z.ZodType, R extends z.ZodType>(method: ExtensionMethodName, params: Pick<P>, result: Pick<R>): ExtensionRequest<P, R> {
+function request<P extends z.ZodType, R extends z.ZodType>(method: ExtensionMethodName, params: SchemaPicker<P>, result: SchemaPicker<R>): ExtensionRequest<P, R> {
   return {
     kind: 'request',
     method,
@@ -120,7 +120,7 @@ function request<P extends z.ZodType, R extends z.ZodType>(method: ExtensionMeth
   };
 }
 
-function notification<P extends z.ZodType>(method: ExtensionMethodName, params: Pick<P>): ExtensionNotification<P> {
+function notification<P extends z.ZodType>(method: ExtensionMethodName, params: SchemaPicker<P>): ExtensionNotification<P> {
   return {
     kind: 'notification',
     method,
@@ -136,14 +136,14 @@ function notification<P extends z.ZodType>(method: ExtensionMethodName, params: 
 
 let bound: typeof Shapes | undefined;
 
-/** Called once, by extensionShapes.ts when it is evaluated (its last statement). */
+/** Called once, by contractSchemas.ts when it is evaluated (its last statement). */
 export function bindExtensionSchemas(shapes: typeof Shapes): void {
   bound = shapes;
 }
 
-/** Loads the schemas (extensionShapes.ts and zod); resolved at once when the bridge loaded them already. */
+/** Loads the schemas (contractSchemas.ts and zod); resolved at once when the bridge loaded them already. */
 export async function loadExtensionSchemas(): Promise<void> {
-  if (!bound) await import('./extensionShapes.ts');
+  if (!bound) await import('./contractSchemas.ts');
 }
 
 function shapes(): typeof Shapes {

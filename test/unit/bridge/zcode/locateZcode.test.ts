@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BackendErrorCode, ZcodeError } from '../../../../bridge/zcode/backend.ts';
-import { locateZcode } from '../../../../bridge/zcode/locate.ts';
-import type { LocateHost } from '../../../../bridge/zcode/locate.ts';
+import { locateZcode } from '../../../../bridge/zcode/locateZcode.ts';
+import type { LocateHost } from '../../../../bridge/zcode/locateZcode.ts';
 
 /** A fake machine: only the listed files exist. */
 function host(files: string[], over: Partial<LocateHost> = {}): LocateHost {

@@ -1,7 +1,7 @@
 /**
  * ACP sessions ⇄ zcode sessions.
  *
- * - An ACP session id is either a lazy placeholder (`session/new`, persisted in store.ts) or a real
+ * - An ACP session id is either a lazy placeholder (`session/new`, persisted in lazySessionStore.ts) or a real
  *   zcode id (from `session/list`, forks …), which passes through unchanged.
  * - A `SessionRuntime` is one live zcode session in this bridge: its translator state, its event
  *   subscription (per backend process: `generation`), its settings and its prompt queue. Several
@@ -19,15 +19,16 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import type { ClientCapabilities, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
 import { buildConfigOptions, CONFIG_ID, modelSelectionFor } from '../../translate/config.ts';
 import type { ConfigPatch } from '../../translate/config.ts';
-import type { Disposable, Logger, ZcodeBackend, ZcodeMcpServer } from '../../zcode/backend.ts';
+import type { Disposable, ZcodeBackend, ZcodeMcpServer } from '../../zcode/backend.ts';
+import type { Logger } from '../../logger.ts';
 import { Emitter } from '../../zcode/emitter.ts';
 import { sessionTitleOf } from '../../zcode/protocol.ts';
-import type { CheckpointInfo } from '../extensions/extensionSchemas.ts';
+import type { CheckpointInfo } from '../extensions/contract.ts';
 import type { ReadSessionResult, SessionSettings, Todo, ZcodeEvent } from '../../zcode/protocol.ts';
 import type { ClientRegistry } from '../transport/clients.ts';
 import { supportsTerminalOutput } from '../transport/clients.ts';
-import { isNotActive, isSessionNotFound } from '../errors.ts';
-import type { LazyEntry, LazySessionStore } from './store.ts';
+import { isNotActive, isSessionNotFound } from '../requestErrors.ts';
+import type { LazyEntry, LazySessionStore } from './lazySessionStore.ts';
 import type { ModelOptionCache } from './modelCache.ts';
 import type { ModelDraft } from './modelDraft.ts';
 import { applyChoices, chosen, placeholderOptions } from './lazyChoices.ts';
