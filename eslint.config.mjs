@@ -4,7 +4,7 @@
 //   extension/  may import bridge/ and the webview contract (webview-ui/contract.ts) only
 //   shared/     the few dependency-free pieces all three layers share (the background-task type,
 //               the form rules): importable by bridge/, extension/ and webview-ui/; imports nothing
-// The `_zcode/*` extension contract is declared once, in bridge/acp/extensions/contract.ts: a
+// The `_zcode/*` extension contract is declared once, in bridge/acp/extensions/contractDescriptors.ts: a
 // `'_zcode/…'` string literal anywhere else in the shipped code is an error (tests may use them).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -18,7 +18,7 @@ const ZOD_NAMED_Z = {
 const ZCODE_METHOD_LITERAL = {
   // Also the bare names of `EXTENSION_METHOD` (for tests and logs): code calls through the descriptor, whose result is checked.
   selector: "Literal[value=/^_zcode\\//], TemplateElement[value.raw=/^_zcode\\//], MemberExpression[object.name='EXTENSION_METHOD']",
-  message: 'a `_zcode/*` method is declared once, in bridge/acp/extensions/contract.ts: use its descriptor (e.g. `SteerRequest`, `BackgroundTasksNotification`).',
+  message: 'a `_zcode/*` method is declared once, in bridge/acp/extensions/contractDescriptors.ts: use its descriptor (e.g. `SteerRequest`, `BackgroundTasksNotification`).',
 };
 
 export default tseslint.config(
@@ -68,7 +68,7 @@ export default tseslint.config(
   },
   {
     // The one module that declares the `_zcode/*` names.
-    files: ['bridge/acp/extensions/contract.ts'],
+    files: ['bridge/acp/extensions/contractDescriptors.ts'],
     rules: { 'no-restricted-syntax': ['error', ZOD_NAMED_Z] },
   },
   {

@@ -13,8 +13,8 @@ import * as vscode from 'vscode';
 import type * as AcpSdk from '@agentclientprotocol/sdk';
 import type { ClientApp, ClientConnection, InitializeResponse, SessionNotification } from '@agentclientprotocol/sdk';
 import type { Bridge, BridgeOptions } from '../bridge/acp/bridge.ts';
-import { callExtension, CompactRequest, loadExtensionSchemas } from '../bridge/acp/extensions/contract.ts';
-import type { ExtensionRequest, ParamsOf, ResultOf } from '../bridge/acp/extensions/contract.ts';
+import { callExtension, CompactRequest, loadExtensionSchemas } from '../bridge/acp/extensions/contractDescriptors.ts';
+import type { ExtensionRequest, ParamsOf, ResultOf } from '../bridge/acp/extensions/contractDescriptors.ts';
 import type { ExitInfo, LocateOptions } from '../bridge/zcode/backend.ts';
 import type { Logger } from '../bridge/logger.ts';
 import { Disposable } from './disposable.ts';
@@ -26,7 +26,7 @@ export type { InteractiveUi } from './interactiveUi.ts';
 /** zcode's state as the user sees it (status bar, context keys). */
 export type HostState = 'notStarted' | 'starting' | 'ready' | 'turnRunning' | 'crashed';
 
-/** A notification from the bridge outside the stable ACP set (read it with `readNotification` and its descriptor, contract.ts). */
+/** A notification from the bridge outside the stable ACP set (read it with `readNotification` and its descriptor, contractDescriptors.ts). */
 export interface ExtNotification {
   method: string;
   params: unknown;
@@ -93,7 +93,7 @@ export class ZcodeClientHost extends Disposable {
   readonly onSessionUpdate = this._onSessionUpdate.event;
 
   private readonly _onExtNotification = this.register(new vscode.EventEmitter<ExtNotification>());
-  /** Every other notification from the bridge (the `_zcode/*` ones of contract.ts: background tasks, steer state, …). */
+  /** Every other notification from the bridge (the `_zcode/*` ones of contractDescriptors.ts: background tasks, steer state, …). */
   readonly onExtNotification = this._onExtNotification.event;
 
   private readonly _onDidCrash = this.register(new vscode.EventEmitter<ExitInfo>());
@@ -202,7 +202,7 @@ export class ZcodeClientHost extends Disposable {
   }
 
   /**
-   * Calls one of the bridge's `_zcode/*` methods through its descriptor (contract.ts):
+   * Calls one of the bridge's `_zcode/*` methods through its descriptor (contractDescriptors.ts):
    * params typed, the answer checked against the descriptor's result schema. Rejects like `request`.
    */
   call<D extends ExtensionRequest>(descriptor: D, params: ParamsOf<D>, options: HostRequestOptions = {}): Promise<ResultOf<D>> {

@@ -2,7 +2,7 @@
  * What the chat's context meter shows of the plan quota: the window with the least
  * left, since that is the one that stops the next prompt. Pure, so the rule is tested without VS Code.
  */
-import type { AccountUsageResponse } from '../bridge/acp/extensions/contract.ts';
+import type { AccountUsageResponse } from '../bridge/acp/extensions/contractDescriptors.ts';
 import type { PlanQuotaView } from '../webview-ui/contract.ts';
 
 export function planQuotaView(usage: AccountUsageResponse | undefined): PlanQuotaView | undefined {

@@ -4,8 +4,8 @@
  * reads the figures from the provider (zcode does not report plan quota) and marks old ones stale.
  */
 import * as vscode from 'vscode';
-import { AccountUsageRequest } from '../bridge/acp/extensions/contract.ts';
-import type { AccountUsageResponse } from '../bridge/acp/extensions/contract.ts';
+import { AccountUsageRequest } from '../bridge/acp/extensions/contractDescriptors.ts';
+import type { AccountUsageResponse } from '../bridge/acp/extensions/contractDescriptors.ts';
 import type { HostState, ZcodeClientHost } from './acpClient.ts';
 import { Disposable } from './disposable.ts';
 import type { StatusBar } from './statusBar.ts';

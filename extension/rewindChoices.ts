@@ -9,8 +9,8 @@
  * Every guard the bridge reports (`blocked`, `staleGaveUp`) becomes a message naming the files.
  */
 import * as vscode from 'vscode';
-import { RewindTargetsRequest, RewindToRequest } from '../bridge/acp/extensions/contract.ts';
-import type { ExtensionRequest, ParamsOf, ResultOf, RewindAction, RewindFile, RewindTarget, RewindToResponse } from '../bridge/acp/extensions/contract.ts';
+import { RewindTargetsRequest, RewindToRequest } from '../bridge/acp/extensions/contractDescriptors.ts';
+import type { ExtensionRequest, ParamsOf, ResultOf, RewindAction, RewindFile, RewindTarget, RewindToResponse } from '../bridge/acp/extensions/contractDescriptors.ts';
 
 /** What the rewind needs of `ZcodeClientHost`. */
 export interface RewindHost {

@@ -19,7 +19,7 @@ import type {
   SessionInfo,
   SetSessionConfigOptionResponse,
 } from '@agentclientprotocol/sdk';
-import { ForkRequest, replayOf } from '../bridge/acp/extensions/contract.ts';
+import { ForkRequest, replayOf } from '../bridge/acp/extensions/contractDescriptors.ts';
 import type { ZcodeClientHost } from './acpClient.ts';
 import type { LoadedSession } from './chat/chatPorts.ts';
 import { Disposable } from './disposable.ts';

@@ -5,7 +5,7 @@
  * the user it says "needs input" and clicking it shows the chat.
  */
 import * as vscode from 'vscode';
-import type { AccountUsageResponse } from '../bridge/acp/extensions/contract.ts';
+import type { AccountUsageResponse } from '../bridge/acp/extensions/contractDescriptors.ts';
 import type { HostState, ZcodeClientHost } from './acpClient.ts';
 import { Disposable } from './disposable.ts';
 import type { RemoteAccess, RemoteState } from './remote.ts';

@@ -8,8 +8,8 @@
  * Plain TypeScript (no vscode): extension.ts turns `contextKeys` into `setContext`, the chat and
  * the commands read `availability`. One owner: this class holds the only copy of the answer.
  */
-import { CapabilitiesChangedNotification, CapabilitiesRequest, readNotification } from '../bridge/acp/extensions/contract.ts';
-import type { ExtensionRequest, FeatureAvailability, ParamsOf, ResultOf, ZcodeCapabilities } from '../bridge/acp/extensions/contract.ts';
+import { CapabilitiesChangedNotification, CapabilitiesRequest, readNotification } from '../bridge/acp/extensions/contractDescriptors.ts';
+import type { ExtensionRequest, FeatureAvailability, ParamsOf, ResultOf, ZcodeCapabilities } from '../bridge/acp/extensions/contractDescriptors.ts';
 
 type Disposable = { dispose(): unknown };
 type Event<E> = (listener: (e: E) => unknown) => Disposable;

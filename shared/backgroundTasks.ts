@@ -1,6 +1,6 @@
 /**
  * A background task as the bridge announces it (`_zcode/session/backgroundTasks`, declared in
- * bridge/acp/extensions/contract.ts, which also parses it) and as the tree view and the chat show it.
+ * bridge/acp/extensions/contractDescriptors.ts, which also parses it) and as the tree view and the chat show it.
  * One type for all three layers: shared/ is the one folder bridge/, extension/ and webview-ui/
  * may all import, so it imports nothing itself (eslint.config.mjs).
  */

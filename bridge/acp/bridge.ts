@@ -20,7 +20,7 @@
  * `_zcode/*` extension methods live in extensionMethods.ts and slash commands in slashCommands.ts.
  * Both get a `BridgeContext` (context.ts) and nothing else:
  *   - `registerExtensionMethods(app, ctx)` is called once at creation, after the core handlers;
- *     a new method is a descriptor in contract.ts (name, params schema, result schema)
+ *     a new method is a descriptor in contractDescriptors.ts (name, params schema, result schema)
  *     plus one `register(descriptor, handler)` line there (the SDK answers -32602 when the params
  *     schema rejects the params; the extension calls it with `host.call(descriptor, params)`).
  *     A method the core itself answers is registered in handlers.ts instead: `_zcode/session/loadEarlier`
@@ -35,7 +35,7 @@
  *     (nothing is held back), so a response returned right after it follows its text.
  *
  * ## Notifications the bridge sends to every client
- * `session/update`, and the `_zcode/*` notifications of contract.ts: `BackgroundTasksNotification`
+ * `session/update`, and the `_zcode/*` notifications of contractDescriptors.ts: `BackgroundTasksNotification`
  * `{sessionId, tasks}` on every change of a session's background tasks; `SteerStateNotification`
  * `{sessionId, state: 'queued'|'drained'}`; `CheckpointsChangedNotification` `{sessionId, checkpointId?}`
  * when zcode made a checkpoint (current builds).

@@ -12,7 +12,7 @@ import type { ClientRegistry } from './transport/clients.ts';
 import type { CommandCatalog } from './extensions/commandCatalog.ts';
 import type { QuotaService } from './extensions/quota.ts';
 import type { ZcodeFeatures } from './extensions/capabilities.ts';
-import type { CheckpointInfo, ExtensionNotification, SessionNotificationParams } from './extensions/contract.ts';
+import type { CheckpointInfo, ExtensionNotification, SessionNotificationParams } from './extensions/contractDescriptors.ts';
 import type { TranslatorState, TurnSignal } from './translation.ts';
 
 /** A live zcode session as seen through one ACP session id. */

@@ -3,11 +3,11 @@
  * testable without VS Code (no `vscode` import here).
  *
  * Input is the bridge's `BackgroundTasksNotification` (the full task list of one session), read
- * with the contract's one parser (bridge/acp/extensions/contract.ts); output of every mutation is a
+ * with the contract's one parser (bridge/acp/extensions/contractDescriptors.ts); output of every mutation is a
  * `ModelChange` that tells the view exactly what to refresh: nothing, some items (by id), or
  * everything (the list itself changed).
  */
-import { BackgroundTasksNotification } from '../../bridge/acp/extensions/contract.ts';
+import { BackgroundTasksNotification } from '../../bridge/acp/extensions/contractDescriptors.ts';
 import type { BackgroundTaskKind } from '../../shared/backgroundTasks.ts';
 
 /** zcode's statuses plus `cancelling` (our request is on its way). */

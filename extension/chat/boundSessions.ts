@@ -13,7 +13,7 @@
  */
 import * as vscode from 'vscode';
 import type { LoadSessionResponse, NewSessionResponse, SessionConfigOption, SessionInfo } from '@agentclientprotocol/sdk';
-import { replayOf } from '../../bridge/acp/extensions/contract.ts';
+import { replayOf } from '../../bridge/acp/extensions/contractDescriptors.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
 import { requireSession, type ClientSessions } from '../sessions.ts';
 import type { ChatSessions, LoadedSession } from './chatPorts.ts';

@@ -72,7 +72,7 @@ import {
   LoadEarlierRequest,
   readNotification,
   RetryTurnRequest,
-} from '../../bridge/acp/extensions/contract.ts';
+} from '../../bridge/acp/extensions/contractDescriptors.ts';
 import type { ChatChanges, ChatEnvironment, ChatHost, ChatSessions, Disposable, LoadedSession } from './chatPorts.ts';
 
 export type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';

@@ -4,7 +4,7 @@
  * before the click. Pure: the capabilities come from extension/zcodeFeatures.ts through the
  * chat's environment.
  */
-import type { ZcodeCapabilities } from '../../bridge/acp/extensions/contract.ts';
+import type { ZcodeCapabilities } from '../../bridge/acp/extensions/contractDescriptors.ts';
 import type { FeatureUnavailable } from '../../webview-ui/contract.ts';
 import { blockedReason } from '../zcodeFeatures.ts';
 

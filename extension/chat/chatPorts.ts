@@ -4,7 +4,7 @@
  * Everything vscode-specific the chat does goes through `ChatEnvironment`.
  */
 import type { SessionConfigOption, SessionInfo, SessionNotification, ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import type { ExtensionRequest, ParamsOf, ResultOf, RewindToResponse } from '../../bridge/acp/extensions/contract.ts';
+import type { ExtensionRequest, ParamsOf, ResultOf, RewindToResponse } from '../../bridge/acp/extensions/contractDescriptors.ts';
 import type { Attachment, ChangesItem, ChatSettings, MentionCandidate } from '../../webview-ui/contract.ts';
 import type { ChatFeatures } from './chatFeatures.ts';
 import type { DiffSource } from './toolView.ts';
@@ -18,7 +18,7 @@ export interface ChatHost {
   readonly initializeResult?: { agentCapabilities?: { promptCapabilities?: { image?: boolean; embeddedContext?: boolean } | null } | null } | undefined;
   ready(): Promise<void>;
   request<T = unknown>(method: string, params: unknown): Promise<T>;
-  /** A `_zcode/*` method through its descriptor, the answer checked (contract.ts). */
+  /** A `_zcode/*` method through its descriptor, the answer checked (contractDescriptors.ts). */
   call<D extends ExtensionRequest>(descriptor: D, params: ParamsOf<D>): Promise<ResultOf<D>>;
   cancelTurn(sessionId: string): Promise<void>;
   readonly onSessionUpdate: Event<SessionNotification>;

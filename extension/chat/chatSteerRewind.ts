@@ -7,7 +7,7 @@
  * - a rewind at a user message (Ask again, Undo this turn's file changes) runs the user's choice
  *   (the environment's dialogs) and reloads what zcode now holds: the same session cut, or the fork.
  */
-import { HistoryChangedNotification, readNotification, RemoveQueuedRequest, SteerRequest, SteerStateNotification } from '../../bridge/acp/extensions/contract.ts';
+import { HistoryChangedNotification, readNotification, RemoveQueuedRequest, SteerRequest, SteerStateNotification } from '../../bridge/acp/extensions/contractDescriptors.ts';
 import { DidRestoreDraftNotification, type IpcNotification } from '../../webview-ui/contract.ts';
 import type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';
 import * as T from './transcript.ts';

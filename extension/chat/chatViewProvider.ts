@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { ZcodeClientHost } from '../acpClient.ts';
 import { historyForMenu, type SessionHistoryStore } from '../commands/sessionHistory.ts';
 import type { ClientSessions } from '../sessions.ts';
-import type { AccountUsageResponse } from '../../bridge/acp/extensions/contract.ts';
+import type { AccountUsageResponse } from '../../bridge/acp/extensions/contractDescriptors.ts';
 import { registerTurnChanges } from '../changes/changesUi.ts';
 import { planQuotaView } from '../planQuota.ts';
 import { defaultSessionFolder, pickSessionFolder } from '../sessionFolders.ts';

@@ -8,7 +8,7 @@
  * order by label (contained in the message; a steer or a failed turn's message is skipped); checkpoints without a label
  * take the next message. When no label matches at all but the counts agree, they pair by position.
  */
-import type { CheckpointInfo } from '../../bridge/acp/extensions/contract.ts';
+import type { CheckpointInfo } from '../../bridge/acp/extensions/contractDescriptors.ts';
 
 const normalize = (text: string): string => text.replace(/\s+/g, ' ').trim();
 

@@ -14,7 +14,7 @@
  * Other clients of the bridge (remote, stdio) are not affected: the bridge closes a session only
  * when its last client lets go (bridge/acp/sessions/sessionHolders.ts).
  */
-import { BackgroundTasksNotification, readNotification } from '../../bridge/acp/extensions/contract.ts';
+import { BackgroundTasksNotification, readNotification } from '../../bridge/acp/extensions/contractDescriptors.ts';
 import type { Disposable, Event } from './chatPorts.ts';
 
 /** What the release needs of `ZcodeClientHost` (extension/acpClient.ts). */

@@ -7,7 +7,7 @@
  * checkpoints. Such a build's answer (-32601) is remembered per session and shown as the reason in
  * the disabled action's tooltip, instead of failing again on every click.
  */
-import { CheckpointsRequest, RewindRequest, type ResultOf } from '../../bridge/acp/extensions/contract.ts';
+import { CheckpointsRequest, RewindRequest, type ResultOf } from '../../bridge/acp/extensions/contractDescriptors.ts';
 import type { SessionView, UserItem } from '../../webview-ui/contract.ts';
 import { mapCheckpoints } from './checkpointMap.ts';
 import type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';

@@ -1,7 +1,7 @@
 /**
  * Loose, defensive parsing of values that cross into the host from the webview (typed by the
  * contract, but checked once at the boundary). The bridge's `_zcode/*` notifications are parsed by
- * their descriptors (bridge/acp/extensions/contract.ts).
+ * their descriptors (bridge/acp/extensions/contractDescriptors.ts).
  */
 import type { CreateElicitationResponse } from '@agentclientprotocol/sdk';
 

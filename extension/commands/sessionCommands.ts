@@ -7,8 +7,8 @@
  */
 import * as vscode from 'vscode';
 import type { SessionConfigOption, SessionConfigSelectOption, SessionConfigSelectGroup } from '@agentclientprotocol/sdk';
-import { CheckpointsRequest, CompactRequest, ForkRequest, GoalRequest, RenameRequest, RetryTurnRequest, RewindRequest, SteerRequest } from '../../bridge/acp/extensions/contract.ts';
-import type { GoalResponse, ParamsOf } from '../../bridge/acp/extensions/contract.ts';
+import { CheckpointsRequest, CompactRequest, ForkRequest, GoalRequest, RenameRequest, RetryTurnRequest, RewindRequest, SteerRequest } from '../../bridge/acp/extensions/contractDescriptors.ts';
+import type { GoalResponse, ParamsOf } from '../../bridge/acp/extensions/contractDescriptors.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
 import { pickSessionFolder } from '../sessionFolders.ts';
 import { chooseAction, pickTarget, rewindTargets, runRewind } from '../rewindChoices.ts';

@@ -2,7 +2,7 @@
  * A probed v4 build's `ZcodeCapabilities` with every feature available, for tests of what the
  * extension does with them; `overrides` replaces any field.
  */
-import type { ZcodeCapabilities } from '../../bridge/acp/extensions/contract.ts';
+import type { ZcodeCapabilities } from '../../bridge/acp/extensions/contractDescriptors.ts';
 
 export function allAvailable(overrides: Partial<ZcodeCapabilities> = {}): ZcodeCapabilities {
   const yes = { available: true };

@@ -12,8 +12,8 @@ import type { Disposable, ZcodeBackend } from '../../zcode/backend.ts';
 import type { Logger } from '../../logger.ts';
 import { ZcodeError } from '../../zcode/backend.ts';
 import type { V4Probe } from '../../zcode/v4Commands.ts';
-import { CapabilitiesChangedNotification } from './contract.ts';
-import type { FeatureAvailability, ZcodeCapabilities } from './contract.ts';
+import { CapabilitiesChangedNotification } from './contractDescriptors.ts';
+import type { FeatureAvailability, ZcodeCapabilities } from './contractDescriptors.ts';
 
 /** The features `requireFeature` guards (the availability keys of `ZcodeCapabilities`). */
 export type Feature = Exclude<keyof ZcodeCapabilities, 'probed' | 'zcodeVersion' | 'v4' | 'modes'>;

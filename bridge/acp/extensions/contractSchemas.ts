@@ -1,8 +1,8 @@
 /**
- * The zod schemas of the `_zcode/*` contract (bridge/acp/extensions/contract.ts names the methods and
+ * The zod schemas of the `_zcode/*` contract (bridge/acp/extensions/contractDescriptors.ts names the methods and
  * pairs each with its schemas here). Apart from the names because zod and ~40 schemas cost the
  * extension about a third of its activation (npm run bench -- vscode): the extension's activation
- * path imports only contract.ts, and this module is loaded with the bridge (whose
+ * path imports only contractDescriptors.ts, and this module is loaded with the bridge (whose
  * paramsParser.ts imports it) or by `loadExtensionSchemas()`.
  *
  * Params: zod, run by the SDK before a handler (`paramsParser`: -32602 with a readable message);
@@ -14,7 +14,7 @@ import * as z from 'zod';
 import { backgroundTaskKindOf } from '../../../shared/backgroundTasks.ts';
 import type { BackgroundTask } from '../../../shared/backgroundTasks.ts';
 import type { QuotaWindow as QuotaWindowShape } from '../../translate/quotaWindows.ts';
-import { bindExtensionSchemas } from './contract.ts';
+import { bindExtensionSchemas } from './contractDescriptors.ts';
 // This module's own namespace: what the descriptors' `params` / `result` read (see the end).
 import * as self from './contractSchemas.ts';
 
@@ -518,6 +518,6 @@ export function describeIssues(error: z.ZodError): string {
 }
 
 // Evaluated once every schema above exists: from now on the descriptors' `params` and `result`
-// (contract.ts) are these schemas. Module evaluation, not timing: whoever imports this
+// (contractDescriptors.ts) are these schemas. Module evaluation, not timing: whoever imports this
 // module (the bridge, `loadExtensionSchemas()`, a test) has bound them before its own code runs.
 bindExtensionSchemas(self);

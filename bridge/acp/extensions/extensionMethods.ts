@@ -3,7 +3,7 @@
  * operations behind them, which the slash commands (slashCommands.ts) share.
  *
  * Rules:
- * - Params are validated with the zod schemas of contract.ts → -32602 with a readable
+ * - Params are validated with the zod schemas of contractDescriptors.ts → -32602 with a readable
  *   message. An unknown session → -32002 (`ctx.materialize`).
  * - zcode is always addressed by the zcode session id behind the ACP id.
  * - A -32601 from zcode (0.16 removed steer/rewind/rewindCascade; 0.14.8 has no rewindCascade)
@@ -50,7 +50,7 @@ import {
   RetryTurnRequest,
   RewindTargetsRequest,
   RewindToRequest,
-} from './contract.ts';
+} from './contractDescriptors.ts';
 import { steerWithV4, V4Operations } from './v4Operations.ts';
 import { noRunningTurn } from './capabilities.ts';
 import { SteerTracker } from '../turns/steerTracker.ts';
@@ -80,7 +80,7 @@ import type {
   SetThoughtLevelResponse,
   SteerParams,
   SteerResponse,
-} from './contract.ts';
+} from './contractDescriptors.ts';
 
 export interface ExtensionTuning {
   /** How long `compact` waits for zcode's outcome after the request was accepted (default 5 min). */

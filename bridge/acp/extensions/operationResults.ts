@@ -1,11 +1,11 @@
 /**
  * zcode's answers to the session operations (bridge/zcode/operationShapes.ts) as the `_zcode/*`
- * results the contract declares (contract.ts): a compaction state as its outcome, a
+ * results the contract declares (contractDescriptors.ts): a compaction state as its outcome, a
  * checkpoint with an ISO time, a rewind's figures.
  */
 import type { CheckpointItem, RewindResult } from '../../zcode/operationShapes.ts';
 import { CompactionState } from '../../zcode/operationShapes.ts';
-import type { CheckpointInfo, CompactOutcome, CompactResponse, RewindResponse } from './contract.ts';
+import type { CheckpointInfo, CompactOutcome, CompactResponse, RewindResponse } from './contractDescriptors.ts';
 
 /** A rewind's answer: the figures zcode gave (current builds give none). */
 export function rewindResponseOf(result: RewindResult): RewindResponse {

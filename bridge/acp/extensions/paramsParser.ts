@@ -1,7 +1,7 @@
 /**
  * The SDK params parser for a `_zcode/*` method: a rejection becomes -32602 with a readable message
  * naming the method and each problem (the SDK's own zod handling would say only "Invalid params").
- * Bridge-only, so the extension can import the contract (contract.ts) without loading the
+ * Bridge-only, so the extension can import the contract (contractDescriptors.ts) without loading the
  * ACP SDK at activation (npm run bench -- vscode). Importing contractSchemas.ts here also binds the
  * descriptors' schemas for the whole bridge (extensionMethods.ts and handlers.ts read them through it).
  */

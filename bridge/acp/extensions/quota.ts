@@ -16,7 +16,7 @@ import type { Logger } from '../../logger.ts';
 import { codingPlanCredentials, defaultConfigSource } from '../../zcode/hostRequests.ts';
 import type { ZcodeConfigSource } from '../../zcode/hostRequests.ts';
 import { parseQuota } from '../../translate/quotaWindows.ts';
-import type { AccountQuota, AccountUsageResponse, QuotaUnavailable } from './contract.ts';
+import type { AccountQuota, AccountUsageResponse, QuotaUnavailable } from './contractDescriptors.ts';
 
 const QUOTA_PATH = '/api/monitor/usage/quota/limit';
 const FRESH_MS = 60_000;

@@ -23,7 +23,7 @@ import type { SlashCommand } from '../../translate/promptContent.ts';
 import type { BridgeContext, SlashCommandRunner } from '../context.ts';
 import { assertNever } from '../requestErrors.ts';
 import { SessionOperations } from './extensionMethods.ts';
-import type { CompactResponse, GoalResponse, RewindResponse } from './contract.ts';
+import type { CompactResponse, GoalResponse, RewindResponse } from './contractDescriptors.ts';
 
 /** Usage lines shown when a command is used wrongly. */
 export const SLASH_USAGE: Record<SlashCommand['name'], string> = {

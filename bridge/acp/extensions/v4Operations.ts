@@ -22,7 +22,7 @@ import type { V4Base, V4Reader } from '../../zcode/v4Commands.ts';
 import { V4TransportError } from '../../zcode/v4Commands.ts';
 import { baseOf, fileCountOf, isUserPrompt, lastAssistantOf, previousTurnOf, ROWS_LIMIT, retryTurnInPlace, targetOf, userPrompts } from '../../zcode/v4Rows.ts';
 import type { BridgeContext, SessionHandle } from '../context.ts';
-import { HistoryChangedNotification, SteerStateNotification } from './contract.ts';
+import { HistoryChangedNotification, SteerStateNotification } from './contractDescriptors.ts';
 import type {
   EditQueuedParams,
   EditQueuedResponse,
@@ -37,7 +37,7 @@ import type {
   RewindTargetsResponse,
   RewindToParams,
   RewindToResponse,
-} from './contract.ts';
+} from './contractDescriptors.ts';
 
 export class V4Operations {
   constructor(private readonly ctx: BridgeContext) {}

@@ -23,7 +23,7 @@ import type { Disposable, ZcodeBackend, ZcodeMcpServer } from '../../zcode/backe
 import type { Logger } from '../../logger.ts';
 import { Emitter } from '../../zcode/emitter.ts';
 import { sessionTitleOf } from '../../zcode/protocol.ts';
-import type { CheckpointInfo } from '../extensions/contract.ts';
+import type { CheckpointInfo } from '../extensions/contractDescriptors.ts';
 import type { ReadSessionResult, SessionSettings, Todo, ZcodeEvent } from '../../zcode/protocol.ts';
 import type { ClientRegistry } from '../transport/clients.ts';
 import { supportsTerminalOutput } from '../transport/clients.ts';

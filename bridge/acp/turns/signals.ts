@@ -9,14 +9,14 @@
  * - `title` → `session_info_update` (titles.ts);
  * - `checkpoint` (`checkpoint.created`) → `CheckpointsChangedNotification` `{sessionId, checkpointId?}`,
  *   so a client refreshes its fork / rewind pickers (`CheckpointsRequest`).
- * (The notifications are declared in contract.ts.)
+ * (The notifications are declared in contractDescriptors.ts.)
  */
 import type { ConfigPatch } from '../../translate/config.ts';
 import type { ClientRegistry } from '../transport/clients.ts';
 import type { ConfigService } from '../sessions/configOptions.ts';
 import { assertNever } from '../requestErrors.ts';
-import { BackgroundTasksNotification, CheckpointsChangedNotification, SteerStateNotification } from '../extensions/contract.ts';
-import type { ExtensionNotification, SessionNotificationParams } from '../extensions/contract.ts';
+import { BackgroundTasksNotification, CheckpointsChangedNotification, SteerStateNotification } from '../extensions/contractDescriptors.ts';
+import type { ExtensionNotification, SessionNotificationParams } from '../extensions/contractDescriptors.ts';
 import type { SessionRuntime } from '../sessions/sessionTable.ts';
 import type { SessionTitles } from '../sessions/titles.ts';
 import type { TurnSignal } from '../translation.ts';

@@ -13,7 +13,7 @@
 import type { Disposable } from '../../zcode/backend.ts';
 import type { ZcodeEvent } from '../../zcode/protocol.ts';
 import type { BridgeContext } from '../context.ts';
-import { SteerStateNotification } from '../extensions/contract.ts';
+import { SteerStateNotification } from '../extensions/contractDescriptors.ts';
 
 export class SteerTracker implements Disposable {
   /** zcode session → queued steers the running turn has not taken in yet. */

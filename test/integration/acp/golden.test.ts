@@ -11,7 +11,7 @@ import type { CreateElicitationResponse } from '@agentclientprotocol/sdk';
 import { buildCli, MODES } from './harness.ts';
 import type { AcpHarness } from './harness.ts';
 import { agentText, newSession, prompt, withHarness } from './helpers.ts';
-import { CapabilitiesChangedNotification } from '../../../bridge/acp/extensions/contract.ts';
+import { CapabilitiesChangedNotification } from '../../../bridge/acp/extensions/contractDescriptors.ts';
 import { transcript } from './normalize.ts';
 
 /**

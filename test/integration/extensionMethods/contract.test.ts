@@ -1,5 +1,5 @@
 /**
- * The bridge serves exactly the `_zcode/*` contract (bridge/acp/extensions/contract.ts): every request
+ * The bridge serves exactly the `_zcode/*` contract (bridge/acp/extensions/contractDescriptors.ts): every request
  * descriptor is registered (its params schema answers, not "method not found"), and what the
  * bridge answers and announces passes the descriptors' own schemas — through the official SDK
  * client, the real bridge and the zcode simulator.
@@ -17,7 +17,7 @@ import {
   ForkRequest,
   GoalRequest,
   readNotification,
-} from '../../../bridge/acp/extensions/contract.ts';
+} from '../../../bridge/acp/extensions/contractDescriptors.ts';
 import { errorOf, newSession, prompt, sessionText, TERMINAL_CAPS, withBridge } from './support.ts';
 import { testWorkspace } from '../../helpers/workspace.ts';
 

@@ -24,8 +24,8 @@ import {
   RewindToRequest,
   SteerRequest,
   SteerStateNotification,
-} from '../../../bridge/acp/extensions/contract.ts';
-import type { ExtensionNotification, ParsedParamsOf } from '../../../bridge/acp/extensions/contract.ts';
+} from '../../../bridge/acp/extensions/contractDescriptors.ts';
+import type { ExtensionNotification, ParsedParamsOf } from '../../../bridge/acp/extensions/contractDescriptors.ts';
 import { errorOf, newSession, prompt, sessionText, startPrompt, withBridge, zcodeCalls } from './support.ts';
 import type { AcpHarness } from './support.ts';
 import { testWorkspace } from '../../helpers/workspace.ts';

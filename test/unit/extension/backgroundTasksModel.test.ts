@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BackgroundTasksModel, formatElapsed, parseNotification } from '../../../extension/backgroundTasks/model.ts';
-import { loadExtensionSchemas } from '../../../bridge/acp/extensions/contract.ts';
+import { loadExtensionSchemas } from '../../../bridge/acp/extensions/contractDescriptors.ts';
 
 // A client loads the contract's schemas before it reads the bridge's messages (ZcodeClientHost.connect).
 await loadExtensionSchemas();

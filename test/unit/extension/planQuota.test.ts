@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { planQuotaView } from '../../../extension/planQuota.ts';
-import type { AccountUsageResponse } from '../../../bridge/acp/extensions/contract.ts';
+import type { AccountUsageResponse } from '../../../bridge/acp/extensions/contractDescriptors.ts';
 
 const window = (key: string, remainingPercent: number, resetsAt?: string) => ({
   key,

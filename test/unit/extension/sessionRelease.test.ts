@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BackgroundTasksNotification, loadExtensionSchemas } from '../../../bridge/acp/extensions/contract.ts';
+import { BackgroundTasksNotification, loadExtensionSchemas } from '../../../bridge/acp/extensions/contractDescriptors.ts';
 import { SessionRelease, type ReleasableSessions, type SessionReleaseHost } from '../../../extension/chat/sessionRelease.ts';
 import { Emitter } from '../../helpers/emitter.ts';
 

@@ -3,8 +3,8 @@
 // that enable the palette's Steer / Rewind / Retry / Fork-from-reply entries.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { CapabilitiesChangedNotification, CapabilitiesRequest, loadExtensionSchemas } from '../../../bridge/acp/extensions/contract.ts';
-import type { ExtensionRequest, ResultOf, ZcodeCapabilities } from '../../../bridge/acp/extensions/contract.ts';
+import { CapabilitiesChangedNotification, CapabilitiesRequest, loadExtensionSchemas } from '../../../bridge/acp/extensions/contractDescriptors.ts';
+import type { ExtensionRequest, ResultOf, ZcodeCapabilities } from '../../../bridge/acp/extensions/contractDescriptors.ts';
 import { blockedReason, contextKeys, FEATURE_CONTEXT_KEYS, unknownCapabilities, ZcodeFeatures, type FeaturesHost } from '../../../extension/zcodeFeatures.ts';
 import { allAvailable } from '../../helpers/capabilities.ts';
 

@@ -38,10 +38,10 @@ import {
 import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../extension/chat/chatController.ts';
 import type { DiffSource } from '../../../extension/chat/toolView.ts';
 import type { ChatAttentionEvent, LoadedSession } from '../../../extension/chat/chatPorts.ts';
-import { callExtension, LoadEarlierRequest, loadExtensionSchemas, RemoveQueuedRequest, RetryTurnRequest, SteerRequest } from '../../../bridge/acp/extensions/contract.ts';
-import type { ZcodeCapabilities } from '../../../bridge/acp/extensions/contract.ts';
+import { callExtension, LoadEarlierRequest, loadExtensionSchemas, RemoveQueuedRequest, RetryTurnRequest, SteerRequest } from '../../../bridge/acp/extensions/contractDescriptors.ts';
+import type { ZcodeCapabilities } from '../../../bridge/acp/extensions/contractDescriptors.ts';
 import type { ChatFeatures } from '../../../extension/chat/chatFeatures.ts';
-import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../bridge/acp/extensions/contract.ts';
+import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../bridge/acp/extensions/contractDescriptors.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

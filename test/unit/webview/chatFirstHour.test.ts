@@ -22,8 +22,8 @@ import {
   type IpcMessage,
 } from '../../../webview-ui/contract.ts';
 import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../extension/chat/chatController.ts';
-import { callExtension, loadExtensionSchemas } from '../../../bridge/acp/extensions/contract.ts';
-import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../bridge/acp/extensions/contract.ts';
+import { callExtension, loadExtensionSchemas } from '../../../bridge/acp/extensions/contractDescriptors.ts';
+import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../bridge/acp/extensions/contractDescriptors.ts';
 import { Emitter } from '../../helpers/emitter.ts';
 
 await loadExtensionSchemas();

@@ -1,5 +1,5 @@
 /**
- * The `_zcode/*` contract (bridge/acp/extensions/contract.ts) as a client uses it: results checked
+ * The `_zcode/*` contract (bridge/acp/extensions/contractDescriptors.ts) as a client uses it: results checked
  * against their schema, notifications parsed once (the background-task list with its defaults),
  * and the shared form rules (shared/forms.ts) the bridge and the clients both apply.
  */
@@ -16,7 +16,7 @@ import {
   loadExtensionSchemas,
   readNotification,
   SteerStateNotification,
-} from '../../../../../bridge/acp/extensions/contract.ts';
+} from '../../../../../bridge/acp/extensions/contractDescriptors.ts';
 import { backgroundTaskKindOf } from '../../../../../shared/backgroundTasks.ts';
 import { combineAnswer, formKindMeta, otherEffect, readFormKind, SKIP_CHOICE } from '../../../../../shared/forms.ts';
 
