@@ -33,21 +33,13 @@ const base = {
   },
 };
 
-/**
- * Node bundles: the package is "type": "module", so dist/ gets its own package.json saying commonjs.
- * `zod/v4` (the ACP SDK's import) is read as `zod` (ours; the same classic API, zod 4's root): in a
- * CommonJS bundle a module loaded by `import()` (contractSchemas.ts) is wrapped to run on first use,
- * and with it zod; esbuild 0.28 then emits no init call for modules reaching zod through the
- * `export *` of zod/v4/index.js, so the SDK's schemas ran before zod's classes existed
- * ("Class2 is not a constructor" on loading dist/cli-bridge.js).
- */
+/** Node bundles: the package is "type": "module", so dist/ gets its own package.json saying commonjs. */
 const node = {
   ...base,
   platform: 'node',
   target: 'node20',
   format: 'cjs',
   mainFields: ['module', 'main'],
-  alias: { 'zod/v4': 'zod' },
 };
 
 /**

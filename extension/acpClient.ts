@@ -13,7 +13,8 @@ import * as vscode from 'vscode';
 import type * as AcpSdk from '@agentclientprotocol/sdk';
 import type { ClientApp, ClientConnection, InitializeResponse, SessionNotification } from '@agentclientprotocol/sdk';
 import type { Bridge, BridgeOptions } from '../bridge/acp/bridge.ts';
-import { callExtension, CompactRequest, loadExtensionSchemas } from '../bridge/acp/extensions/contractDescriptors.ts';
+import { CompactRequest } from '../bridge/acp/extensions/contractDescriptors.ts';
+import type * as ContractSchemas from '../bridge/acp/extensions/contractSchemas.ts';
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../bridge/acp/extensions/contractDescriptors.ts';
 import type { ExitInfo, LocateOptions } from '../bridge/zcode/backend.ts';
 import type { Logger } from '../bridge/logger.ts';
@@ -26,7 +27,7 @@ export type { InteractiveUi } from './interactiveUi.ts';
 /** zcode's state as the user sees it (status bar, context keys). */
 export type HostState = 'notStarted' | 'starting' | 'ready' | 'turnRunning' | 'crashed';
 
-/** A notification from the bridge outside the stable ACP set (read it with `readNotification` and its descriptor, contractDescriptors.ts). */
+/** A `_zcode/*` notification from the bridge, checked at this client's boundary (pick one with `notificationOf` and its descriptor, contractDescriptors.ts). */
 export interface ExtNotification {
   method: string;
   params: unknown;
@@ -206,7 +207,7 @@ export class ZcodeClientHost extends Disposable {
    * params typed, the answer checked against the descriptor's result schema. Rejects like `request`.
    */
   call<D extends ExtensionRequest>(descriptor: D, params: ParamsOf<D>, options: HostRequestOptions = {}): Promise<ResultOf<D>> {
-    return callExtension((method, p) => this.request(method, p, options), descriptor, params);
+    return this.request(descriptor.method, params, options).then(async (answer) => (await loadContractSchemas()).parseResult(descriptor, answer));
   }
 
   /**
@@ -330,8 +331,8 @@ export class ZcodeClientHost extends Disposable {
   private async connect(): Promise<void> {
     let bridge = this._bridge;
     // The SDK is loaded with the bridge, on first use (see `createBridge`); so are the `_zcode/*`
-    // schemas, which every message read from the bridge may need (readNotification, replayOf).
-    const [sdk] = await Promise.all([loadSdk(), loadExtensionSchemas()]);
+    // schemas, which check every `_zcode/*` message read from the bridge.
+    const [sdk, contract] = await Promise.all([loadSdk(), loadContractSchemas()]);
     if (!bridge) {
       const logger = this.options.logger;
       bridge = await this.options.createBridge({
@@ -357,7 +358,7 @@ export class ZcodeClientHost extends Disposable {
       this.bridgeSubscriptions = { dispose: () => subscriptions.forEach((d) => d.dispose()) };
       this._onDidCreateBridge.fire(bridge);
     }
-    const connection = bridge.connectClient(this.createClientApp(sdk.client), { kind: 'local' });
+    const connection = bridge.connectClient(this.createClientApp(sdk.client, contract), { kind: 'local' });
     this.connection = connection;
     void connection.closed.then(() => {
       if (this.connection === connection) {
@@ -382,7 +383,7 @@ export class ZcodeClientHost extends Disposable {
     this.updateState();
   }
 
-  private createClientApp(client: Sdk['client']): ClientApp {
+  private createClientApp(client: Sdk['client'], contract: Contract): ClientApp {
     return client({ name: 'zcode-vscode' })
       .onNotification('session/update', ({ params }) => {
         this._onSessionUpdate.fire(params);
@@ -398,7 +399,10 @@ export class ZcodeClientHost extends Disposable {
         return this.asked(promptSessionId(params), () => ui.createElicitation(params, signal));
       })
       .onNotification('*', ({ method, params }) => {
-        this._onExtNotification.fire({ method, params });
+        // Parsed here, once: listeners pick theirs with `notificationOf` and get checked params.
+        const notification = contract.parseNotification({ method, params });
+        if (notification) this._onExtNotification.fire(notification);
+        else this.options.logger.warn(`ignored a notification outside the _zcode/* contract or unlike its schema: ${method}`);
       });
   }
 
@@ -464,4 +468,12 @@ let sdkModule: Promise<Sdk> | undefined;
 /** The ACP SDK, loaded on first use rather than with the extension (its import builds ~470 zod schemas). */
 export function loadSdk(): Promise<Sdk> {
   return (sdkModule ??= import('@agentclientprotocol/sdk'));
+}
+
+type Contract = typeof ContractSchemas;
+let contractModule: Promise<Contract> | undefined;
+
+/** The `_zcode/*` schemas and readers, loaded when the client connects (activation loads no zod). */
+function loadContractSchemas(): Promise<Contract> {
+  return (contractModule ??= import('../bridge/acp/extensions/contractSchemas.ts'));
 }

@@ -8,7 +8,7 @@
  * Plain TypeScript (no vscode): extension.ts turns `contextKeys` into `setContext`, the chat and
  * the commands read `availability`. One owner: this class holds the only copy of the answer.
  */
-import { CapabilitiesChangedNotification, CapabilitiesRequest, readNotification } from '../bridge/acp/extensions/contractDescriptors.ts';
+import { CapabilitiesChangedNotification, CapabilitiesRequest, notificationOf } from '../bridge/acp/extensions/contractDescriptors.ts';
 import type { ExtensionRequest, FeatureAvailability, ParamsOf, ResultOf, ZcodeCapabilities } from '../bridge/acp/extensions/contractDescriptors.ts';
 
 type Disposable = { dispose(): unknown };
@@ -108,7 +108,7 @@ export class ZcodeFeatures {
     this.current = unknownCapabilities(options.notStartedReason);
     this.subscriptions.push(
       host.onExtNotification((message) => {
-        const changed = readNotification(CapabilitiesChangedNotification, message);
+        const changed = notificationOf(CapabilitiesChangedNotification, message);
         if (changed) this.set(changed);
       }),
       host.onDidChangeState((state) => this.onState(state)),

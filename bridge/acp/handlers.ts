@@ -26,7 +26,7 @@ import { answerOrRequestError } from './requestErrors.ts';
 import { AUTH_METHOD_ID, initializeResponse, PROTOCOL_VERSION } from './transport/initializeAnswer.ts';
 import type { SessionRuntime } from './sessions/sessionTable.ts';
 import { LoadEarlierRequest } from './extensions/contractDescriptors.ts';
-import { paramsParser } from './extensions/paramsParser.ts';
+import { descriptorParamsParser } from './extensions/paramsParser.ts';
 import type { ParsedParamsOf, ResultOf } from './extensions/contractDescriptors.ts';
 import { settledMessages } from './sessions/replay.ts';
 import { listSessionInfos } from './sessions/sessionList.ts';
@@ -117,7 +117,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
 
   app.onRequest(
     LoadEarlierRequest.method,
-    paramsParser(LoadEarlierRequest.method, LoadEarlierRequest.params),
+    descriptorParamsParser(LoadEarlierRequest),
     safe(async (params: ParsedParamsOf<typeof LoadEarlierRequest>, client): Promise<ResultOf<typeof LoadEarlierRequest>> => {
       const handle = await deps.context.materialize(params.sessionId);
       const { messages } = await deps.backend.messages({ sessionId: handle.zcodeSessionId });

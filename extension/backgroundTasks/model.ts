@@ -2,12 +2,12 @@
  * The background-tasks model: what the tree shows, kept apart from the TreeDataProvider so it is
  * testable without VS Code (no `vscode` import here).
  *
- * Input is the bridge's `BackgroundTasksNotification` (the full task list of one session), read
- * with the contract's one parser (bridge/acp/extensions/contractDescriptors.ts); output of every mutation is a
+ * Input is the bridge's `BackgroundTasksNotification` (the full task list of one session), as the
+ * ACP client parsed it with the contract's schema (bridge/acp/extensions/contractSchemas.ts); output of every mutation is a
  * `ModelChange` that tells the view exactly what to refresh: nothing, some items (by id), or
  * everything (the list itself changed).
  */
-import { BackgroundTasksNotification } from '../../bridge/acp/extensions/contractDescriptors.ts';
+import type { BackgroundTasksParams } from '../../bridge/acp/extensions/contractDescriptors.ts';
 import type { BackgroundTaskKind } from '../../shared/backgroundTasks.ts';
 
 /** zcode's statuses plus `cancelling` (our request is on its way). */
@@ -74,13 +74,9 @@ export class BackgroundTasksModel {
     return ALL;
   }
 
-  /**
-   * Applies a `BackgroundTasksNotification` (a full list for one session), parsed or not yet.
-   * Malformed entries are skipped; a malformed notification changes nothing.
-   */
-  apply(params: unknown): ModelChange {
-    const parsed = parseNotification(params);
-    if (!parsed) return NONE;
+  /** Applies a `BackgroundTasksNotification` (a full list for one session). */
+  apply(params: BackgroundTasksParams): ModelChange {
+    const parsed = fromNotification(params);
     const previous = this.sessions.get(parsed.sessionId) ?? new Map<string, BackgroundTask>();
     const next = new Map<string, BackgroundTask>();
     const changed: string[] = [];
@@ -149,14 +145,9 @@ interface WireTask {
   toolCallId?: string;
 }
 
-/**
- * The notification as the model keeps it (times in epoch ms), parsed by the contract's schema
- * (once, at the boundary); never throws.
- */
-export function parseNotification(params: unknown): { sessionId: string; tasks: WireTask[] } | undefined {
-  const parsed = BackgroundTasksNotification.params.safeParse(params);
-  if (!parsed.success) return undefined;
-  const tasks = parsed.data.tasks.map((task) => ({
+/** The notification (parsed by the contract's schema, once, at the boundary) as the model keeps it: times in epoch ms. */
+export function fromNotification(params: BackgroundTasksParams): { sessionId: string; tasks: WireTask[] } {
+  const tasks = params.tasks.map((task) => ({
     id: task.id,
     kind: task.kind,
     description: task.description,
@@ -165,7 +156,7 @@ export function parseNotification(params: unknown): { sessionId: string; tasks: 
     outputPath: task.outputPath,
     toolCallId: task.toolCallId,
   }));
-  return { sessionId: parsed.data.sessionId, tasks };
+  return { sessionId: params.sessionId, tasks };
 }
 
 function sameTask(a: BackgroundTask, b: BackgroundTask): boolean {

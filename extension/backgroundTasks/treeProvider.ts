@@ -6,7 +6,7 @@
  * the view is visible and tasks run, their elapsed time ticks once a second (those items only).
  */
 import * as vscode from 'vscode';
-import { BackgroundTasksNotification, CancelBackgroundTaskRequest, readNotification } from '../../bridge/acp/extensions/contractDescriptors.ts';
+import { BackgroundTasksNotification, CancelBackgroundTaskRequest, notificationOf } from '../../bridge/acp/extensions/contractDescriptors.ts';
 import type { ExtNotification, ZcodeClientHost } from '../acpClient.ts';
 import { Disposable, errorMessage } from '../disposable.ts';
 import type { ClientSessions } from '../sessions.ts';
@@ -136,7 +136,7 @@ export class BackgroundTasksTree extends Disposable implements vscode.TreeDataPr
   }
 
   private onNotification(notification: ExtNotification): void {
-    const params = readNotification(BackgroundTasksNotification, notification);
+    const params = notificationOf(BackgroundTasksNotification, notification);
     if (params) this.refresh(this.model.apply(params));
   }
 

@@ -70,7 +70,7 @@ import {
   CancelBackgroundTaskRequest,
   earlierPageOf,
   LoadEarlierRequest,
-  readNotification,
+  notificationOf,
   RetryTurnRequest,
 } from '../../bridge/acp/extensions/contractDescriptors.ts';
 import type { ChatChanges, ChatEnvironment, ChatHost, ChatSessions, Disposable, LoadedSession } from './chatPorts.ts';
@@ -591,7 +591,7 @@ export class ChatController {
 
   private onExtNotification(notification: { method: string; params: unknown }): void {
     if (this.steerRewind.onNotification(notification)) return;
-    const tasks = readNotification(BackgroundTasksNotification, notification);
+    const tasks = notificationOf(BackgroundTasksNotification, notification);
     if (tasks && tasks.sessionId === this.state.session.sessionId) this.queue(T.patchSession(this.state, { backgroundTasks: tasks.tasks }));
   }
 

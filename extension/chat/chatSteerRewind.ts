@@ -7,7 +7,7 @@
  * - a rewind at a user message (Ask again, Undo this turn's file changes) runs the user's choice
  *   (the environment's dialogs) and reloads what zcode now holds: the same session cut, or the fork.
  */
-import { HistoryChangedNotification, readNotification, RemoveQueuedRequest, SteerRequest, SteerStateNotification } from '../../bridge/acp/extensions/contractDescriptors.ts';
+import { HistoryChangedNotification, notificationOf, RemoveQueuedRequest, SteerRequest, SteerStateNotification } from '../../bridge/acp/extensions/contractDescriptors.ts';
 import { DidRestoreDraftNotification, type IpcNotification } from '../../webview-ui/contract.ts';
 import type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';
 import * as T from './transcript.ts';
@@ -72,7 +72,7 @@ export class ChatSteerRewind {
 
   /** A `_zcode/*` notification; true when it was one of the steer's or the history's. */
   onNotification(notification: { method: string; params: unknown }): boolean {
-    const steer = readNotification(SteerStateNotification, notification);
+    const steer = notificationOf(SteerStateNotification, notification);
     if (steer) {
       if (steer.sessionId !== this.d.state().session.sessionId) return true;
       const mine = this.pending && (!steer.queueItemId || !this.pending.queueItemId || steer.queueItemId === this.pending.queueItemId) ? this.pending : undefined;
@@ -92,7 +92,7 @@ export class ChatSteerRewind {
       }
       return true;
     }
-    const history = readNotification(HistoryChangedNotification, notification);
+    const history = notificationOf(HistoryChangedNotification, notification);
     if (history) {
       // Another client cut the conversation this chat shows: show what zcode holds now.
       if (history.sessionId === this.d.state().session.sessionId && !this.rewinding) void this.reload(history.sessionId);

@@ -14,7 +14,7 @@
  * Other clients of the bridge (remote, stdio) are not affected: the bridge closes a session only
  * when its last client lets go (bridge/acp/sessions/sessionHolders.ts).
  */
-import { BackgroundTasksNotification, readNotification } from '../../bridge/acp/extensions/contractDescriptors.ts';
+import { BackgroundTasksNotification, notificationOf } from '../../bridge/acp/extensions/contractDescriptors.ts';
 import type { Disposable, Event } from './chatPorts.ts';
 
 /** What the release needs of `ZcodeClientHost` (extension/acpClient.ts). */
@@ -51,7 +51,7 @@ export class SessionRelease implements Disposable {
       host.onDidSettle(() => this.sweep()),
       sessions.onDidChangeActiveSession(() => this.sweep()),
       host.onExtNotification((n) => {
-        const tasks = readNotification(BackgroundTasksNotification, n);
+        const tasks = notificationOf(BackgroundTasksNotification, n);
         if (!tasks) return;
         if (tasks.tasks.some((t) => t.status === 'running')) return void this.tasksRunning.add(tasks.sessionId);
         if (this.tasksRunning.delete(tasks.sessionId)) this.sweep();

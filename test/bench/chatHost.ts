@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { client } from '@agentclientprotocol/sdk';
 import type { PromptResponse, SessionConfigOption, SessionInfo, SessionNotification } from '@agentclientprotocol/sdk';
 import { createBridge } from '../../bridge/acp/bridge.ts';
-import { callExtension, loadExtensionSchemas } from '../../bridge/acp/extensions/contractDescriptors.ts';
+import { callExtension } from '../../bridge/acp/extensions/contractSchemas.ts';
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../../bridge/acp/extensions/contractDescriptors.ts';
 import type { Logger } from '../../bridge/logger.ts';
 import { createZcodeBackend } from '../../bridge/zcode/client.ts';
@@ -66,7 +66,6 @@ interface Run {
 
 /** One paced turn through the bridge to the SDK client and, with `chat`, through the chat's host side. */
 async function runOnce(rate: number, chat: boolean): Promise<Run> {
-  await loadExtensionSchemas();
   const dir = mkdtempSync(path.join(tmpdir(), 'zcode-bench-chat-'));
   const fake = new FakeZcode();
   const backend = createZcodeBackend({ logger: silent }, { locate: () => ({ command: 'fake-zcode', args: [], tried: [] }), startProcess: async () => fake });

@@ -54,7 +54,7 @@ import {
 import { steerWithV4, V4Operations } from './v4Operations.ts';
 import { noRunningTurn } from './capabilities.ts';
 import { SteerTracker } from '../turns/steerTracker.ts';
-import { paramsParser } from './paramsParser.ts';
+import { descriptorParamsParser } from './paramsParser.ts';
 import { compactionOf, rewindResponseOf, toCheckpointInfo } from './operationResults.ts';
 import { retryWhileBusy } from '../turns/busyRetry.ts';
 import type { CheckpointsResult } from '../../zcode/operationShapes.ts';
@@ -115,7 +115,7 @@ export function registerExtensionMethods(app: AgentApp, ctx: BridgeContext, tuni
   const registered: string[] = [];
   const register = <D extends ExtensionRequest>(descriptor: D, run: Handler<D>): void => {
     const { method } = descriptor;
-    app.onRequest(method, paramsParser(method, descriptor.params), ({ params, signal }) => answerOrRequestError(ctx.logger, method, () => run(params as ParsedParamsOf<D>, signal)));
+    app.onRequest(method, descriptorParamsParser(descriptor), ({ params, signal }) => answerOrRequestError(ctx.logger, method, () => run(params, signal)));
     registered.push(method);
   };
   const v4 = new V4Operations(ctx);

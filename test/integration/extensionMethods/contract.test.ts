@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   BackgroundTasksNotification,
-  callExtension,
   CapabilitiesRequest,
   CheckpointsChangedNotification,
   CheckpointsRequest,
@@ -16,8 +15,8 @@ import {
   EXTENSION_REQUESTS,
   ForkRequest,
   GoalRequest,
-  readNotification,
 } from '../../../bridge/acp/extensions/contractDescriptors.ts';
+import { callExtension, paramsSchema, readNotification } from '../../../bridge/acp/extensions/contractSchemas.ts';
 import { errorOf, newSession, prompt, sessionText, TERMINAL_CAPS, withBridge } from './support.ts';
 import { testWorkspace } from '../../helpers/workspace.ts';
 
@@ -33,7 +32,7 @@ describe('the _zcode/* contract, served', () => {
           continue;
         }
         // `_zcode/account/usage` takes no session: a wrong type is its bad input.
-        const bad = descriptor.params.safeParse({}).success ? { sessionId: 7 } : {};
+        const bad = paramsSchema(descriptor).safeParse({}).success ? { sessionId: 7 } : {};
         const error = await errorOf(h.agent.request(descriptor.method, bad));
         assert.equal(error.code, -32602, `${descriptor.method}: ${error.message}`);
         assert.match(error.message, new RegExp(`${descriptor.method}: sessionId (is required|must be a string)`));

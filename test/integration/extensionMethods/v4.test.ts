@@ -10,13 +10,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
-  callExtension,
   CapabilitiesChangedNotification,
   CapabilitiesRequest,
   EditQueuedRequest,
   ForkRequest,
   HistoryChangedNotification,
-  readNotification,
   RemoveQueuedRequest,
   RenameRequest,
   RetryTurnRequest,
@@ -25,6 +23,7 @@ import {
   SteerRequest,
   SteerStateNotification,
 } from '../../../bridge/acp/extensions/contractDescriptors.ts';
+import { callExtension, readNotification } from '../../../bridge/acp/extensions/contractSchemas.ts';
 import type { ExtensionNotification, ParsedParamsOf } from '../../../bridge/acp/extensions/contractDescriptors.ts';
 import { errorOf, newSession, prompt, sessionText, startPrompt, withBridge, zcodeCalls } from './support.ts';
 import type { AcpHarness } from './support.ts';

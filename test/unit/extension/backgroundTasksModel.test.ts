@@ -1,10 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BackgroundTasksModel, formatElapsed, parseNotification } from '../../../extension/backgroundTasks/model.ts';
-import { loadExtensionSchemas } from '../../../bridge/acp/extensions/contractDescriptors.ts';
+import { BackgroundTasksNotification } from '../../../bridge/acp/extensions/contractDescriptors.ts';
+import { readNotification } from '../../../bridge/acp/extensions/contractSchemas.ts';
+import { BackgroundTasksModel, formatElapsed, fromNotification } from '../../../extension/backgroundTasks/model.ts';
 
-// A client loads the contract's schemas before it reads the bridge's messages (ZcodeClientHost.connect).
-await loadExtensionSchemas();
+/** The notification as the ACP client passes it on: parsed at its boundary by the contract's schema. */
+const parsedAtBoundary = (params: unknown) => readNotification(BackgroundTasksNotification, { method: BackgroundTasksNotification.method, params });
+function wire(params: unknown) {
+  const parsed = parsedAtBoundary(params);
+  assert.ok(parsed, 'a well-formed notification');
+  return parsed;
+}
+const parseNotification = (params: unknown) => {
+  const parsed = parsedAtBoundary(params);
+  return parsed && fromNotification(parsed);
+};
 
 function clock(start = 1_000_000) {
   let t = start;
@@ -16,7 +26,7 @@ const running = (id: string, extra: Record<string, unknown> = {}) => ({ id, kind
 test('tasks of other sessions are kept but not shown', () => {
   const model = new BackgroundTasksModel(clock().now);
   model.setActiveSession('s1');
-  assert.deepEqual(model.apply({ sessionId: 's2', tasks: [running('a')] }), { kind: 'none' });
+  assert.deepEqual(model.apply(wire({ sessionId: 's2', tasks: [running('a')] })), { kind: 'none' });
   assert.equal(model.tasks().length, 0);
   assert.deepEqual(model.setActiveSession('s2'), { kind: 'all' });
   assert.deepEqual(model.tasks().map((t) => t.id), ['a']);
@@ -25,21 +35,21 @@ test('tasks of other sessions are kept but not shown', () => {
 test('a new task refreshes the list; a status change refreshes only that item', () => {
   const model = new BackgroundTasksModel(clock().now);
   model.setActiveSession('s1');
-  assert.deepEqual(model.apply({ sessionId: 's1', tasks: [running('a'), running('b')] }), { kind: 'all' });
-  assert.deepEqual(model.apply({ sessionId: 's1', tasks: [running('a'), running('b')] }), { kind: 'none' });
-  assert.deepEqual(model.apply({ sessionId: 's1', tasks: [running('a'), running('b', { status: 'completed' })] }), { kind: 'items', ids: ['b'] });
-  assert.deepEqual(model.apply({ sessionId: 's1', tasks: [running('a')] }), { kind: 'all' });
+  assert.deepEqual(model.apply(wire({ sessionId: 's1', tasks: [running('a'), running('b')] })), { kind: 'all' });
+  assert.deepEqual(model.apply(wire({ sessionId: 's1', tasks: [running('a'), running('b')] })), { kind: 'none' });
+  assert.deepEqual(model.apply(wire({ sessionId: 's1', tasks: [running('a'), running('b', { status: 'completed' })] })), { kind: 'items', ids: ['b'] });
+  assert.deepEqual(model.apply(wire({ sessionId: 's1', tasks: [running('a')] })), { kind: 'all' });
 });
 
 test('running tasks sort first; elapsed time ticks while running and freezes when finished', () => {
   const c = clock();
   const model = new BackgroundTasksModel(c.now);
   model.setActiveSession('s1');
-  model.apply({ sessionId: 's1', tasks: [running('old', { status: 'failed', startedAt: 999_000 }), running('new')] });
+  model.apply(wire({ sessionId: 's1', tasks: [running('old', { status: 'failed', startedAt: 999_000 }), running('new')] }));
   assert.deepEqual(model.tasks().map((t) => t.id), ['new', 'old']);
   c.advance(5_000);
   assert.equal(model.elapsedMs(model.get('new')!), 5_000);
-  model.apply({ sessionId: 's1', tasks: [running('old', { status: 'failed', startedAt: 999_000 }), running('new', { status: 'completed' })] });
+  model.apply(wire({ sessionId: 's1', tasks: [running('old', { status: 'failed', startedAt: 999_000 }), running('new', { status: 'completed' })] }));
   c.advance(60_000);
   assert.equal(model.elapsedMs(model.get('new')!), 5_000);
   assert.deepEqual(model.runningIds(), []);
@@ -48,11 +58,11 @@ test('running tasks sort first; elapsed time ticks while running and freezes whe
 test('cancelling survives a stale running update and ends with the final status', () => {
   const model = new BackgroundTasksModel(clock().now);
   model.setActiveSession('s1');
-  model.apply({ sessionId: 's1', tasks: [running('a')] });
+  model.apply(wire({ sessionId: 's1', tasks: [running('a')] }));
   assert.deepEqual(model.setStatus('s1', 'a', 'cancelling'), { kind: 'items', ids: ['a'] });
-  assert.deepEqual(model.apply({ sessionId: 's1', tasks: [running('a')] }), { kind: 'none' });
+  assert.deepEqual(model.apply(wire({ sessionId: 's1', tasks: [running('a')] })), { kind: 'none' });
   assert.equal(model.get('a')!.status, 'cancelling');
-  assert.deepEqual(model.apply({ sessionId: 's1', tasks: [running('a', { status: 'cancelled' })] }), { kind: 'items', ids: ['a'] });
+  assert.deepEqual(model.apply(wire({ sessionId: 's1', tasks: [running('a', { status: 'cancelled' })] })), { kind: 'items', ids: ['a'] });
   assert.equal(model.get('a')!.status, 'cancelled');
 });
 

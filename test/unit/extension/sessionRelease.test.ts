@@ -5,13 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BackgroundTasksNotification, loadExtensionSchemas } from '../../../bridge/acp/extensions/contractDescriptors.ts';
+import { BackgroundTasksNotification } from '../../../bridge/acp/extensions/contractDescriptors.ts';
 import { SessionRelease, type ReleasableSessions, type SessionReleaseHost } from '../../../extension/chat/sessionRelease.ts';
 import { Emitter } from '../../helpers/emitter.ts';
-
-// The host loads the _zcode/* schemas when it connects, before any notification can come.
-await loadExtensionSchemas();
-
 
 class FakeHost implements SessionReleaseHost {
   loading = false;

@@ -2,13 +2,12 @@
 // once zcode is up, followed by the bridge's change notification, turned into the context keys
 // that enable the palette's Steer / Rewind / Retry / Fork-from-reply entries.
 import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
-import { CapabilitiesChangedNotification, CapabilitiesRequest, loadExtensionSchemas } from '../../../bridge/acp/extensions/contractDescriptors.ts';
+import { describe, test } from 'node:test';
+import { CapabilitiesChangedNotification, CapabilitiesRequest } from '../../../bridge/acp/extensions/contractDescriptors.ts';
 import type { ExtensionRequest, ResultOf, ZcodeCapabilities } from '../../../bridge/acp/extensions/contractDescriptors.ts';
+import { parseNotification, parseResult } from '../../../bridge/acp/extensions/contractSchemas.ts';
 import { blockedReason, contextKeys, FEATURE_CONTEXT_KEYS, unknownCapabilities, ZcodeFeatures, type FeaturesHost } from '../../../extension/zcodeFeatures.ts';
 import { allAvailable } from '../../helpers/capabilities.ts';
-
-before(() => loadExtensionSchemas());
 
 const yes = { available: true };
 const no = (reason: string) => ({ available: false, reason });
@@ -46,7 +45,7 @@ class FakeHost implements FeaturesHost {
   private readonly stateListeners = new Set<Listener<string>>();
 
   call<D extends ExtensionRequest>(descriptor: D): Promise<ResultOf<D>> {
-    return new Promise<ResultOf<D>>((answer, fail) => this.calls.push({ method: descriptor.method, answer: (value) => answer(descriptor.result.parse(value) as ResultOf<D>), fail }));
+    return new Promise<ResultOf<D>>((answer, fail) => this.calls.push({ method: descriptor.method, answer: (value) => answer(parseResult(descriptor, value)), fail }));
   }
   onExtNotification = (listener: Listener<{ method: string; params: unknown }>) => {
     this.notificationListeners.add(listener);
@@ -118,8 +117,11 @@ describe('ZcodeFeatures', () => {
     features.onDidChange(() => changes++);
     host.notify(v4());
     host.notify(v4());
+    // The ACP client parses every `_zcode/*` notification at its boundary and passes on only what
+    // the contract accepts (extension/acpClient.ts): a malformed one never reaches the listeners.
+    const malformed = parseNotification({ method: CapabilitiesChangedNotification.method, params: { probed: 'yes' } });
     for (const l of (host as unknown as { notificationListeners: Set<Listener<unknown>> }).notificationListeners) {
-      l({ method: CapabilitiesChangedNotification.method, params: { probed: 'yes' } });
+      if (malformed) l(malformed);
     }
     assert.equal(changes, 1);
     assert.equal(features.capabilities.v4, true);

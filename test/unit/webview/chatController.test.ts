@@ -38,7 +38,8 @@ import {
 import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../extension/chat/chatController.ts';
 import type { DiffSource } from '../../../extension/chat/toolView.ts';
 import type { ChatAttentionEvent, LoadedSession } from '../../../extension/chat/chatPorts.ts';
-import { callExtension, LoadEarlierRequest, loadExtensionSchemas, RemoveQueuedRequest, RetryTurnRequest, SteerRequest } from '../../../bridge/acp/extensions/contractDescriptors.ts';
+import { LoadEarlierRequest, RemoveQueuedRequest, RetryTurnRequest, SteerRequest } from '../../../bridge/acp/extensions/contractDescriptors.ts';
+import { callExtension } from '../../../bridge/acp/extensions/contractSchemas.ts';
 import type { ZcodeCapabilities } from '../../../bridge/acp/extensions/contractDescriptors.ts';
 import type { ChatFeatures } from '../../../extension/chat/chatFeatures.ts';
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../bridge/acp/extensions/contractDescriptors.ts';
@@ -50,10 +51,6 @@ import { ChangeTracker } from '../../../extension/changes/changeTracker.ts';
 import { nodeFiles } from '../../helpers/nodeFiles.ts';
 import { Emitter } from '../../helpers/emitter.ts';
 import { allAvailable } from '../../helpers/capabilities.ts';
-
-// A client loads the contract's schemas before it reads the bridge's messages (ZcodeClientHost.connect).
-await loadExtensionSchemas();
-
 
 type Deferred<T> = { promise: Promise<T>; resolve(v: T): void; reject(e: unknown): void };
 function deferred<T>(): Deferred<T> {

@@ -22,12 +22,9 @@ import {
   type IpcMessage,
 } from '../../../webview-ui/contract.ts';
 import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../extension/chat/chatController.ts';
-import { callExtension, loadExtensionSchemas } from '../../../bridge/acp/extensions/contractDescriptors.ts';
+import { callExtension } from '../../../bridge/acp/extensions/contractSchemas.ts';
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../bridge/acp/extensions/contractDescriptors.ts';
 import { Emitter } from '../../helpers/emitter.ts';
-
-await loadExtensionSchemas();
-
 
 /** A host whose prompts the test settles; `session/new` answers, then the bridge sends the menu (as bridge/acp/handlers.ts). */
 class FakeHost implements ChatHost {
@@ -208,7 +205,6 @@ describe('chat: turn notices', async () => {
     assert.equal(turnNoticeOf({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'I think' } }), undefined, 'the model\'s own thought is not a notice');
   });
 });
-
 
 describe('chat: a shell permission', async () => {
   const { permissionItem } = await import('../../../extension/chat/interactionView.ts');

@@ -7,21 +7,17 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   BackgroundTasksNotification,
-  callExtension,
   CheckpointsChangedNotification,
-  ContractViolation,
   EXTENSION_NOTIFICATIONS,
   EXTENSION_REQUESTS,
   ForkRequest,
-  loadExtensionSchemas,
-  readNotification,
+  notificationOf,
+  replayOf,
   SteerStateNotification,
 } from '../../../../../bridge/acp/extensions/contractDescriptors.ts';
+import { callExtension, CONTRACT_SCHEMAS, ContractViolation, paramsSchema, parseNotification, readNotification } from '../../../../../bridge/acp/extensions/contractSchemas.ts';
 import { backgroundTaskKindOf } from '../../../../../shared/backgroundTasks.ts';
 import { combineAnswer, formKindMeta, otherEffect, readFormKind, SKIP_CHOICE } from '../../../../../shared/forms.ts';
-
-// A client loads the contract's schemas before it reads the bridge's messages (ZcodeClientHost.connect).
-await loadExtensionSchemas();
 
 describe('the _zcode/* descriptors', () => {
   test('every method and notification is _zcode/<session|account|agent>/<name>, each declared once', () => {
@@ -62,6 +58,30 @@ describe('the _zcode/* descriptors', () => {
     assert.equal(readNotification(SteerStateNotification, { method: '_zcode/session/steerState', params: { sessionId: 's', state: 'lost' } }), undefined);
     assert.equal(readNotification(SteerStateNotification, { method: '_zcode/session/backgroundTasks', params: { sessionId: 's', state: 'queued' } }), undefined);
     assert.deepEqual(readNotification(CheckpointsChangedNotification, { method: '_zcode/session/checkpointsChanged', params: { sessionId: 's' } }), { sessionId: 's' });
+  });
+
+  test('parseNotification, a client\'s boundary: any contract notification, checked; requests, unknown methods and bad params pass nothing on', () => {
+    const steer = parseNotification({ method: SteerStateNotification.method, params: { sessionId: 's', state: 'queued', extra: 1 } });
+    assert.deepEqual(steer, { method: SteerStateNotification.method, params: { sessionId: 's', state: 'queued' } });
+    assert.deepEqual(steer && notificationOf(SteerStateNotification, steer), { sessionId: 's', state: 'queued' });
+    assert.equal(steer && notificationOf(CheckpointsChangedNotification, steer), undefined);
+    assert.equal(parseNotification({ method: SteerStateNotification.method, params: { sessionId: 's', state: 'lost' } }), undefined);
+    assert.equal(parseNotification({ method: ForkRequest.method, params: { sessionId: 's' } }), undefined);
+    assert.equal(parseNotification({ method: '_zcode/session/unheardOf', params: { sessionId: 's' } }), undefined);
+  });
+
+  test('every descriptor has its schemas: a request a params and a result schema, a notification params only', () => {
+    for (const d of EXTENSION_REQUESTS) assert.ok(paramsSchema(d) && 'result' in CONTRACT_SCHEMAS[d.method], d.method);
+    for (const d of EXTENSION_NOTIFICATIONS) assert.ok(paramsSchema(d) && !('result' in CONTRACT_SCHEMAS[d.method]), d.method);
+  });
+
+  test('replayOf reads session/load\'s replay summary without zod; a malformed one is none', () => {
+    assert.deepEqual(replayOf({ _meta: { zcode: { replay: { total: 9, replayed: 5, cursor: 'c' } } } }), { total: 9, replayed: 5, cursor: 'c' });
+    assert.deepEqual(replayOf({ _meta: { zcode: { replay: { total: 5, replayed: 5 } } } }), { total: 5, replayed: 5 });
+    assert.equal(replayOf({ _meta: { zcode: { replay: { total: -1, replayed: 5 } } } }), undefined);
+    assert.equal(replayOf({ _meta: { zcode: { replay: { total: 5, replayed: 5, cursor: 7 } } } }), undefined);
+    assert.equal(replayOf({ _meta: { zcode: {} } }), undefined);
+    assert.equal(replayOf(undefined), undefined);
   });
 });
 

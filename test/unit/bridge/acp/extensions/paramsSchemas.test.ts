@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { EXTENSION_METHOD } from '../../../../../bridge/acp/extensions/contractDescriptors.ts';
-import { ForkParams, GoalParams, RewindParams, SteerParams } from '../../../../../bridge/acp/extensions/contractSchemas.ts';
+import { ForkParams, GoalParams, RewindParams, SteerParams } from '../../../../../bridge/acp/extensions/paramsSchemas.ts';
 import { paramsParser } from '../../../../../bridge/acp/extensions/paramsParser.ts';
 
 function parse(parser: ReturnType<typeof paramsParser>, params: unknown): unknown {
