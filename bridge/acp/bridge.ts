@@ -8,7 +8,7 @@
  *   await bridge.dispose();                                               // closes clients, stops zcode
  *
  * Files: clients.ts (registry, capability merge, broadcast) · races.ts (first-answer-wins
- * requests) · sessionTable.ts (lazy sessions, subscriptions, event routing) · lazySessionStore.ts (the persisted
+ * requests) · sessionTable.ts (lazy sessions, subscriptions), sessionEvents.ts (event routing) · lazySessionStore.ts (the persisted
  * placeholders) · updateSink.ts (streaming text merged under load) · turns.ts + turnState.ts
  * (prompt queue and turn engine) · interactionRouter.ts (zcode dialogs → ACP) · configOptions.ts ·
  * handlers.ts (the stable ACP methods) · signals.ts (translator signals → notifications) ·
@@ -50,7 +50,7 @@
  * - zcode's own shell commands are rendered as terminal cards when the merged client capabilities
  *   advertise `_meta.terminal_output`, else as text. The mode follows the connected clients (a
  *   terminal client connecting later, or the last one leaving, switches cards opened from then on);
- *   a card already open keeps the form it was announced with (sessionTable.ts `syncTerminalOutput`).
+ *   a card already open keeps the form it was announced with (sessionEvents.ts `syncTerminalOutput`).
  * - Consecutive text chunks read from zcode in one burst are merged (updateSink.ts): clients must
  *   not assume one `agent_message_chunk` per zcode delta.
  * - The default mode for `session/create` is `build` (edits and commands, asking before risky
@@ -80,7 +80,7 @@ import { DEFAULT_INTERACTION_TUNING, InteractionRouter } from './turns/interacti
 import type { InteractionTuning } from './turns/interactionRouter.ts';
 import { RequestRaces } from './turns/races.ts';
 import { SessionManager } from './sessions/sessionTable.ts';
-import type { SessionRuntime } from './sessions/sessionTable.ts';
+import type { SessionRuntime } from './sessions/sessionRuntime.ts';
 import { handleSignal, notifyAliases } from './turns/signals.ts';
 import { runSlashCommand } from './extensions/slashCommands.ts';
 import { LazySessionStore } from './sessions/lazySessionStore.ts';
@@ -217,7 +217,7 @@ class BridgeImpl implements Bridge {
       draft,
       this.sessions,
       this.turns,
-      this.sessions.onSignal(({ runtime, signal }) => handleSignal({ runtime, signal, registry: this.registry, titles: this.turns.titles, config: this.config })),
+      this.sessions.events.onSignal(({ runtime, signal }) => handleSignal({ runtime, signal, registry: this.registry, titles: this.turns.titles, config: this.config })),
     );
 
     this.app = agent({ name: BRIDGE_NAME });
@@ -378,19 +378,19 @@ class BridgeImpl implements Bridge {
       sendUpdates: (acpId, updates) => {
         const runtime = this.sessions.peek(acpId);
         if (runtime) {
-          this.sessions.emit(runtime, updates);
+          this.sessions.events.emit(runtime, updates);
           // Out now: the caller's response (e.g. a slash command's) must follow its text.
-          this.sessions.flush(runtime);
+          this.sessions.events.flush(runtime);
         } else for (const update of updates) this.registry.broadcast('session/update', { sessionId: acpId, update });
       },
       notifySession: (sessionId, notification, params) => {
         const runtime = this.sessions.peek(sessionId) ?? this.sessions.byZcodeId(sessionId);
-        this.sessions.flush(runtime);
+        this.sessions.events.flush(runtime);
         notifyAliases(this.registry, runtime && runtime.aliases.size > 0 ? runtime.aliases : [sessionId], notification, params);
       },
       applyConfig: async (acpId, patch) => this.config.apply(await this.sessions.materialize(acpId), patch),
       onSignal: (listener) =>
-        this.sessions.onSignal(({ runtime, signal }) => {
+        this.sessions.events.onSignal(({ runtime, signal }) => {
           for (const alias of runtime.aliases) listener(alias, signal);
         }),
       whenIdle: async (acpId) => {

@@ -24,7 +24,7 @@ import { requireAbsoluteCwd, requireUsableCwd } from './sessions/cwd.ts';
 import type { SlashCommandRunner, BridgeContext } from './context.ts';
 import { answerOrRequestError } from './requestErrors.ts';
 import { AUTH_METHOD_ID, initializeResponse, PROTOCOL_VERSION } from './transport/initializeAnswer.ts';
-import type { SessionRuntime } from './sessions/sessionTable.ts';
+import type { SessionRuntime } from './sessions/sessionRuntime.ts';
 import { LoadEarlierRequest } from './extensions/contractDescriptors.ts';
 import { descriptorParamsParser } from './extensions/paramsParser.ts';
 import type { ParsedParamsOf, ResultOf } from './extensions/contractDescriptors.ts';
@@ -203,7 +203,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
           // a /rewind waiting for idle), not only `$/cancel_request`.
           return deps.slashCommands(deps.context, { sessionId: params.sessionId, prompt: params.prompt, signal: jobSignal, holdEvents });
         },
-        // What zcode sends after the turn waits for this response (`SessionManager.holdEvents`, sessionTable.ts).
+        // What zcode sends after the turn waits for this response (`SessionEvents.holdEvents`, sessionEvents.ts).
         (fn) => whenAnswered(client, fn),
       );
     }),
@@ -234,7 +234,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
   function echoPrompt(client: AgentContext, sessionId: string, prompt: readonly ContentBlock[]): void {
     const me = clients.of(client);
     const runtime = sessions.peek(sessionId);
-    if (runtime) sessions.flush(runtime);
+    if (runtime) sessions.events.flush(runtime);
     const sentBy = { clientId: me?.id ?? null, kind: me?.info.kind ?? null, ...(me?.info.label ? { label: me.info.label } : {}), ...(me?.name ? { name: me.name } : {}) };
     const messageId = randomUUID();
     for (const id of runtime && runtime.aliases.size > 0 ? runtime.aliases : [sessionId]) {

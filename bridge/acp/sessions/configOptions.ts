@@ -15,7 +15,8 @@ import type { SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sd
 import { applyConfigPatch, CONFIG_ID, modelSelectionFor, validateConfigValue } from '../../translate/config.ts';
 import type { ConfigPatch } from '../../translate/config.ts';
 import type { ZcodeBackend } from '../../zcode/backend.ts';
-import type { SessionManager, SessionRuntime } from './sessionTable.ts';
+import type { SessionManager } from './sessionTable.ts';
+import type { SessionRuntime } from './sessionRuntime.ts';
 
 export type { ConfigPatch };
 
@@ -88,7 +89,7 @@ export class ConfigService {
     if (mode && typeof mode.currentValue === 'string' && mode.currentValue !== previousMode?.currentValue) {
       updates.push({ sessionUpdate: 'current_mode_update', currentModeId: mode.currentValue });
     }
-    this.sessions.emit(runtime, updates);
+    this.sessions.events.emit(runtime, updates);
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * ACP sessions ⇄ zcode sessions.
+ * The session table: ACP session ids ⇄ zcode sessions.
  *
  * - An ACP session id is either a lazy placeholder (`session/new`, persisted in lazySessionStore.ts) or a real
  *   zcode id (from `session/list`, forks …), which passes through unchanged.
@@ -7,26 +7,22 @@
  *   subscription (per backend process: `generation`), its settings and its prompt queue. Several
  *   ACP ids may name the same runtime (a placeholder and, after a restart, its real id): updates go
  *   out under every alias, and clients ignore ids they do not know.
- * - Events from zcode are routed here by zcode session id, de-duplicated by `seq` (a re-subscribe
- *   with `afterSeq` may replay), translated, and broadcast; turn signals go to the listeners
- *   (turns.ts, the extension methods).
+ * - zcode's events leave through the table's outbound pipe, `events` (sessionEvents.ts); the zcode
+ *   calls for one runtime (create, resume + subscribe, re-apply the model) are sessionCalls.ts.
  * - After a backend crash every runtime is stale; `ensureOpen` resumes + re-subscribes (afterSeq)
  *   on next use, and all open runtimes are re-opened as soon as the new process is ready.
  */
 import type { ZcodeSlashCommand } from '../../zcode/catalogShapes.ts';
 import { randomUUID } from 'node:crypto';
 import { RequestError } from '@agentclientprotocol/sdk';
-import type { ClientCapabilities, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
-import { buildConfigOptions, CONFIG_ID, modelSelectionFor } from '../../translate/config.ts';
+import type { SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
+import { buildConfigOptions, CONFIG_ID } from '../../translate/config.ts';
 import type { ConfigPatch } from '../../translate/config.ts';
 import type { Disposable, ZcodeBackend, ZcodeMcpServer } from '../../zcode/backend.ts';
 import type { Logger } from '../../logger.ts';
-import { Emitter } from '../../zcode/emitter.ts';
 import { sessionTitleOf } from '../../zcode/protocol.ts';
-import type { CheckpointInfo } from '../extensions/contractDescriptors.ts';
-import type { ReadSessionResult, SessionSettings, Todo, ZcodeEvent } from '../../zcode/protocol.ts';
+import type { ReadSessionResult, SessionSettings } from '../../zcode/protocol.ts';
 import type { ClientRegistry } from '../transport/clients.ts';
-import { supportsTerminalOutput } from '../transport/clients.ts';
 import { isNotActive, isSessionNotFound } from '../requestErrors.ts';
 import type { LazyEntry, LazySessionStore } from './lazySessionStore.ts';
 import type { ModelOptionCache } from './modelCache.ts';
@@ -34,53 +30,14 @@ import type { ModelDraft } from './modelDraft.ts';
 import { applyChoices, chosen, placeholderOptions } from './lazyChoices.ts';
 import type { BuildModes } from '../../zcode/buildModes.ts';
 import type { AutomationProbe } from '../../zcode/automation.ts';
-import { UpdateSink } from '../turns/updateSink.ts';
 import type { BridgeLocale } from '../../l10n/messages.ts';
-import { newTranslator, setTerminalOutput, translate } from '../translation.ts';
-import type { TranslatorState, TurnSignal } from '../translation.ts';
+import { newTranslator } from '../translation.ts';
+import { SessionEvents } from './sessionEvents.ts';
+import { SessionRuntime } from './sessionRuntime.ts';
+import { createZcodeSession, openRuntime } from './sessionCalls.ts';
 
 /** Placeholder ids look like this so logs show at a glance that a session was never materialized. */
 const PLACEHOLDER_PREFIX = 'lazy_';
-
-export class SessionRuntime {
-  /** ACP ids naming this zcode session. */
-  readonly aliases = new Set<string>();
-  /** Highest event seq handled (re-subscribe `afterSeq`, de-duplication). */
-  lastSeq: number | undefined;
-  /** Events waiting for the response of the prompt whose turn just ended (`SessionManager.holdEvents`). */
-  heldEvents: ZcodeEvent[] | undefined;
-  /** Backend generation in which the zcode session was created/resumed (-1: not active). */
-  activeIn = -1;
-  /** Backend generation the subscription belongs to (-1: not subscribed). */
-  subscribedIn = -1;
-  opening: Promise<void> | undefined;
-  settings: SessionSettings | undefined;
-  /** The ACP config options (mode, model, thought level) as last announced. */
-  configOptions: SessionConfigOption[];
-  todos: Todo[] | undefined;
-  title: string | undefined;
-  /** The commands zcode's snapshot lists for this session (current builds; catalogShapes.ts). */
-  slashCommands: ZcodeSlashCommand[] | undefined;
-  /** The model the user chose in this bridge (re-applied after a resume: zcode may fall back to its default). */
-  chosenModel: string | undefined;
-  /** Checkpoints announced by `checkpoint.created` (current builds have no `session/checkpoints`). */
-  readonly checkpoints: CheckpointInfo[] = [];
-  /** zcode announces titles itself (`session.titleUpdated`, current builds): no need to read them after a turn. */
-  titleFromEvents = false;
-  /** The client's MCP servers, in zcode's shape: zcode does not keep them, so every resume re-sends them. */
-  mcpServers: ZcodeMcpServer[] = [];
-  /** Where its updates leave (merges streaming text; see updateSink.ts). Set by the manager. */
-  sink!: UpdateSink;
-
-  constructor(
-    readonly zcodeId: string,
-    readonly cwd: string,
-    readonly translator: TranslatorState,
-    configOptions: SessionConfigOption[],
-  ) {
-    this.configOptions = configOptions;
-  }
-}
 
 interface AcpEntry {
   readonly id: string;
@@ -119,29 +76,19 @@ export class SessionManager implements Disposable {
   private readonly runtimes = new Map<string, SessionRuntime>();
   /** Incremented on every backend exit: subscriptions of older generations are gone. */
   private generation = 0;
-  private readonly signals: Emitter<{ runtime: SessionRuntime; signal: TurnSignal }>;
-  /** Every translator signal, with its runtime (turns.ts, extension methods). */
-  readonly onSignal;
+  /** The outbound pipe: zcode's events in, ACP updates and translator signals out (sessionEvents.ts). */
+  readonly events: SessionEvents;
   private readonly subscriptions: Disposable[] = [];
 
   constructor(private readonly options: SessionManagerOptions) {
-    this.signals = new Emitter('sessions.onSignal', options.logger);
-    this.onSignal = this.signals.event;
+    // First, so that on a backend exit the streamed text goes out before anything else reacts.
+    this.events = new SessionEvents(options.backend, options.clients, this.runtimes, options.logger);
     const { backend } = options;
     this.subscriptions.push(
-      backend.onEvent((event) => this.handleEvent(event)),
-      // The end of a burst of zcode events: the text merged during it goes out (updateSink.ts).
-      backend.onDidDrainEvents(() => this.flush()),
-      backend.onDidExit(() => {
-        // Before the turn engine fails the running prompts: their streamed text goes out first.
-        this.flush();
-        this.generation++;
-      }),
+      backend.onDidExit(() => this.generation++),
       backend.onDidChangeState((state) => {
         if (state === 'ready' && this.generation > 0) this.reopenAll();
       }),
-      // A client initializing or leaving may change the merged `_meta.terminal_output`.
-      options.clients.onDidChange(() => this.syncTerminalOutput()),
     );
   }
 
@@ -270,7 +217,7 @@ export class SessionManager implements Disposable {
       return runtime;
     }
     const pending = entry.pending;
-    const created = await this.createZcodeSession(entry.cwd, entry.mcpServers, pending?.mode);
+    const created = await createZcodeSession(this.options, entry.cwd, entry.mcpServers, pending?.mode);
     const zcodeId = created.session.sessionId;
     this.options.logger.info(`materialized ${entry.id} as zcode session ${zcodeId}`);
     if (stored || entry.id.startsWith(PLACEHOLDER_PREFIX)) {
@@ -281,19 +228,6 @@ export class SessionManager implements Disposable {
     entry.pending = undefined;
     this.announceMaterialized(runtime, entry.options);
     return runtime;
-  }
-
-  /** `session/create`, keeping tools this build cannot serve from the model (automation.ts). */
-  private async createZcodeSession(cwd: string, mcpServers: ZcodeMcpServer[] | undefined, mode = this.options.defaultMode): Promise<Awaited<ReturnType<ZcodeBackend['createSession']>>> {
-    const { backend, automation } = this.options;
-    const toolDenylist = await automation?.denylist();
-    const base = { workspacePath: cwd, mode, mcpServers };
-    try {
-      return await backend.createSession({ ...base, ...(toolDenylist ? { toolDenylist } : {}) });
-    } catch (error) {
-      if (!toolDenylist || !automation?.rejected(error)) throw error;
-      return backend.createSession(base);
-    }
   }
 
   /**
@@ -312,7 +246,7 @@ export class SessionManager implements Disposable {
     if (typeof mode === 'string' && mode !== given.find((o) => o.id === CONFIG_ID.mode)?.currentValue) {
       updates.push({ sessionUpdate: 'current_mode_update', currentModeId: mode });
     }
-    this.emit(runtime, updates);
+    this.events.emit(runtime, updates);
   }
 
   /**
@@ -355,12 +289,9 @@ export class SessionManager implements Disposable {
     let runtime = this.runtimes.get(zcodeId);
     const fresh = !runtime;
     if (!runtime) {
-      runtime = new SessionRuntime(zcodeId, cwd, newTranslator(cwd, this.terminalOutput, this.options.locale), this.placeholderConfig(cwd));
+      runtime = new SessionRuntime(zcodeId, cwd, newTranslator(cwd, this.events.terminalOutput, this.options.locale), this.placeholderConfig(cwd));
       runtime.mcpServers = entry.mcpServers;
-      const aliases = runtime.aliases;
-      runtime.sink = new UpdateSink((update) => {
-        for (const sessionId of aliases) this.options.clients.broadcast('session/update', { sessionId, update });
-      });
+      this.events.attachSink(runtime);
       if (how.settings) this.setSettings(runtime, how.settings);
       runtime.title = how.title;
       runtime.slashCommands = how.slashCommands;
@@ -388,40 +319,8 @@ export class SessionManager implements Disposable {
    */
   ensureOpen(runtime: SessionRuntime): Promise<void> {
     if (runtime.subscribedIn === this.generation && runtime.activeIn === this.generation) return Promise.resolve();
-    runtime.opening ??= this.openRuntime(runtime).finally(() => (runtime.opening = undefined));
+    runtime.opening ??= openRuntime(this.options, runtime, this.generation).finally(() => (runtime.opening = undefined));
     return runtime.opening;
-  }
-
-  private async openRuntime(runtime: SessionRuntime): Promise<void> {
-    const generation = this.generation;
-    const { backend } = this.options;
-    if (runtime.activeIn !== generation) {
-      await backend.resumeSession({ sessionId: runtime.zcodeId, workspacePath: runtime.cwd, mcpServers: runtime.mcpServers });
-      runtime.activeIn = generation;
-      await this.reapplyModel(runtime);
-    }
-    if (runtime.subscribedIn !== generation) {
-      const asked = runtime.lastSeq;
-      await backend.subscribe({ sessionId: runtime.zcodeId, afterSeq: asked, includeSnapshot: false }, { onSubscribed: ({ eventSeq }) => (runtime.lastSeq = startingSeq(asked, runtime.lastSeq, eventSeq)) });
-      runtime.subscribedIn = generation;
-    }
-  }
-
-  /**
-   * After a resume (backend restart, eviction) zcode may silently fall back to its default model:
-   * the user's choice made through this bridge is applied again. A failure is
-   * logged, never fatal: the turn still runs, on zcode's model.
-   */
-  private async reapplyModel(runtime: SessionRuntime): Promise<void> {
-    if (!runtime.chosenModel) return;
-    try {
-      const thoughtLevel = runtime.configOptions.find((o) => o.id === CONFIG_ID.thoughtLevel)?.currentValue;
-      const selection = modelSelectionFor(runtime.settings, runtime.chosenModel, typeof thoughtLevel === 'string' ? thoughtLevel : undefined);
-      await this.options.backend.setModel({ sessionId: runtime.zcodeId, ...selection });
-      this.options.logger.info(`re-applied model ${runtime.chosenModel} to ${runtime.zcodeId} after resuming it`);
-    } catch (error) {
-      this.options.logger.warn(`could not re-apply model ${runtime.chosenModel} to ${runtime.zcodeId}: ${error instanceof Error ? error.message : String(error)}`);
-    }
   }
 
   /** Re-read settings, todos and title (`session/read`); an evicted session is resumed first. */
@@ -494,128 +393,8 @@ export class SessionManager implements Disposable {
     if (stored && !stored.zcodeSessionId) this.options.store.delete(acpId);
   }
 
-  // -------------------------------------------------------------------------------------------
-  // Events and updates
-
-  /**
-   * Broadcast updates under every alias of the runtime, at once. Only the updates of zcode's own
-   * events are merged (`handleRuntimeEvent`, until the burst ends): nothing else would end the wait.
-   */
-  emit(runtime: SessionRuntime, updates: readonly SessionUpdate[]): void {
-    for (const update of updates) runtime.sink.push(update);
-    runtime.sink.flush();
-  }
-
-  /**
-   * An update whose shape depends on what each client can show (notices.ts), under every alias of
-   * the runtime; the text held before it goes out first.
-   */
-  emitPerClient(runtime: SessionRuntime, updateFor: (capabilities: ClientCapabilities | undefined) => SessionUpdate): void {
-    runtime.sink.flush();
-    for (const sessionId of runtime.aliases) this.options.clients.broadcastEach('session/update', (client) => ({ sessionId, update: updateFor(client.capabilities) }));
-  }
-
-  /** Send any held text now: before a response, a client request or a notification that must follow it. */
-  flush(runtime?: SessionRuntime): void {
-    if (runtime) runtime.sink.flush();
-    else for (const r of this.runtimes.values()) if (r.sink.holding) r.sink.flush();
-  }
-
-  /** Fire a signal as if the translator had produced it (the turn engine's synthetic ones). */
-  fireSignal(runtime: SessionRuntime, signal: TurnSignal): void {
-    this.signals.fire({ runtime, signal });
-  }
-
-  /**
-   * Hold the session's next events until `release()` is called: what zcode sends after a turn's
-   * end waits until the prompt that turn answered has its response written (turns.ts), so that a
-   * client never sees the session's later updates before the response that ended the turn. Events
-   * of other sessions flow on, and so do zcode's responses (nothing awaited can deadlock on this).
-   * `release` is idempotent; events are then handled in the order they came.
-   */
-  holdEvents(runtime: SessionRuntime): () => void {
-    const queue: ZcodeEvent[] = runtime.heldEvents ?? [];
-    runtime.heldEvents = queue;
-    return () => {
-      if (runtime.heldEvents !== queue) return;
-      runtime.heldEvents = undefined;
-      for (let i = 0; i < queue.length; i++) {
-        // A held event may end a turn and hold again: the rest queue behind it, in order.
-        if (runtime.heldEvents) {
-          (runtime.heldEvents as ZcodeEvent[]).unshift(...queue.slice(i));
-          break;
-        }
-        this.handleRuntimeEvent(runtime, queue[i]);
-      }
-      // Released outside a burst of zcode's: nothing else would send the text they held.
-      runtime.sink.flush();
-    };
-  }
-
-  private handleEvent(event: ZcodeEvent): void {
-    const runtime = this.runtimes.get(event.sessionId);
-    if (!runtime) {
-      this.options.logger.debug(`event ${event.type} for zcode session ${event.sessionId}, which no ACP session has open; skipped`);
-      return;
-    }
-    if (runtime.heldEvents) return void runtime.heldEvents.push(event);
-    this.handleRuntimeEvent(runtime, event);
-  }
-
-  private handleRuntimeEvent(runtime: SessionRuntime, event: ZcodeEvent): void {
-    if (event.seq !== undefined) {
-      // A re-subscribe with afterSeq may replay what we already handled.
-      if (runtime.lastSeq !== undefined && event.seq <= runtime.lastSeq) return;
-      runtime.lastSeq = event.seq;
-    }
-    let result;
-    try {
-      result = translate(runtime.translator, event);
-    } catch (error) {
-      this.options.logger.error(`translating ${event.type} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      return;
-    }
-    for (const update of result.updates) runtime.sink.push(update);
-    if (result.signals.length === 0) return;
-    // Signals end turns and trigger notifications: what the event produced goes out first.
-    runtime.sink.flush();
-    for (const signal of result.signals) this.signals.fire({ runtime, signal });
-  }
-
-  /**
-   * The merged capability decides how shell output is rendered (terminal vs text). It is read when
-   * a translator is created and pushed into every live translator whenever the clients change
-   * (`syncTerminalOutput`): new cards follow the audience, open cards keep their form
-   * (translation.ts `setTerminalOutput`).
-   */
-  private get terminalOutput(): boolean {
-    return supportsTerminalOutput(this.options.clients.capabilities);
-  }
-
-  private syncTerminalOutput(): void {
-    const terminalOutput = this.terminalOutput;
-    for (const runtime of this.runtimes.values()) {
-      if (runtime.translator.terminalOutput !== terminalOutput) setTerminalOutput(runtime.translator, terminalOutput);
-    }
-  }
-
   dispose(): void {
     for (const s of this.subscriptions) s.dispose();
-    this.signals.dispose();
+    this.events.dispose();
   }
-}
-
-/**
- * The seq a subscription's de-duplication starts from, decided by comparing numbers (never by
- * when an event arrived relative to the answer): `asked` is the `afterSeq` the subscribe was sent
- * with, `handled` the highest seq handled by now, `eventSeq` zcode's current seq from the answer.
- * - First subscribe: start after what already happened, keeping any newer event already handled.
- * - zcode's seq below the one asked for: the numbering restarted (a build that does not persist
- *   it); follow it, or every new event would be dropped as a duplicate.
- * - Otherwise the stream resumes after `asked` (replayed events are de-duplicated as they come).
- */
-export function startingSeq(asked: number | undefined, handled: number | undefined, eventSeq: number | undefined): number | undefined {
-  if (typeof eventSeq !== 'number') return handled;
-  if (asked === undefined) return handled === undefined ? eventSeq : Math.max(handled, eventSeq);
-  return eventSeq < asked ? eventSeq : handled;
 }

@@ -13,7 +13,8 @@
 import type { ZcodeBackend } from '../../zcode/backend.ts';
 import type { Logger } from '../../logger.ts';
 import { sessionTitleOf } from '../../zcode/protocol.ts';
-import type { SessionManager, SessionRuntime } from './sessionTable.ts';
+import type { SessionEvents } from './sessionEvents.ts';
+import type { SessionRuntime } from './sessionRuntime.ts';
 
 /** The title zcode gives a session before it has named it. */
 const PLACEHOLDER_TITLE = 'New session';
@@ -33,7 +34,7 @@ export class SessionTitles {
 
   constructor(
     private readonly backend: Pick<ZcodeBackend, 'read'>,
-    private readonly sessions: Pick<SessionManager, 'emit'>,
+    private readonly events: Pick<SessionEvents, 'emit'>,
     private readonly logger: Logger,
     /** How long a title read may delay a prompt's response. */
     private readonly readMs: number,
@@ -99,7 +100,7 @@ export class SessionTitles {
 
   private set(runtime: SessionRuntime, title: string): void {
     runtime.title = title;
-    this.sessions.emit(runtime, [{ sessionUpdate: 'session_info_update', title, updatedAt: new Date().toISOString() }]);
+    this.events.emit(runtime, [{ sessionUpdate: 'session_info_update', title, updatedAt: new Date().toISOString() }]);
   }
 
   /** The title zcode has for the session (`session/read`, bounded); undefined when unknown. Never rejects. */

@@ -35,7 +35,8 @@ import type { ClientRegistry } from '../transport/clients.ts';
 import { supportsForms } from '../transport/clients.ts';
 import { assertNever } from '../requestErrors.ts';
 import type { RaceResult, RequestRaces } from './races.ts';
-import type { SessionManager, SessionRuntime } from '../sessions/sessionTable.ts';
+import type { SessionManager } from '../sessions/sessionTable.ts';
+import type { SessionRuntime } from '../sessions/sessionRuntime.ts';
 
 export interface InteractionTuning {
   /** A form nobody answers within this time falls back to a permission dialog (default 10 min). */
@@ -88,12 +89,12 @@ export class InteractionRouter {
     set.add(controller);
     try {
       const card = noteInteraction(runtime.translator, interaction);
-      this.sessions.emit(runtime, card.updates);
+      this.sessions.events.emit(runtime, card.updates);
       // The dialog is a request, not an update: held text must reach the client before it.
-      this.sessions.flush(runtime);
+      this.sessions.events.flush(runtime);
       const { reply, settlement } = await this.route(interaction, acpId, runtime, card.toolCall, controller.signal);
       if (this.dismissedSignals.has(controller.signal)) this.onPermissionCancelled(runtime);
-      this.sessions.emit(runtime, settleInteraction(runtime.translator, interaction, settlement));
+      this.sessions.events.emit(runtime, settleInteraction(runtime.translator, interaction, settlement));
       return reply;
     } catch (error) {
       this.logger.error(`showing ${interaction.kind} request ${interaction.params.requestId} failed: ${error instanceof Error ? error.message : String(error)}`);

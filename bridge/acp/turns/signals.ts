@@ -17,7 +17,7 @@ import type { ConfigService } from '../sessions/configOptions.ts';
 import { assertNever } from '../requestErrors.ts';
 import { BackgroundTasksNotification, CheckpointsChangedNotification, SteerStateNotification } from '../extensions/contractDescriptors.ts';
 import type { ExtensionNotification, SessionNotificationParams } from '../extensions/contractDescriptors.ts';
-import type { SessionRuntime } from '../sessions/sessionTable.ts';
+import type { SessionRuntime } from '../sessions/sessionRuntime.ts';
 import type { SessionTitles } from '../sessions/titles.ts';
 import type { TurnSignal } from '../translation.ts';
 

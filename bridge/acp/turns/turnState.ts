@@ -36,7 +36,7 @@ export class PromptJob {
    * when the job ends.
    */
   whenAnswered: ((fn: () => void) => void) | undefined;
-  /** Releases the session's events held since this job's turn ended (`SessionManager.holdEvents`, sessionTable.ts). */
+  /** Releases the session's events held since this job's turn ended (`SessionEvents.holdEvents`, sessionEvents.ts). */
   releaseEvents: (() => void) | undefined;
   private readonly aborter = new AbortController();
   /**

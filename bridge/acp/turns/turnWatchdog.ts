@@ -14,7 +14,7 @@
  */
 import type { ZcodeBackend } from '../../zcode/backend.ts';
 import type { Logger } from '../../logger.ts';
-import type { SessionRuntime } from '../sessions/sessionTable.ts';
+import type { SessionRuntime } from '../sessions/sessionRuntime.ts';
 
 export interface WatchdogTuning {
   /** How long a running turn may be quiet before zcode is asked (default 60 s). */

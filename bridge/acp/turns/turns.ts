@@ -44,7 +44,8 @@ import { backoff, retryWhileBusy } from './busyRetry.ts';
 import { SessionTitles } from '../sessions/titles.ts';
 import type { TitleRead } from '../sessions/titles.ts';
 import { assertNever, isNotActive, toRequestError } from '../requestErrors.ts';
-import type { SessionManager, SessionRuntime } from '../sessions/sessionTable.ts';
+import type { SessionManager } from '../sessions/sessionTable.ts';
+import type { SessionRuntime } from '../sessions/sessionRuntime.ts';
 import type { PromptRewrite } from '../context.ts';
 import { PromptJob, RunningTurn, toAcpUsage, turnFailedError } from './turnState.ts';
 import type { Outcome, Terminal, TurnUsage } from './turnState.ts';
@@ -143,9 +144,9 @@ export class TurnEngine implements Disposable {
     private readonly logger: Logger,
     private readonly tuning: TurnTuning = DEFAULT_TURN_TUNING,
   ) {
-    this.titles = new SessionTitles(backend, sessions, logger, tuning.titleReadMs);
+    this.titles = new SessionTitles(backend, sessions.events, logger, tuning.titleReadMs);
     this.subscriptions = [
-      sessions.onSignal(({ runtime, signal }) => {
+      sessions.events.onSignal(({ runtime, signal }) => {
         if (signal.type === 'turn_terminal') this.sendsTurnTerminal = true;
         const turns = this.turnsOf(runtime);
         if (turns.lingering && !turns.running?.sent && (signal.type === 'turn_completed' || signal.type === 'turn_failed') && !signal.background) {
@@ -186,7 +187,7 @@ export class TurnEngine implements Disposable {
    */
   private holdEvents(runtime: SessionRuntime, job: PromptJob): void {
     if (job.releaseEvents) return;
-    const release = this.sessions.holdEvents(runtime);
+    const release = this.sessions.events.holdEvents(runtime);
     let released = false;
     job.releaseEvents = () => {
       if (released) return;
@@ -421,7 +422,7 @@ export class TurnEngine implements Disposable {
       job.onCancel = undefined;
       turns.running = undefined;
       // Whatever text is still held goes out before the response.
-      this.sessions.flush(runtime);
+      this.sessions.events.flush(runtime);
     }
   }
 
@@ -548,7 +549,7 @@ export class TurnEngine implements Disposable {
 
   /** A notice of the bridge's own, apart from the model's text (notices.ts). */
   private notify(runtime: SessionRuntime, notice: TurnNotice): void {
-    this.sessions.emitPerClient(runtime, (caps) => noticeUpdate(notice, caps));
+    this.sessions.events.emitPerClient(runtime, (caps) => noticeUpdate(notice, caps));
   }
 
   /**

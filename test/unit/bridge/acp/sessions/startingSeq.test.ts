@@ -1,7 +1,7 @@
-/** sessionTable.ts `startingSeq`: a subscription's de-duplication start, decided by comparing seqs, never by arrival order. */
+/** sessionCalls.ts `startingSeq`: a subscription's de-duplication start, decided by comparing seqs, never by arrival order. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { startingSeq } from '../../../../../bridge/acp/sessions/sessionTable.ts';
+import { startingSeq } from '../../../../../bridge/acp/sessions/sessionCalls.ts';
 
 test('first subscribe: after what already happened, keeping a newer event already handled (whichever came first)', () => {
   assert.equal(startingSeq(undefined, undefined, 7), 7, 'nothing handled yet');

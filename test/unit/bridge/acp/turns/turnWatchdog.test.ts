@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { watchTurn } from '../../../../../bridge/acp/turns/turnWatchdog.ts';
 import type { WatchdogVerdict } from '../../../../../bridge/acp/turns/turnWatchdog.ts';
-import type { SessionRuntime } from '../../../../../bridge/acp/sessions/sessionTable.ts';
+import type { SessionRuntime } from '../../../../../bridge/acp/sessions/sessionRuntime.ts';
 import type { ZcodeBackend } from '../../../../../bridge/zcode/backend.ts';
 import { testLogger } from '../../../../helpers/sim.ts';
 
