@@ -3,8 +3,8 @@
  * shapes a finished turn takes on the wire.
  */
 import { RequestError } from '@agentclientprotocol/sdk';
-import type { StopReason } from '@agentclientprotocol/sdk';
-import type { Usage as AcpUsage } from '@agentclientprotocol/sdk/unstable';
+import type { PromptResponse, StopReason } from '@agentclientprotocol/sdk';
+import type { PromptResponse as UnstablePromptResponse, Usage as AcpUsage } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../../logger.ts';
 import type { Usage } from '../../zcode/protocol.ts';
 import { assertNever } from '../requestErrors.ts';
@@ -229,4 +229,19 @@ export function turnFailedError(outcome: Extract<Outcome, { kind: 'failed' }>, r
   };
   if (outcome.cause === 'auth_failed') return new RequestError(-32000, outcome.message, { authMethods: initializeResponse().authMethods, zcode });
   return new RequestError(-32603, outcome.message, { zcode });
+}
+
+/** A finished prompt's response: its stop reason, zcode's figures under `_meta.zcode`, and ACP's own `usage`. */
+export function promptResponse(stopReason: StopReason, usage: Usage | undefined, terminal: Terminal | undefined): PromptResponse {
+  const zcode: Record<string, unknown> = {};
+  if (usage) zcode.usage = usage;
+  if (terminal) zcode.terminal = terminal;
+  // ACP's own (unstable) `usage` field: clients that read it (token counters) need no zcode
+  // knowledge; the stable schema allows the extra field, and `_meta.zcode.usage` keeps zcode's
+  // full figures. See docs/acp.md, "Usage".
+  const acpUsage: TurnUsage | undefined = usage ? toAcpUsage(usage) : undefined;
+  const response: UnstablePromptResponse = { stopReason };
+  if (acpUsage) response.usage = acpUsage;
+  if (Object.keys(zcode).length > 0) response._meta = { zcode };
+  return response;
 }

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { RetryTurnInPlace } from '../../../bridge/acp/turns/turns.ts';
+import type { RetryTurnInPlace } from '../../../bridge/acp/turns/turnTuning.ts';
 import type { AcpHarness } from './harness.ts';
 import { errorOf, newSession, prompt, withHarness, WORKSPACE } from './helpers.ts';
 
