@@ -24,7 +24,7 @@ import { translateBackgroundTask } from './backgroundTaskCards.ts';
 import { errorText } from './content.ts';
 import { explainTurnFailure } from './failures.ts';
 import { readTurnFailure } from '../zcode/turnFailure.ts';
-import { interactionCardId, pendingInteractionCard } from './interactions.ts';
+import { interactionCardId, pendingInteractionCard } from './interactionCards.ts';
 import { isTerminalCard, toolCallCard, zcodeMeta } from './toolCards.ts';
 import { flushOpenTools, onToolUpdated } from './toolEvents.ts';
 import { isFinished, recordFor, update, type SessionTranslatorState, type TranslateResult, type TurnSignal } from './translatorState.ts';

@@ -22,7 +22,7 @@ import type { McpListResult } from '../../zcode/operationShapes.ts';
 import type { SlashCommand } from '../../translate/promptContent.ts';
 import type { BridgeContext, SlashCommandRunner } from '../context.ts';
 import { assertNever } from '../requestErrors.ts';
-import { SessionOperations } from './extensionMethods.ts';
+import { SessionOperations } from './sessionOperations.ts';
 import type { CompactResponse, GoalResponse, RewindResponse } from './contractDescriptors.ts';
 
 /** Usage lines shown when a command is used wrongly. */

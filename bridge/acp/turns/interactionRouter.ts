@@ -12,22 +12,12 @@
  *   `$/cancel_request`) and zcode gets the decline reply.
  * - Re-sent duplicates never reach this file twice: bridge/zcode's broker collapses them by
  *   `requestId` and answers every copy.
- * Replies are built only by bridge/translate/interactions.ts.
+ * Replies are built only by bridge/translate/permissionDialogs.ts and formDialogs.ts.
  */
 import type { BridgeLocale } from '../../l10n/messages.ts';
 import type { CreateElicitationResponse, RequestPermissionResponse } from '@agentclientprotocol/sdk';
-import {
-  elicitationToAnswers,
-  permissionAnswersToReply,
-  permissionOutcomeToReply,
-  permissionToAcp,
-  planElicitationToReply,
-  planPermissionToReply,
-  planToElicitation,
-  planToPermission,
-  questionsToElicitation,
-  questionToPermission,
-} from '../../translate/interactions.ts';
+import { permissionOutcomeToReply, permissionToAcp } from '../../translate/permissionDialogs.ts';
+import { elicitationToAnswers, permissionAnswersToReply, planElicitationToReply, planPermissionToReply, planToElicitation, planToPermission, questionsToElicitation, questionToPermission } from '../../translate/formDialogs.ts';
 import { noteInteraction, settleInteraction } from '../../translate/sessionTranslator.ts';
 import type { Logger } from '../../logger.ts';
 import type { Interaction, InteractionReply, PermissionReply, Question, UserInputReply } from '../../zcode/protocol.ts';

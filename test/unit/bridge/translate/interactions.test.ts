@@ -2,20 +2,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CreateElicitationRequest as ElicitationGuard } from '@agentclientprotocol/sdk';
 import type { CreateElicitationRequest, CreateElicitationResponse, RequestPermissionResponse } from '@agentclientprotocol/sdk';
-import {
-  elicitationToAnswers,
-  interactionCardId,
-  pendingInteractionCard,
-  permissionAnswersToReply,
-  permissionOutcomeToReply,
-  permissionToAcp,
-  planElicitationToReply,
-  planPermissionToReply,
-  planToElicitation,
-  planToPermission,
-  questionToPermission,
-  questionsToElicitation,
-} from '../../../../bridge/translate/interactions.ts';
+import { permissionOutcomeToReply, permissionToAcp } from '../../../../bridge/translate/permissionDialogs.ts';
+import { elicitationToAnswers, permissionAnswersToReply, planElicitationToReply, planPermissionToReply, planToElicitation, planToPermission, questionToPermission, questionsToElicitation } from '../../../../bridge/translate/formDialogs.ts';
+import { interactionCardId, pendingInteractionCard } from '../../../../bridge/translate/interactionCards.ts';
 import { noteInteraction, settleInteraction } from '../../../../bridge/translate/sessionTranslator.ts';
 import { classifyUserInput, PermissionRequestParams, UserInputRequestParams, type Question } from '../../../../bridge/zcode/protocol.ts';
 import { assertValidSessionUpdate, assertValidSessionUpdates, validateAcp, validateOutgoing } from '../../../helpers/acpSchema.ts';

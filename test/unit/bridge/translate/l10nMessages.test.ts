@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bt, environmentLocale, resolveLocale } from '../../../../bridge/l10n/messages.ts';
 import { explainTurnFailure } from '../../../../bridge/translate/failures.ts';
-import { permissionToAcp, planToElicitation, questionsToElicitation } from '../../../../bridge/translate/interactions.ts';
+import { permissionToAcp } from '../../../../bridge/translate/permissionDialogs.ts';
+import { planToElicitation, questionsToElicitation } from '../../../../bridge/translate/formDialogs.ts';
 import { PermissionRequestParams, type Question } from '../../../../bridge/zcode/protocol.ts';
 
 const questions: Question[] = [

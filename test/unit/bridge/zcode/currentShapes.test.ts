@@ -10,7 +10,7 @@ import { refusesModelShape } from '../../../../bridge/zcode/methods.ts';
 import { compactionOutcomeOf, CreateSessionResult, GoalResult, MessagesResult, PermissionRequestParams, ReadSessionResult, sessionTitleOf, StateUpdatedPayload } from '../../../../bridge/zcode/protocol.ts';
 import { UnknownFields } from '../../../../bridge/zcode/unknownFields.ts';
 import { buildConfigOptions, modelSelectionFor } from '../../../../bridge/translate/config.ts';
-import { permissionOutcomeToReply } from '../../../../bridge/translate/interactions.ts';
+import { permissionOutcomeToReply } from '../../../../bridge/translate/permissionDialogs.ts';
 import { testLogger } from '../../../helpers/sim.ts';
 import { ev, feed, translator } from '../translate/support.ts';
 

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RequestError } from '@agentclientprotocol/sdk';
-import { DEFAULT_EXTENSION_TUNING, operationError, SessionOperations, targetOf } from '../../../../../bridge/acp/extensions/extensionMethods.ts';
+import { DEFAULT_EXTENSION_TUNING, operationError, SessionOperations, targetOf } from '../../../../../bridge/acp/extensions/sessionOperations.ts';
 import { compactionOf } from '../../../../../bridge/acp/extensions/operationResults.ts';
-import type { ExtensionTuning } from '../../../../../bridge/acp/extensions/extensionMethods.ts';
+import type { ExtensionTuning } from '../../../../../bridge/acp/extensions/sessionOperations.ts';
 import { translateEvent } from '../../../../../bridge/translate/sessionTranslator.ts';
 import { BackendErrorCode, ZcodeError } from '../../../../../bridge/zcode/backend.ts';
 import { ZcodeEvent } from '../../../../../bridge/zcode/protocol.ts';
