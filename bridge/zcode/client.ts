@@ -21,7 +21,9 @@ import type { Logger } from '../logger.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, ZcodeConnection } from './connection.ts';
 import type { Answer } from './connection.ts';
 import { Emitter } from './emitter.ts';
-import { parseZcodeEvent, SESSION_EVENT_METHOD, sessionEventLane, STATE_UPDATED_METHOD, stateUpdatedEvent } from './events.ts';
+import { eventOfNotification, parseZcodeEvent, SESSION_EVENT_METHOD, sessionEventLane } from './events.ts';
+import { explainError, lastLine } from './callErrors.ts';
+import { sendStop } from './stopRequest.ts';
 import { InteractionBroker, PERMISSION_METHOD, USER_INPUT_METHOD } from './interactionBroker.ts';
 import { LineMessageWriter } from './lineCodec.ts';
 import { LineMessageReader } from './lineReader.ts';
@@ -213,24 +215,7 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
       this.logger.debug('not sending session/stop: zcode is not running');
       return;
     }
-    const params = { sessionId };
-    if (inc.stopAsNotification) {
-      inc.conn.notify('session/stop', params);
-      return;
-    }
-    inc.conn.request('session/stop', params).then(
-      () => undefined,
-      (error: unknown) => {
-        const code = error instanceof ZcodeError ? error.code : undefined;
-        if (code === -32601 || code === -32600) {
-          inc.stopAsNotification = true;
-          this.noteOnce('stop', `zcode refused session/stop as a request (${code}); sending it as a notification to this process`);
-          if (this.current === inc) inc.conn.notify('session/stop', params);
-          return;
-        }
-        this.logger.warn(`session/stop failed: ${error instanceof Error ? error.message : String(error)}`);
-      },
-    );
+    sendStop(inc, sessionId, { logger: this.logger, noteOnce: (key, message) => this.noteOnce(key, message), isCurrent: () => this.current === inc });
   }
 
   protected noteOnce(key: string, message: string): void {
@@ -400,46 +385,9 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
    * (`connect()`); it is handled here too so that a connection without lanes stays correct.
    */
   private onServerNotification(method: string, params: unknown): void {
-    if (method === STATE_UPDATED_METHOD) {
-      // Current builds: `state.updated` is its own notification; it reaches the translator as the
-      // seed-era `state.updated` session event would have.
-      const event = stateUpdatedEvent(params, this.logger);
-      if (event) this.fireEvent(event);
-      return;
-    }
-    if (method !== SESSION_EVENT_METHOD) {
-      // `startup/storageState` (sent before any request), telemetry, resource samples: not for the bridge.
-      this.logger.debug(`ignoring zcode notification ${method}`);
-      return;
-    }
-    this.unknownFields.noteEvent(params);
-    const event = parseZcodeEvent(params, this.logger);
+    const event = eventOfNotification(method, params, this.logger, this.unknownFields);
     if (event) this.fireEvent(event);
   }
 
   private readonly fireEvent = (event: ZcodeEvent): void => this.eventEmitter.fire(event);
-}
-
-/**
- * Turn "method not found" into what it means for the user (docs/zcode-protocol.md "Build families"):
- * no `session/subscribe` → zcode is too old; anything else → this build does not have it (0.16
- * removed steer and rewind). zcode's code is kept so callers can still branch on -32601.
- */
-function explainError(method: string, error: unknown): ZcodeError {
-  if (!(error instanceof ZcodeError)) return new ZcodeError(`${method} failed: ${String(error)}`, BackendErrorCode.ProcessExited, method);
-  if (error.code !== -32601) return error;
-  if (method === 'session/subscribe') {
-    return new ZcodeError(
-      'zcode 0.14.8 or newer is required (this build has no session/subscribe). Update ZCode, or point "zcode.path" at a newer zcode.',
-      BackendErrorCode.Incompatible,
-      method,
-      error.data,
-    );
-  }
-  return new ZcodeError(`${method} is not supported by this zcode version (zcode answered: ${error.message})`, error.code, method, error.data);
-}
-
-function lastLine(text: string): string {
-  const lines = text.trim().split('\n');
-  return lines[lines.length - 1] ?? '';
 }

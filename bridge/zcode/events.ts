@@ -116,3 +116,19 @@ export function sessionEventLane(logger: Logger, fire: (event: ZcodeEvent) => vo
     },
   };
 }
+
+/**
+ * A zcode notification as a session event, or undefined: `state.updated` (its own notification on
+ * current builds) reaches the translator as the seed-era `state.updated` session event would have;
+ * `session/event` is parsed; anything else (`startup/storageState`, telemetry, resource samples)
+ * is not for the bridge.
+ */
+export function eventOfNotification(method: string, params: unknown, logger: Logger, unknownFields: UnknownFields): ZcodeEvent | undefined {
+  if (method === STATE_UPDATED_METHOD) return stateUpdatedEvent(params, logger);
+  if (method !== SESSION_EVENT_METHOD) {
+    logger.debug(`ignoring zcode notification ${method}`);
+    return undefined;
+  }
+  unknownFields.noteEvent(params);
+  return parseZcodeEvent(params, logger);
+}
