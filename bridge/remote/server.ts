@@ -22,20 +22,14 @@ import type { WebSocket } from 'ws';
 import type { Disposable } from '../zcode/backend.ts';
 import type { Logger } from '../logger.ts';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../version.ts';
-import { endpointUrl, isLoopbackHost, rateLimitSource } from './address.ts';
-import {
-  ACP_SUBPROTOCOL,
-  extractToken,
-  FailedAuthLimiter,
-  MIN_TOKEN_LENGTH,
-  offeredSubprotocols,
-  tokenMatches,
-} from './auth.ts';
+import { endpointUrl, isLoopbackHost } from './address.ts';
+import { ACP_SUBPROTOCOL, MIN_TOKEN_LENGTH, offeredSubprotocols } from './auth.ts';
 import type { FailedAuthLimiterOptions } from './auth.ts';
 import { ConnectionGuard } from './connectionGuard.ts';
 import type { ConnectionLimits } from './connectionGuard.ts';
 import { isAddressInUse, listenOnce, pathOf, rejectUpgrade } from './http.ts';
 import { webSocketStream } from './wsStream.ts';
+import { AuthGate } from './authGate.ts';
 
 export const DEFAULT_REMOTE_HOST = '127.0.0.1';
 export const DEFAULT_REMOTE_PORT = 8378;
@@ -139,11 +133,9 @@ class RemoteEndpoint implements RemoteServer {
   private readonly bridge: RemoteHost;
   private readonly http: Server;
   private readonly wss: WebSocketServer;
-  private readonly limiter: FailedAuthLimiter;
+  private readonly gate: AuthGate;
   private readonly guard: ConnectionGuard;
   private readonly clients = new Set<RemoteClient>();
-  /** Sources (or `everyone`) whose rate-limit refusal was logged (once per lockout, so a flood cannot flood the log). */
-  private readonly limitedLogged = new Set<string>();
   private readonly listeners = new Set<(count: number) => void>();
   private readonly disposeSubscription?: Disposable;
   private token: string;
@@ -158,7 +150,7 @@ class RemoteEndpoint implements RemoteServer {
     this.logger = options.logger;
     this.bridge = options.bridge;
     this.token = options.token;
-    this.limiter = new FailedAuthLimiter(options.authLimit);
+    this.gate = new AuthGate(options.authLimit, this.logger, () => this.token);
     this.guard = new ConnectionGuard(options.connectionLimits ?? {}, this.logger);
     this.wss = new WebSocketServer({
       noServer: true,
@@ -259,7 +251,7 @@ class RemoteEndpoint implements RemoteServer {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found\n');
       return;
     }
-    const refusal = this.authenticate(req);
+    const refusal = this.gate.check(req);
     if (refusal) {
       res.writeHead(refusal.status, { 'Content-Type': 'text/plain; charset=utf-8', ...refusal.headers }).end(`${refusal.body}\n`);
       return;
@@ -278,7 +270,7 @@ class RemoteEndpoint implements RemoteServer {
     if (this.closing) return rejectUpgrade(socket, 503, 'Shutting down');
     const path = pathOf(req);
     if (path !== ACP_PATH && path !== '/') return rejectUpgrade(socket, 404, 'Not found');
-    const refusal = this.authenticate(req);
+    const refusal = this.gate.check(req);
     if (refusal) return rejectUpgrade(socket, refusal.status, refusal.body, refusal.headers);
     const offered = offeredSubprotocols(req);
     if (offered.length > 0 && !offered.includes(ACP_SUBPROTOCOL)) {
@@ -287,38 +279,6 @@ class RemoteEndpoint implements RemoteServer {
       return rejectUpgrade(socket, 400, `Offer the "${ACP_SUBPROTOCOL}" subprotocol`);
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, req));
-  }
-
-  /**
-   * Undefined when the request is authorized; otherwise the HTTP refusal. Logs address + reason only.
-   *
-   * The right token always gets in, even while its source (or everyone) is locked out: otherwise
-   * any local process could lock the user's own phone out by sending wrong tokens. That a 429 now
-   * also means "wrong token" gives a guesser nothing usable: the token's entropy, not the limiter,
-   * is what makes guessing infeasible (README, "Remote access"). The limiter only rate-limits and
-   * quiets wrong tokens.
-   */
-  private authenticate(req: IncomingMessage): Refusal | undefined {
-    const address = req.socket.remoteAddress ?? 'unknown';
-    const presented = extractToken(req);
-    if (presented && tokenMatches(presented.token, this.token)) return undefined;
-    const lockout = this.limiter.lockout(address);
-    if (lockout) {
-      const seconds = Math.ceil(lockout.retryAfterMs / 1000);
-      const key = lockout.scope === 'everyone' ? 'everyone' : rateLimitSource(address);
-      if (!this.limitedLogged.has(key)) {
-        if (this.limitedLogged.size >= 1024) this.limitedLogged.clear();
-        this.limitedLogged.add(key);
-        const who = lockout.scope === 'everyone' ? 'every address' : `${address} (source ${key})`;
-        this.logger.warn(`remote access: refusing wrong tokens from ${who} for ${seconds} s: too many failed authentications`);
-      }
-      return { status: 429, body: 'Too many failed authentications', headers: { 'Retry-After': String(seconds) } };
-    }
-    this.limitedLogged.delete(rateLimitSource(address));
-    this.limitedLogged.delete('everyone');
-    this.limiter.recordFailure(address);
-    this.logger.warn(`remote access: refused ${address}: ${presented ? `invalid token (from ${presented.source})` : 'no token'}`);
-    return { status: 401, body: 'Unauthorized', headers: { 'WWW-Authenticate': 'Bearer realm="zcode-acp"' } };
   }
 
   // ── WebSocket clients ───────────────────────────────────────────────────────────────────────
@@ -381,12 +341,6 @@ class RemoteEndpoint implements RemoteServer {
       }
     }
   }
-}
-
-interface Refusal {
-  status: number;
-  body: string;
-  headers: Record<string, string>;
 }
 
 /** Close one client gracefully, terminating it if the peer does not finish the close handshake. */
