@@ -31,11 +31,12 @@
  *   mapping recorded right after `session/new`, during the placeholder's own append, is written by
  *   the next append instead of being forgotten).
  */
-import { copyFile, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger } from '../../logger.ts';
 import { withFileLock } from './storeLock.ts';
+import { appendJournal, readJournal, replaceFile } from './storeFiles.ts';
 import type { FileLockOptions } from './storeLock.ts';
 import { applyRecord, capUnused, FILE_VERSION, JOURNAL_HEADER_BYTES, journalHeader, journalLine, MAX_UNUSED_PLACEHOLDERS, parseJournal, parseSnapshot, snapshotText } from './storeFormat.ts';
 import type { JournalRecord, LazyEntry } from './storeFormat.ts';
@@ -61,7 +62,7 @@ export interface LazySessionStoreOptions {
   lock?: FileLockOptions;
   /**
    * Appends `text` to the journal and resolves with its size afterwards. Tests wrap the default
-   * (appendJournal below) to make a change while an append is under way.
+   * (storeFiles.ts `appendJournal`) to make a change while an append is under way.
    */
   append?: (file: string, text: string) => Promise<number>;
 }
@@ -356,48 +357,6 @@ export class LazySessionStore {
     if (this.readOnly) return;
     this.readOnly = reason;
     this.options.logger.warn(`${this.file}: using the lazy-session store read-only because ${reason}; new sessions are kept in memory until the bridge exits`);
-  }
-}
-
-/** Append `text` to the journal `file` (created 0600 if missing) and return its size afterwards. */
-export async function appendJournal(file: string, text: string): Promise<number> {
-  const handle = await open(file, 'a', 0o600);
-  try {
-    await handle.writeFile(text);
-    return (await handle.stat()).size;
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Write `text` to `file` atomically: a temp file in the same directory, then rename. */
-async function replaceFile(file: string, text: string): Promise<void> {
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, text, { mode: 0o600 });
-    await rename(temp, file);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-}
-
-/** The complete lines of the journal, its header (its identity), and whether a torn line follows them. */
-async function readJournal(file: string): Promise<{ lines: string[]; id: string | undefined; complete: number; torn: boolean }> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { lines: [], id: undefined, complete: 0, torn: false };
-    throw error;
-  }
-  try {
-    const buffer = await handle.readFile();
-    const complete = buffer.lastIndexOf(0x0a) + 1;
-    const id = buffer.length ? buffer.subarray(0, JOURNAL_HEADER_BYTES).toString('latin1') : undefined;
-    return { lines: buffer.subarray(0, complete).toString('utf8').split('\n'), id, complete, torn: complete < buffer.length };
-  } finally {
-    await handle.close();
   }
 }
 

@@ -10,7 +10,8 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSyn
 import { tmpdir, hostname } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { appendJournal, LAZY_STORE_FILE, LAZY_STORE_JOURNAL, LAZY_STORE_LOCK, LazySessionStore, UNUSED_PLACEHOLDER_TTL_MS } from '../../../../../bridge/acp/sessions/lazySessionStore.ts';
+import { LAZY_STORE_FILE, LAZY_STORE_JOURNAL, LAZY_STORE_LOCK, LazySessionStore, UNUSED_PLACEHOLDER_TTL_MS } from '../../../../../bridge/acp/sessions/lazySessionStore.ts';
+import { appendJournal } from '../../../../../bridge/acp/sessions/storeFiles.ts';
 import type { LazySessionStoreOptions } from '../../../../../bridge/acp/sessions/lazySessionStore.ts';
 import { storedSessions } from '../../../../helpers/lazyStore.ts';
 import { testLogger } from '../../../../helpers/sim.ts';
