@@ -7,14 +7,17 @@
  *   bridge.connectClient(clientApp, { kind: 'local' });                   // the VS Code extension
  *   await bridge.dispose();                                               // closes clients, stops zcode
  *
- * Files: clients.ts (registry, capability merge, broadcast) · races.ts (first-answer-wins
- * requests) · sessionTable.ts (lazy sessions, subscriptions), sessionEvents.ts (event routing) · lazySessionStore.ts (the persisted
- * placeholders) · updateSink.ts (streaming text merged under load) · turns.ts + turnState.ts
- * (prompt queue and turn engine) · interactionRouter.ts (zcode dialogs → ACP) · configOptions.ts ·
- * handlers.ts (the stable ACP methods) · signals.ts (translator signals → notifications) ·
- * streams.ts (the traced in-process link) · translation.ts (the core's doorway to the session translator;
- * extensionMethods.ts and interactionRouter.ts also call it directly, for background tasks and
- * interactions, and the pure helpers of bridge/translate are imported where they are used).
+ * Files, by folder: transport/ (clients.ts: registry, capability merge, broadcast; streams.ts: the
+ * traced in-process link; stdio and initialize) · sessions/ (sessionTable.ts: lazy sessions and
+ * subscriptions; sessionEvents.ts: event routing and the outbound pipe; lazySessionStore.ts: the
+ * persisted placeholders; configOptions.ts) · turns/ (turns.ts + promptQueue.ts + turnState.ts: the
+ * prompt queue and turn engine; updateSink.ts: streaming text merged under load; races.ts:
+ * first-answer-wins requests; interactionRouter.ts: zcode dialogs → ACP; signals.ts: translator
+ * signals → notifications) · extensions/ (the `_zcode/*` contract, methods and slash commands) ·
+ * here: handlers.ts (the stable ACP methods), coreContext.ts (the seam's implementation) and
+ * translation.ts (the core's way to the session translator; sessionOperations.ts and
+ * interactionRouter.ts import sessionTranslator.ts directly, for background tasks and interactions,
+ * and the pure helpers of bridge/translate are imported where they are used).
  *
  * ## Extension seam
  * `_zcode/*` extension methods live in extensionMethods.ts and slash commands in slashCommands.ts.
@@ -23,8 +26,8 @@
  *     a new method is a descriptor in contractDescriptors.ts (name, params schema, result schema)
  *     plus one `register(descriptor, handler)` line there (the SDK answers -32602 when the params
  *     schema rejects the params; the extension calls it with `host.call(descriptor, params)`).
- *     A method the core itself answers is registered in handlers.ts instead: `_zcode/session/loadEarlier`
- *     (`LoadEarlierRequest`) pages the same replay `session/load` starts.
+ *     Every `_zcode/*` method registers there, `_zcode/session/loadEarlier` too (loadEarlier.ts:
+ *     a handler gets the asking client when its answer is for that client only).
  *   - `runSlashCommand(ctx, {sessionId, prompt, signal})` is called for every `session/prompt`
  *     before it is queued; return undefined to pass the prompt to zcode.
  *   - `ctx.materialize(id)` resolves an ACP id to the live zcode session (creating a lazy one,
@@ -70,7 +73,7 @@ import { ResponseOrder } from './transport/responseOrder.ts';
 import { answerInitializeFirst } from './transport/initializeFirst.ts';
 import type { ClientInfo } from './transport/clients.ts';
 import { ConfigService } from './sessions/configOptions.ts';
-import type { BridgeContext, SessionHandle, SlashCommandRunner } from './context.ts';
+import type { SlashCommandRunner } from './context.ts';
 import { registerExtensionMethods } from './extensions/extensionMethods.ts';
 import { ZcodeFeatures } from './extensions/capabilities.ts';
 import { registerCoreHandlers } from './handlers.ts';
@@ -80,8 +83,8 @@ import { DEFAULT_INTERACTION_TUNING, InteractionRouter } from './turns/interacti
 import type { InteractionTuning } from './turns/interactionRouter.ts';
 import { RequestRaces } from './turns/races.ts';
 import { SessionManager } from './sessions/sessionTable.ts';
-import type { SessionRuntime } from './sessions/sessionRuntime.ts';
-import { handleSignal, notifyAliases } from './turns/signals.ts';
+import { handleSignal } from './turns/signals.ts';
+import { coreContext } from './coreContext.ts';
 import { runSlashCommand } from './extensions/slashCommands.ts';
 import { LazySessionStore } from './sessions/lazySessionStore.ts';
 import { ModelOptionCache } from './sessions/modelCache.ts';
@@ -212,7 +215,17 @@ class BridgeImpl implements Bridge {
     this.features = new ZcodeFeatures(this.backend, (method, params) => this.registry.broadcast(method, params), logger);
     this.backend.setInteractionHandler(this.router.handle);
 
-    const context = this.context();
+    const context = coreContext({
+      backend: this.backend,
+      logger: this.options.logger,
+      registry: this.registry,
+      commands: this.commands,
+      quota: this.quota,
+      features: this.features,
+      sessions: this.sessions,
+      turns: this.turns,
+      config: this.config,
+    });
     this.disposables.push(
       this.features,
       draft,
@@ -336,72 +349,5 @@ class BridgeImpl implements Bridge {
 
   private assertAlive(): void {
     if (this.disposing) throw new Error('the bridge is disposed');
-  }
-
-  /** The seam for extension methods and slash commands (context.ts). */
-  private context(): BridgeContext {
-    const handle = (acpId: string, runtime: SessionRuntime): SessionHandle => {
-      const turns = this.turns;
-      return {
-        acpSessionId: acpId,
-        zcodeSessionId: runtime.zcodeId,
-        cwd: runtime.cwd,
-        translator: runtime.translator,
-        get settings() {
-          return runtime.settings;
-        },
-        get running() {
-          return turns.isRunning(runtime);
-        },
-        get announcedCheckpoints() {
-          return runtime.checkpoints;
-        },
-        get configOptions() {
-          return runtime.configOptions;
-        },
-        get mcpServers() {
-          return runtime.mcpServers;
-        },
-      };
-    };
-    return {
-      backend: this.backend,
-      logger: this.options.logger,
-      clients: this.registry,
-      commands: this.commands,
-      quota: this.quota,
-      features: this.features,
-      materialize: async (acpId) => handle(acpId, await this.sessions.materialize(acpId)),
-      peek: (acpId) => {
-        const runtime = this.sessions.peek(acpId);
-        return runtime ? handle(acpId, runtime) : undefined;
-      },
-      sendUpdates: (acpId, updates) => {
-        const runtime = this.sessions.peek(acpId);
-        if (runtime) {
-          this.sessions.events.emit(runtime, updates);
-          // Out now: the caller's response (e.g. a slash command's) must follow its text.
-          this.sessions.events.flush(runtime);
-        } else for (const update of updates) this.registry.broadcast('session/update', { sessionId: acpId, update });
-      },
-      notifySession: (sessionId, notification, params) => {
-        const runtime = this.sessions.peek(sessionId) ?? this.sessions.byZcodeId(sessionId);
-        this.sessions.events.flush(runtime);
-        notifyAliases(this.registry, runtime && runtime.aliases.size > 0 ? runtime.aliases : [sessionId], notification, params);
-      },
-      applyConfig: async (acpId, patch) => this.config.apply(await this.sessions.materialize(acpId), patch),
-      onSignal: (listener) =>
-        this.sessions.events.onSignal(({ runtime, signal }) => {
-          for (const alias of runtime.aliases) listener(alias, signal);
-        }),
-      whenIdle: async (acpId) => {
-        const runtime = this.sessions.peek(acpId);
-        if (runtime) await this.turns.whenIdle(runtime);
-      },
-      renameLocally: (acpId, title) => {
-        const runtime = this.sessions.peek(acpId);
-        if (runtime) this.turns.titles.renameLocally(runtime, title);
-      },
-    };
   }
 }

@@ -11,7 +11,7 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import type { AgentApp, AgentContext, ContentBlock, SessionConfigOption, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
 import { buildModeState } from '../translate/config.ts';
 import { historyToUpdates } from '../translate/history.ts';
-import { DEFAULT_REPLAY_MESSAGES, pageBefore, pageEndingAt, replayLimitOf } from '../translate/replayPage.ts';
+import { DEFAULT_REPLAY_MESSAGES, pageEndingAt, replayLimitOf } from '../translate/replayPage.ts';
 import { mcpServersToZcode } from '../translate/mcpServers.ts';
 import { availableCommands } from '../translate/promptContent.ts';
 import type { ZcodeBackend } from '../zcode/backend.ts';
@@ -25,9 +25,6 @@ import type { SlashCommandRunner, BridgeContext } from './context.ts';
 import { answerOrRequestError } from './requestErrors.ts';
 import { AUTH_METHOD_ID, initializeResponse, PROTOCOL_VERSION } from './transport/initializeAnswer.ts';
 import type { SessionRuntime } from './sessions/sessionRuntime.ts';
-import { LoadEarlierRequest } from './extensions/contractDescriptors.ts';
-import { descriptorParamsParser } from './extensions/paramsParser.ts';
-import type { ParsedParamsOf, ResultOf } from './extensions/contractDescriptors.ts';
 import { settledMessages } from './sessions/replay.ts';
 import { listSessionInfos } from './sessions/sessionList.ts';
 import { SessionHolders } from './sessions/sessionHolders.ts';
@@ -112,21 +109,6 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       const configOptions = runtime?.configOptions ?? sessions.lazyOptions(params.sessionId, params.cwd);
       afterResponse(client, () => caughtUp(client, params.sessionId, params.cwd));
       return { configOptions, ...modes(configOptions), ...(replay ? { _meta: { zcode: { replay } } } : {}) };
-    }),
-  );
-
-  app.onRequest(
-    LoadEarlierRequest.method,
-    descriptorParamsParser(LoadEarlierRequest),
-    safe(async (params: ParsedParamsOf<typeof LoadEarlierRequest>, client): Promise<ResultOf<typeof LoadEarlierRequest>> => {
-      const handle = await deps.context.materialize(params.sessionId);
-      const { messages } = await deps.backend.messages({ sessionId: handle.zcodeSessionId });
-      const page = pageBefore(messages, params.cursor, params.limit ?? DEFAULT_REPLAY_MESSAGES);
-      if (page instanceof Error) throw RequestError.invalidParams({ cursor: params.cursor }, `${LoadEarlierRequest.method}: ${page.message}`);
-      // Only the asking client gets the page, before the answer, each update marked with the cursor it answers.
-      const updates = historyToUpdates(page.messages, { cwd: handle.cwd, terminalOutput: supportsTerminalOutput(clients.of(client)?.capabilities) });
-      for (const update of updates) sendTo(client, params.sessionId, { ...update, _meta: { ...update._meta, zcode: { ...(update._meta?.zcode as object | undefined), earlierPage: params.cursor } } } as SessionUpdate);
-      return { messages: page.messages.length, ...(page.cursor ? { cursor: page.cursor } : {}) };
     }),
   );
 

@@ -1,9 +1,9 @@
 /**
- * The ACP core's doorway into bridge/translate's session translator, so that the core (sessionTable.ts,
- * context.ts, signals.ts, turnState.ts) depends on a handful of names (and a change of the translator's API is
- * adapted here, once). Not the only way in: extensionMethods.ts (background-task lists and
- * cancellations) and interactionRouter.ts (noting and settling interactions) import
- * sessionTranslator.ts directly.
+ * The ACP core's way into bridge/translate's session translator, so that the core (sessionTable.ts,
+ * sessionEvents.ts, context.ts, signals.ts, turnState.ts) depends on a handful of names (and a change
+ * of the translator's API is adapted here, once). Not the only way in: sessionOperations.ts
+ * (background-task lists and cancellations) and interactionRouter.ts (noting and settling
+ * interactions) import sessionTranslator.ts directly, for what only they do.
  */
 import { createSessionTranslator, translateEvent } from '../translate/sessionTranslator.ts';
 import type { SessionTranslatorState, TranslateResult, TurnSignal as TranslatorSignal } from '../translate/sessionTranslator.ts';

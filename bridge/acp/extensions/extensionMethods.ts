@@ -4,7 +4,7 @@
  * hands its parsed params to the operation behind it (sessionOperations.ts, v4Operations.ts) and
  * answers a typed result or a `RequestError`. `_zcode/session/loadEarlier` is registered here too.
  */
-import type { AgentApp } from '@agentclientprotocol/sdk';
+import type { AgentApp, AgentContext } from '@agentclientprotocol/sdk';
 import { ZcodeError } from '../../zcode/backend.ts';
 import type { BridgeContext } from '../context.ts';
 import { answerOrRequestError } from '../requestErrors.ts';
@@ -21,6 +21,7 @@ import {
   SteerRequest,
   CapabilitiesRequest,
   EditQueuedRequest,
+  LoadEarlierRequest,
   RemoveQueuedRequest,
   RenameRequest,
   RetryTurnRequest,
@@ -30,6 +31,7 @@ import {
 import { V4Operations } from './v4Operations.ts';
 import { SteerTracker } from '../turns/steerTracker.ts';
 import { descriptorParamsParser } from './paramsParser.ts';
+import { loadEarlier } from './loadEarlier.ts';
 import type {
   AccountUsageParams,
   AccountUsageResponse,
@@ -42,7 +44,7 @@ import { DEFAULT_EXTENSION_TUNING, SessionOperations } from './sessionOperations
 import type { ExtensionTuning } from './sessionOperations.ts';
 
 /** A handler for one request descriptor: parsed params in, the descriptor's result out. */
-type Handler<D extends ExtensionRequest> = (params: ParsedParamsOf<D>, signal: AbortSignal) => Promise<ResultOf<D>>;
+type Handler<D extends ExtensionRequest> = (params: ParsedParamsOf<D>, signal: AbortSignal, client: AgentContext) => Promise<ResultOf<D>>;
 
 /**
  * Register every `_zcode/session/*` method on the agent app (called once by bridge.ts), one handler
@@ -54,7 +56,7 @@ export function registerExtensionMethods(app: AgentApp, ctx: BridgeContext, tuni
   const registered: string[] = [];
   const register = <D extends ExtensionRequest>(descriptor: D, run: Handler<D>): void => {
     const { method } = descriptor;
-    app.onRequest(method, descriptorParamsParser(descriptor), ({ params, signal }) => answerOrRequestError(ctx.logger, method, () => run(params, signal)));
+    app.onRequest(method, descriptorParamsParser(descriptor), ({ params, signal, client }) => answerOrRequestError(ctx.logger, method, () => run(params, signal, client)));
     registered.push(method);
   };
   const v4 = new V4Operations(ctx);
@@ -71,6 +73,7 @@ export function registerExtensionMethods(app: AgentApp, ctx: BridgeContext, tuni
   register(CheckpointsRequest, (p) => ops.checkpoints(p));
   register(AccountUsageRequest, (p) => accountUsage(ctx, p));
   // At once: a zcode that is running is probed (or being probed); one not started yet is not started for this.
+  register(LoadEarlierRequest, (p, _signal, client) => loadEarlier(ctx, p, client));
   register(CapabilitiesRequest, () => (ctx.backend.state === 'ready' ? ctx.features.probe() : Promise.resolve(ctx.features.snapshot)));
   register(RemoveQueuedRequest, (p) => v4.removeQueued(p));
   register(EditQueuedRequest, (p) => v4.editQueued(p));

@@ -2,7 +2,7 @@
  * The one busy-retry rule of the bridge: zcode refuses work on a session that is busy (a turn or a
  * compaction runs: 1308 / -32010 "already running", requestErrors.ts `isBusy`); the bridge retries with a
  * doubling backoff a bounded number of times, then gives up with a clear error that keeps zcode's
- * code. Used by `session/prompt` (turns.ts) and by the `_zcode/*` rewind / compact (extensionMethods.ts).
+ * code. Used by `session/prompt` (turns.ts) and by the `_zcode/*` rewind / compact (sessionOperations.ts).
  */
 import { RequestError } from '@agentclientprotocol/sdk';
 import { isBusy, toRequestError } from '../requestErrors.ts';
