@@ -10,7 +10,7 @@ import { BackgroundTasksNotification, CancelBackgroundTaskRequest, readNotificat
 import type { ExtNotification, ZcodeClientHost } from '../acpClient.ts';
 import { Disposable } from '../disposable.ts';
 import { errorMessage } from '../errors.ts';
-import type { ClientSessions } from '../sessions.ts';
+import type { ClientSessions } from '../sessions/registry.ts';
 import { BackgroundTasksModel, formatElapsed, isRunning } from './model.ts';
 import type { BackgroundTask, ModelChange } from './model.ts';
 

@@ -15,8 +15,8 @@ import * as vscode from 'vscode';
 import type { SessionConfigOption, SessionInfo } from '@agentclientprotocol/sdk';
 import { replayOf } from '../../bridge/acp/extensionSchemas.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
-import { requireSession, type ClientSessions } from '../sessions.ts';
-import type { ChatSessions, LoadedSession } from './chatPorts.ts';
+import { requireSession, type ClientSessions } from './registry.ts';
+import type { ChatSessions, LoadedSession } from '../chat/chatPorts.ts';
 
 export class SessionShownElsewhereError extends Error {
   constructor(readonly sessionId: string) {

@@ -18,10 +18,10 @@ import type {
   SessionInfo,
   SetSessionConfigOptionRequest,
 } from '@agentclientprotocol/sdk';
-import { ForkRequest, replayOf } from '../bridge/acp/extensionSchemas.ts';
-import type { ZcodeClientHost } from './acpClient.ts';
-import type { LoadedSession } from './chat/chatPorts.ts';
-import { Disposable } from './disposable.ts';
+import { ForkRequest, replayOf } from '../../bridge/acp/extensionSchemas.ts';
+import type { ZcodeClientHost } from '../acpClient.ts';
+import type { LoadedSession } from '../chat/chatPorts.ts';
+import { Disposable } from '../disposable.ts';
 
 const ACTIVE_SESSION_KEY = 'zcode.activeSessionId';
 /** Session id → its workspace folder (multi-root: a session is loaded in its own folder). */
