@@ -26,15 +26,15 @@ import type {
 import type { Bridge, BridgeOptions } from '../bridge/acp/bridge.ts';
 import { callExtension, CompactRequest, loadExtensionSchemas } from '../bridge/acp/extensionSchemas.ts';
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../bridge/acp/extensionSchemas.ts';
-import type { ExitInfo, LocateOptions, Logger } from '../bridge/zcode/backend.ts';
+import type { LocateOptions, Logger } from '../bridge/zcode/backend.ts';
 import { Disposable } from './disposable.ts';
 import { InteractiveUiSlot } from './interactiveUi.ts';
 import type { InteractiveUi } from './interactiveUi.ts';
+import { ZcodeProcessState } from './zcodeProcess.ts';
+import type { HostState } from './zcodeProcess.ts';
 
 export type { InteractiveUi } from './interactiveUi.ts';
-
-/** zcode's state as the user sees it (status bar, context keys). */
-export type HostState = 'notStarted' | 'starting' | 'ready' | 'turnRunning' | 'crashed';
+export type { HostState } from './zcodeProcess.ts';
 
 /** A notification from the bridge outside the stable ACP set (read it with `readNotification` and its descriptor, extensionSchemas.ts). */
 export interface ExtNotification {
@@ -94,9 +94,14 @@ const UNTIMED_METHODS = new Set<string>(['session/prompt', 'session/load', Compa
  * the bridge (which kills zcode) and reject everything pending.
  */
 export class ZcodeClientHost extends Disposable {
-  private readonly _onDidChangeState = this.register(new vscode.EventEmitter<HostState>());
+  /** zcode's process state (zcodeProcess.ts); a turn running is this client's to say. */
+  private readonly process = this.register(new ZcodeProcessState(() => this.running.size > 0, () => this.running.clear()));
   /** Fires whenever `state` changes. */
-  readonly onDidChangeState = this._onDidChangeState.event;
+  readonly onDidChangeState = this.process.onDidChangeState;
+  /** zcode exited without being asked to. */
+  readonly onDidCrash = this.process.onDidCrash;
+  /** A fresh zcode process is up after `restart()` (session owners resume their sessions). */
+  readonly onDidRestart = this.process.onDidRestart;
 
   private readonly _onSessionUpdate = this.register(new vscode.EventEmitter<SessionNotification>());
   /** Every `session/update` the bridge sends (all sessions). */
@@ -105,14 +110,6 @@ export class ZcodeClientHost extends Disposable {
   private readonly _onExtNotification = this.register(new vscode.EventEmitter<ExtNotification>());
   /** Every other notification from the bridge (the `_zcode/*` ones of extensionSchemas.ts: background tasks, steer state, …). */
   readonly onExtNotification = this._onExtNotification.event;
-
-  private readonly _onDidCrash = this.register(new vscode.EventEmitter<ExitInfo>());
-  /** zcode exited without being asked to. */
-  readonly onDidCrash = this._onDidCrash.event;
-
-  private readonly _onDidRestart = this.register(new vscode.EventEmitter<void>());
-  /** A fresh zcode process is up after `restart()` (session owners resume their sessions). */
-  readonly onDidRestart = this._onDidRestart.event;
 
   private readonly _onDidChangeRunningSessions = this.register(new vscode.EventEmitter<ReadonlySet<string>>());
   /** Fires when a `session/prompt` of this client starts or ends. */
@@ -137,7 +134,6 @@ export class ZcodeClientHost extends Disposable {
   private connection: ClientConnection | undefined;
   private readyPromise: Promise<void> | undefined;
   private _initializeResult: InitializeResponse | undefined;
-  private _state: HostState = 'notStarted';
   private readonly running = new Map<string, number>();
   /** Sessions with a permission prompt or form of the bridge waiting for this client's answer. */
   private readonly asking = new Map<string, number>();
@@ -146,7 +142,6 @@ export class ZcodeClientHost extends Disposable {
   /** Aborted on dispose: rejects every pending call. */
   private readonly lifetime = new AbortController();
   private shutdownPromise: Promise<void> | undefined;
-  private bridgeSubscriptions: { dispose(): void } | undefined;
 
   constructor(private readonly options: ZcodeClientHostOptions) {
     super();
@@ -155,7 +150,7 @@ export class ZcodeClientHost extends Disposable {
 
   /** zcode's state: not started / starting / ready / turn running / crashed. */
   get state(): HostState {
-    return this._state;
+    return this.process.state;
   }
 
   /** The bridge's `initialize` answer, once `ready()` resolved. */
@@ -199,16 +194,13 @@ export class ZcodeClientHost extends Disposable {
   /** `ready()` and start the zcode process now (surfaces "zcode not found" / "too old" early). */
   async start(): Promise<void> {
     await this.ready();
-    await this.requireBridge().backend.start();
+    await this.process.start();
   }
 
   /** Stops zcode and starts a fresh process; then fires `onDidRestart` so open sessions resume. */
   async restart(): Promise<void> {
     await this.ready();
-    const backend = this.requireBridge().backend;
-    await backend.restart();
-    await backend.start();
-    this._onDidRestart.fire();
+    await this.process.restart();
   }
 
   /**
@@ -292,9 +284,8 @@ export class ZcodeClientHost extends Disposable {
     this.connection = undefined;
     this.readyPromise = undefined;
     this._initializeResult = undefined;
-    this.bridgeSubscriptions?.dispose();
-    this.bridgeSubscriptions = undefined;
     this.running.clear();
+    this.process.forget();
     try {
       connection?.close();
     } catch {
@@ -305,7 +296,6 @@ export class ZcodeClientHost extends Disposable {
     } catch (error) {
       this.options.logger.error(`disposing the bridge failed: ${String(error)}`);
     }
-    this.updateState();
     this._onDidResetBridge.fire();
   }
 
@@ -325,7 +315,6 @@ export class ZcodeClientHost extends Disposable {
     const connection = this.connection;
     this._bridge = undefined;
     this.connection = undefined;
-    this.bridgeSubscriptions?.dispose();
     this.ui.dispose();
     super.dispose();
     try {
@@ -359,17 +348,7 @@ export class ZcodeClientHost extends Disposable {
         tap: (direction, message) => logger.trace(`${direction === 'in' ? '→ bridge' : '← bridge'} ${JSON.stringify(message)}`),
       });
       this._bridge = bridge;
-      const current = bridge;
-      const subscriptions = [
-        bridge.backend.onDidChangeState(() => this.updateState()),
-        bridge.backend.onDidExit((info) => {
-          if (this._bridge !== current) return;
-          this.running.clear();
-          this.updateState();
-          if (!info.expected) this._onDidCrash.fire(info);
-        }),
-      ];
-      this.bridgeSubscriptions = { dispose: () => subscriptions.forEach((d) => d.dispose()) };
+      this.process.follow(bridge.process);
       this._onDidCreateBridge.fire(bridge);
     }
     const connection = bridge.connectClient(this.createClientApp(sdk.client), { kind: 'local' });
@@ -394,7 +373,7 @@ export class ZcodeClientHost extends Disposable {
       },
       { cancellationSignal: this.lifetime.signal, stopWaitingOnCancel: true },
     );
-    this.updateState();
+    this.process.update();
   }
 
   private createClientApp(client: Sdk['client']): ClientApp {
@@ -436,35 +415,7 @@ export class ZcodeClientHost extends Disposable {
     if (count > 0) this.running.set(sessionId, count);
     else this.running.delete(sessionId);
     this._onDidChangeRunningSessions.fire(this.runningSessions);
-    this.updateState();
-  }
-
-  private updateState(): void {
-    if (this.isDisposed) return;
-    const next = this.computeState();
-    if (next === this._state) return;
-    this._state = next;
-    this._onDidChangeState.fire(next);
-  }
-
-  private computeState(): HostState {
-    const backend = this._bridge?.backend;
-    if (!backend) return 'notStarted';
-    switch (backend.state) {
-      case 'stopped':
-        return 'notStarted';
-      case 'starting':
-        return 'starting';
-      case 'crashed':
-        return 'crashed';
-      case 'ready':
-        return this.running.size > 0 ? 'turnRunning' : 'ready';
-    }
-  }
-
-  private requireBridge(): HostedBridge {
-    if (!this._bridge) throw new Error(vscode.l10n.t('ZCode is shutting down.'));
-    return this._bridge;
+    this.process.update();
   }
 }
 
