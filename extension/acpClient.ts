@@ -3,9 +3,10 @@
  *
  * `ZcodeClientHost` owns the bridge's lifetime (created lazily on first use, never in
  * `activate()`), connects an SDK `client()` app to it in-process and initializes it, and exposes
- * what the rest of the extension (commands, tree, chat webview) needs: typed requests, the
- * `session/update` stream, the bridge's `_zcode/*` notifications, the zcode state for the
- * status bar, and one pluggable interactive UI for permission prompts and elicitation forms.
+ * what the rest of the extension (commands, tree, chat webview) needs: requests typed by method,
+ * the `session/update` stream, the bridge's `_zcode/*` notifications, and one pluggable
+ * interactive UI for permission prompts and elicitation forms. zcode's process state (status bar,
+ * crash, restart) is zcodeProcess.ts; what keeps a session busy is sessions/sessionActivity.ts.
  *
  * Everything goes through ACP, exactly as a remote client's calls would.
  */
@@ -30,6 +31,7 @@ import type { LocateOptions, Logger } from '../bridge/zcode/backend.ts';
 import { Disposable } from './disposable.ts';
 import { InteractiveUiSlot } from './interactiveUi.ts';
 import type { InteractiveUi } from './interactiveUi.ts';
+import { SessionActivity } from './sessions/sessionActivity.ts';
 import { ZcodeProcessState } from './zcodeProcess.ts';
 import type { HostState } from './zcodeProcess.ts';
 
@@ -94,8 +96,10 @@ const UNTIMED_METHODS = new Set<string>(['session/prompt', 'session/load', Compa
  * the bridge (which kills zcode) and reject everything pending.
  */
 export class ZcodeClientHost extends Disposable {
-  /** zcode's process state (zcodeProcess.ts); a turn running is this client's to say. */
-  private readonly process = this.register(new ZcodeProcessState(() => this.running.size > 0, () => this.running.clear()));
+  /** What keeps each session in use: this client's prompts, loads and open dialogs (sessionActivity.ts). */
+  readonly activity = this.register(new SessionActivity());
+  /** zcode's process state (zcodeProcess.ts); whether a turn runs is this client's to say. */
+  private readonly process = this.register(new ZcodeProcessState(() => this.activity.promptRunning, () => this.activity.forgetPrompts()));
   /** Fires whenever `state` changes. */
   readonly onDidChangeState = this.process.onDidChangeState;
   /** zcode exited without being asked to. */
@@ -111,16 +115,8 @@ export class ZcodeClientHost extends Disposable {
   /** Every other notification from the bridge (the `_zcode/*` ones of extensionSchemas.ts: background tasks, steer state, …). */
   readonly onExtNotification = this._onExtNotification.event;
 
-  private readonly _onDidChangeRunningSessions = this.register(new vscode.EventEmitter<ReadonlySet<string>>());
-  /** Fires when a `session/prompt` of this client starts or ends. */
-  readonly onDidChangeRunningSessions = this._onDidChangeRunningSessions.event;
-
-  private readonly _onDidSettle = this.register(new vscode.EventEmitter<void>());
-  /**
-   * Fires when something of this client that keeps a session in use ends: a `session/prompt`, a
-   * permission prompt or form (answered or withdrawn), a `session/load` (session release).
-   */
-  readonly onDidSettle = this._onDidSettle.event;
+  /** Fires when something of this client that keeps a session in use ends (sessionActivity.ts). */
+  readonly onDidSettle = this.activity.onDidSettle;
 
   private readonly _onDidResetBridge = this.register(new vscode.EventEmitter<void>());
   /** The bridge was dropped by `resetBridge()` (the remote endpoint re-attaches to the next one). */
@@ -134,10 +130,6 @@ export class ZcodeClientHost extends Disposable {
   private connection: ClientConnection | undefined;
   private readyPromise: Promise<void> | undefined;
   private _initializeResult: InitializeResponse | undefined;
-  private readonly running = new Map<string, number>();
-  /** Sessions with a permission prompt or form of the bridge waiting for this client's answer. */
-  private readonly asking = new Map<string, number>();
-  private loads = 0;
   private readonly ui: InteractiveUiSlot;
   /** Aborted on dispose: rejects every pending call. */
   private readonly lifetime = new AbortController();
@@ -146,6 +138,7 @@ export class ZcodeClientHost extends Disposable {
   constructor(private readonly options: ZcodeClientHostOptions) {
     super();
     this.ui = new InteractiveUiSlot({ fallback: options.fallbackUi, reveal: options.revealUi, waitMs: options.uiWaitMs, logger: options.logger });
+    this.register(this.activity.onDidChangePrompts(() => this.process.update()));
   }
 
   /** zcode's state: not started / starting / ready / turn running / crashed. */
@@ -163,19 +156,14 @@ export class ZcodeClientHost extends Disposable {
     return this._bridge;
   }
 
-  /** Sessions with a `session/prompt` of this client in flight. */
-  get runningSessions(): ReadonlySet<string> {
-    return new Set(this.running.keys());
-  }
-
   /** Whether a `session/prompt` of this client, or a permission prompt or form, of `sessionId` is in flight. */
   isBusy(sessionId: string): boolean {
-    return this.running.has(sessionId) || this.asking.has(sessionId);
+    return this.activity.isBusy(sessionId);
   }
 
   /** A `session/load` of this client is on its way (the session shown before it comes back if it fails). */
   get loading(): boolean {
-    return this.loads > 0;
+    return this.activity.loading;
   }
 
   /**
@@ -231,21 +219,17 @@ export class ZcodeClientHost extends Disposable {
     if (timeoutMs > 0) signals.push(AbortSignal.timeout(timeoutMs));
     const cancellationSignal = AbortSignal.any(signals);
     const sessionId = method === 'session/prompt' ? promptSessionId(params) : undefined;
-    if (sessionId) this.markRunning(sessionId, +1);
-    const load = method === 'session/load';
-    if (load) this.loads++;
+    const send = (): Promise<R> => run(connection.agent, { cancellationSignal, stopWaitingOnCancel: true });
     try {
-      return await run(connection.agent, { cancellationSignal, stopWaitingOnCancel: true });
+      if (sessionId) return await this.activity.track({ prompt: sessionId }, send);
+      if (method === 'session/load') return await this.activity.track('load', send);
+      return await send();
     } catch (error) {
       // (the SDK is loaded: `ready()` above loaded it)
       if (error instanceof (await loadSdk()).RequestError && error.code === -32800 && cancellationSignal.reason instanceof DOMException && cancellationSignal.reason.name === 'TimeoutError') {
         throw new Error(vscode.l10n.t('zcode did not answer {0} within {1} seconds.', method, Math.round(timeoutMs / 1000)), { cause: error });
       }
       throw error;
-    } finally {
-      if (sessionId) this.markRunning(sessionId, -1);
-      if (load) this.loads--;
-      if (sessionId || load) this._onDidSettle.fire();
     }
   }
 
@@ -284,7 +268,7 @@ export class ZcodeClientHost extends Disposable {
     this.connection = undefined;
     this.readyPromise = undefined;
     this._initializeResult = undefined;
-    this.running.clear();
+    this.activity.forgetPrompts();
     this.process.forget();
     try {
       connection?.close();
@@ -384,38 +368,16 @@ export class ZcodeClientHost extends Disposable {
       .onRequest('session/request_permission', async ({ params, signal }) => {
         const ui = await this.ui.resolve(signal);
         if (signal.aborted) return { outcome: { outcome: 'cancelled' } };
-        return this.asked(params.sessionId, () => ui.requestPermission(params, signal));
+        return this.activity.asked(params.sessionId, () => ui.requestPermission(params, signal));
       })
       .onRequest('elicitation/create', async ({ params, signal }) => {
         const ui = await this.ui.resolve(signal);
         if (signal.aborted) return { action: 'cancel' };
-        return this.asked(promptSessionId(params), () => ui.createElicitation(params, signal));
+        return this.activity.asked(promptSessionId(params), () => ui.createElicitation(params, signal));
       })
       .onNotification('*', ({ method, params }) => {
         this._onExtNotification.fire({ method, params });
       });
-  }
-
-  /** Counts a permission prompt or form of `sessionId` while the user has it (`isBusy`). */
-  private async asked<R>(sessionId: string | undefined, ask: () => Promise<R>): Promise<R> {
-    if (!sessionId) return ask();
-    this.asking.set(sessionId, (this.asking.get(sessionId) ?? 0) + 1);
-    try {
-      return await ask();
-    } finally {
-      const left = (this.asking.get(sessionId) ?? 1) - 1;
-      if (left > 0) this.asking.set(sessionId, left);
-      else this.asking.delete(sessionId);
-      this._onDidSettle.fire();
-    }
-  }
-
-  private markRunning(sessionId: string, delta: number): void {
-    const count = (this.running.get(sessionId) ?? 0) + delta;
-    if (count > 0) this.running.set(sessionId, count);
-    else this.running.delete(sessionId);
-    this._onDidChangeRunningSessions.fire(this.runningSessions);
-    this.process.update();
   }
 }
 

@@ -102,17 +102,17 @@ export class SessionRegistry extends Disposable {
    * waiting in the bridge's queue, or a permission prompt or form waiting for the user.
    */
   isBusy(sessionId: string): boolean {
-    return this.host.isBusy(sessionId);
+    return this.host.activity.isBusy(sessionId);
   }
 
   /** A `session/load` is on its way (the session shown before it comes back if it fails). */
   get loading(): boolean {
-    return this.host.loading;
+    return this.host.activity.loading;
   }
 
   /** Fires when something that keeps a session in use ends (sessionRelease.ts sweeps then). */
   get onDidSettle(): vscode.Event<void> {
-    return this.host.onDidSettle;
+    return this.host.activity.onDidSettle;
   }
 
   /**
