@@ -159,8 +159,9 @@ export class SessionRegistry extends Disposable {
     if (known && !refresh) return known;
     const result = await this.host.request('session/resume', { sessionId, cwd: this.cwdOf(sessionId), mcpServers: [] });
     this.open.add(sessionId);
-    if (result.configOptions) this.setOptions(sessionId, result.configOptions);
-    return result.configOptions ?? [];
+    // (an agent may answer with null: the SDK's type says an object)
+    if (result?.configOptions) this.setOptions(sessionId, result.configOptions);
+    return result?.configOptions ?? [];
   }
 
   /** The last known title of a session. */
