@@ -24,7 +24,7 @@ import type {
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
 import type { PermissionOption as ZcodePermissionOption, PermissionReply, PermissionRequestParams } from '../zcode/protocol.ts';
-import { toolKind, toolTitle } from './toolInfo.ts';
+import { toolDiffContent, toolKind, toolTitle } from './toolInfo.ts';
 import { interactionCardId } from './interactionCards.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -126,6 +126,10 @@ export function permissionToAcp(params: PermissionRequestParams, toolCall?: Tool
     kind: toolCall?.kind ?? toolKind(params.toolName),
     rawInput: toolCall?.rawInput ?? input,
   };
+  // An edit asks with the diff it proposes, so every client can show it (not only one that knows
+  // zcode's tool inputs); a card the bridge already shows carries it from its start.
+  const proposed = ref.content ? [] : toolDiffContent(params.toolName, input, ctx.cwd ?? '');
+  if (proposed.length > 0) ref.content = proposed;
   const zcode: Record<string, unknown> = { requestId: params.requestId };
   if (params.toolName) zcode.toolName = params.toolName;
   if (params.reason) zcode.reason = params.reason;

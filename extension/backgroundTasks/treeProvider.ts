@@ -8,8 +8,9 @@
 import * as vscode from 'vscode';
 import { BackgroundTasksNotification, CancelBackgroundTaskRequest, notificationOf } from '../../bridge/acp/extensions/contractDescriptors.ts';
 import type { ExtNotification, ZcodeClientHost } from '../acpClient.ts';
-import { Disposable, errorMessage } from '../disposable.ts';
-import type { ClientSessions } from '../sessions.ts';
+import { Disposable } from '../disposable.ts';
+import { errorMessage } from '../errors.ts';
+import type { ChatBinding } from '../sessions/chatBinding.ts';
 import { BackgroundTasksModel, formatElapsed, isRunning } from './model.ts';
 import type { BackgroundTask, ModelChange } from './model.ts';
 
@@ -37,7 +38,7 @@ export class BackgroundTasksTree extends Disposable implements vscode.TreeDataPr
 
   constructor(
     private readonly host: ZcodeClientHost,
-    private readonly sessions: ClientSessions,
+    private readonly sessions: ChatBinding,
     now: () => number = Date.now,
   ) {
     super();

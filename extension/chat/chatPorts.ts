@@ -1,9 +1,18 @@
 /**
  * What the chat needs of the rest of the extension, as small structural interfaces: the real
- * `ZcodeClientHost` and `ClientSessions` satisfy them, and so do the in-memory fakes of the tests.
+ * `ZcodeClientHost` and a `ChatBinding` (extension/sessions/chatBinding.ts) satisfy them, and so do the in-memory fakes of the tests.
  * Everything vscode-specific the chat does goes through `ChatEnvironment`.
  */
-import type { SessionConfigOption, SessionInfo, SessionNotification, ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type {
+  AgentRequestMethod,
+  AgentRequestParamsByMethod,
+  AgentRequestResponsesByMethod,
+  SessionConfigOption,
+  SessionInfo,
+  SessionNotification,
+  ToolCall,
+  ToolCallUpdate,
+} from '@agentclientprotocol/sdk';
 import type { ExtensionRequest, ParamsOf, ResultOf, RewindToResponse } from '../../bridge/acp/extensions/contractDescriptors.ts';
 import type { Attachment, ChangesItem, ChatSettings, MentionCandidate } from '../../webview-ui/contract.ts';
 import type { ChatFeatures } from './chatFeatures.ts';
@@ -17,8 +26,9 @@ export interface ChatHost {
   readonly state: string;
   readonly initializeResult?: { agentCapabilities?: { promptCapabilities?: { image?: boolean; embeddedContext?: boolean } | null } | null } | undefined;
   ready(): Promise<void>;
-  request<T = unknown>(method: string, params: unknown): Promise<T>;
-  /** A `_zcode/*` method through its descriptor, the answer checked (contractDescriptors.ts). */
+  /** A stable ACP request, typed by method from the SDK. */
+  request<M extends AgentRequestMethod>(method: M, params: AgentRequestParamsByMethod[M]): Promise<AgentRequestResponsesByMethod[M]>;
+  /** A `_zcode/*` method through its descriptor, the answer checked (extensionSchemas.ts). */
   call<D extends ExtensionRequest>(descriptor: D, params: ParamsOf<D>): Promise<ResultOf<D>>;
   cancelTurn(sessionId: string): Promise<void>;
   readonly onSessionUpdate: Event<SessionNotification>;
@@ -33,7 +43,7 @@ export interface LoadedSession {
   earlierCursor?: string;
 }
 
-/** What the chat needs of `ClientSessions` (extension/sessions.ts). */
+/** What the chat needs of the session it shows (`ChatBinding`, extension/sessions/chatBinding.ts). */
 export interface ChatSessions {
   readonly activeSessionId: string | undefined;
   readonly onDidChangeActiveSession: Event<string | undefined>;
