@@ -57,7 +57,7 @@ const cliBridgeApart = {
  * The extension bundle, in two passes. VS Code loads `main` with require() and times it as part of
  * activation, and a single file makes it parse everything: the bridge, the ACP SDK,
  * zod, ws. So the first pass splits the ESM graph (esbuild splits only ESM) into dist/extension.js
- * and chunks, one per `import()` target (bridge/acp/bridge.ts, the SDK, the remote server, the
+ * and chunks, one per `import()` target (bridge/acp/bridge.ts, the _zcode/* schemas, the SDK, the remote server, the
  * doctor) plus the modules they share; the second converts each file to CommonJS, each `import()`
  * becoming a `require()` of its chunk when it runs. esbuild chains the source maps of both passes.
  */

@@ -33,8 +33,7 @@ export async function createZcodeSession(
 export async function openRuntime(options: Pick<SessionManagerOptions, 'backend' | 'logger'>, runtime: SessionRuntime, generation: number): Promise<void> {
   const { backend } = options;
   if (runtime.activeIn !== generation) {
-    await backend.resumeSession({ sessionId: runtime.zcodeId, workspacePath: runtime.cwd, mcpServers: runtime.mcpServers });
-    runtime.activeIn = generation;
+    await resumeRuntime(backend, runtime, generation);
     await reapplyModel(options, runtime);
   }
   if (runtime.subscribedIn !== generation) {
@@ -42,6 +41,12 @@ export async function openRuntime(options: Pick<SessionManagerOptions, 'backend'
     await backend.subscribe({ sessionId: runtime.zcodeId, afterSeq: asked, includeSnapshot: false }, { onSubscribed: ({ eventSeq }) => (runtime.lastSeq = startingSeq(asked, runtime.lastSeq, eventSeq)) });
     runtime.subscribedIn = generation;
   }
+}
+
+/** `session/resume` of the runtime's zcode session (with the client's MCP servers: zcode keeps none), active from now in `generation`. */
+export async function resumeRuntime(backend: Pick<ZcodeBackend, 'resumeSession'>, runtime: SessionRuntime, generation: number): Promise<void> {
+  await backend.resumeSession({ sessionId: runtime.zcodeId, workspacePath: runtime.cwd, mcpServers: runtime.mcpServers });
+  runtime.activeIn = generation;
 }
 
 /**

@@ -34,7 +34,7 @@ import type { BridgeLocale } from '../../l10n/messages.ts';
 import { newTranslator } from '../translation.ts';
 import { SessionEvents } from './sessionEvents.ts';
 import { SessionRuntime } from './sessionRuntime.ts';
-import { createZcodeSession, openRuntime } from './sessionCalls.ts';
+import { createZcodeSession, openRuntime, resumeRuntime } from './sessionCalls.ts';
 
 /** Placeholder ids look like this so logs show at a glance that a session was never materialized. */
 const PLACEHOLDER_PREFIX = 'lazy_';
@@ -330,8 +330,7 @@ export class SessionManager implements Disposable {
       read = await this.options.backend.read({ sessionId: runtime.zcodeId });
     } catch (error) {
       if (!isNotActive(error)) throw error;
-      await this.options.backend.resumeSession({ sessionId: runtime.zcodeId, workspacePath: runtime.cwd, mcpServers: runtime.mcpServers });
-      runtime.activeIn = this.generation;
+      await resumeRuntime(this.options.backend, runtime, this.generation);
       read = await this.options.backend.read({ sessionId: runtime.zcodeId });
     }
     if (read.settings) this.setSettings(runtime, read.settings);
