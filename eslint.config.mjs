@@ -1,7 +1,8 @@
 // Flat ESLint config. The layer rules are the point: a tsconfig cannot stop `import 'vscode'`, lint can.
 //   bridge/     Node only: no vscode, no extension/, no webview-ui/
 //   webview-ui/ browser only: no vscode, no extension/, no bridge/
-//   extension/  may import bridge/ and the webview contract (webview-ui/contract.ts) only
+//   extension/  may import bridge/ and the host ⇄ webview contract only (webview-ui/contract.ts,
+//               viewModel.ts, transcriptOps.ts: the messages, the state they carry, how it changes)
 //   shared/     the few dependency-free pieces all three layers share (the background-task type,
 //               the form rules): importable by bridge/, extension/ and webview-ui/; imports nothing
 // The `_zcode/*` extension contract is declared once, in bridge/acp/extensionSchemas.ts: a
@@ -52,8 +53,11 @@ export default tseslint.config(
     files: ['extension/**/*.ts'],
     rules: restrict([
       {
-        group: ['**/webview-ui/**', '!**/webview-ui/contract', '!**/webview-ui/contract.ts'],
-        message: 'extension/ may import only the webview contract (webview-ui/contract.ts) from webview-ui/.',
+        group: [
+          '**/webview-ui/**',
+          ...['contract', 'viewModel', 'transcriptOps'].flatMap((name) => [`!**/webview-ui/${name}`, `!**/webview-ui/${name}.ts`]),
+        ],
+        message: 'extension/ may import from webview-ui/ only the host ⇄ webview contract: contract.ts, viewModel.ts, transcriptOps.ts.',
       },
     ]),
   },

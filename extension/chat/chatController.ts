@@ -55,16 +55,18 @@ import {
   SetConfigOptionCommand,
   SteerCommand,
   WebviewLogCommand,
-  type Attachment,
-  type ConnectionState,
-  type ErrorAction,
   type IpcMessage,
   type IpcRequest,
-  type PlanQuotaView,
-  type QueuedPrompt,
-  type SessionView,
-  type TranscriptItem,
 } from '../../webview-ui/contract.ts';
+import type {
+  Attachment,
+  ConnectionState,
+  ErrorAction,
+  PlanQuotaView,
+  QueuedPrompt,
+  SessionView,
+  TranscriptItem,
+} from '../../webview-ui/viewModel.ts';
 import {
   BackgroundTasksNotification,
   CancelBackgroundTaskRequest,

@@ -10,7 +10,7 @@ import { gitignoreMatcher } from '../../../extension/chat/gitignore.ts';
 import { fuzzyFilter, fuzzyScore } from '../../../extension/chat/fuzzyMatch.ts';
 import { buildPrompt, fileContents } from '../../../extension/chat/prompt.ts';
 import { ChatUiRouter, type RoutedChat } from '../../../extension/chat/chatUiRouter.ts';
-import type { Attachment } from '../../../webview-ui/contract.ts';
+import type { Attachment } from '../../../webview-ui/viewModel.ts';
 
 test('gitignore: names at any depth, anchored paths, directories, globs, negation, comments', () => {
   const ignored = gitignoreMatcher(['# build output', 'node_modules/', '/dist', '*.log', '!keep.log', 'docs/**/*.tmp', 'a?c.txt', '\\#hash', ''].join('\n'));

@@ -27,14 +27,12 @@ import {
   RemoveSteerCommand,
   DidRestoreDraftNotification,
   RewindMessageCommand,
-  applyTranscriptOps,
-  itemList,
-  type ChatPatch,
-  type ChatSnapshot,
   type IpcCommand,
   type IpcMessage,
   type IpcRequest,
 } from '../../../webview-ui/contract.ts';
+import type { ChatSnapshot } from '../../../webview-ui/viewModel.ts';
+import { applyTranscriptOps, itemList, type ChatPatch } from '../../../webview-ui/transcriptOps.ts';
 import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../extension/chat/chatController.ts';
 import type { DiffSource } from '../../../extension/chat/toolView.ts';
 import type { ChatAttentionEvent, LoadedSession } from '../../../extension/chat/chatPorts.ts';

@@ -14,13 +14,11 @@ import {
   PrepareSessionCommand,
   ReadyCommand,
   SendPromptCommand,
-  applyTranscriptOps,
-  itemList,
-  type ChatPatch,
-  type ChatSnapshot,
   type IpcCommand,
   type IpcMessage,
 } from '../../../webview-ui/contract.ts';
+import type { ChatSnapshot } from '../../../webview-ui/viewModel.ts';
+import { applyTranscriptOps, itemList, type ChatPatch } from '../../../webview-ui/transcriptOps.ts';
 import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../extension/chat/chatController.ts';
 import { callExtension, loadExtensionSchemas } from '../../../bridge/acp/extensionSchemas.ts';
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../bridge/acp/extensionSchemas.ts';

@@ -2,7 +2,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { applyTranscriptOps, itemList, type TranscriptItem } from '../../../webview-ui/contract.ts';
+import type { TranscriptItem } from '../../../webview-ui/viewModel.ts';
+import { applyTranscriptOps, itemList } from '../../../webview-ui/transcriptOps.ts';
 import * as T from '../../../extension/chat/transcript.ts';
 import { formKindMeta } from '../../../shared/forms.ts';
 
