@@ -30,24 +30,24 @@ import {
   type IpcCommand,
   type IpcMessage,
   type IpcRequest,
-} from '../../../webview-ui/contract.ts';
-import type { ChatSnapshot } from '../../../webview-ui/viewModel.ts';
-import { applyTranscriptOps, itemList, type ChatPatch } from '../../../webview-ui/transcriptOps.ts';
-import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../extension/chat/chatController.ts';
-import type { DiffSource } from '../../../extension/chat/toolView.ts';
-import type { ChatAttentionEvent, LoadedSession } from '../../../extension/chat/chatPorts.ts';
-import { callExtension, LoadEarlierRequest, loadExtensionSchemas, RemoveQueuedRequest, RetryTurnRequest, SteerRequest } from '../../../bridge/acp/extensionSchemas.ts';
-import type { ZcodeCapabilities } from '../../../bridge/acp/extensionSchemas.ts';
-import type { ChatFeatures } from '../../../extension/chat/chatFeatures.ts';
-import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../bridge/acp/extensionSchemas.ts';
+} from '../../../../webview-ui/contract.ts';
+import type { ChatSnapshot } from '../../../../webview-ui/viewModel.ts';
+import { applyTranscriptOps, itemList, type ChatPatch } from '../../../../webview-ui/transcriptOps.ts';
+import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../../extension/chat/chatController.ts';
+import type { DiffSource } from '../../../../extension/chat/toolView.ts';
+import type { ChatAttentionEvent, LoadedSession } from '../../../../extension/chat/chatPorts.ts';
+import { callExtension, LoadEarlierRequest, loadExtensionSchemas, RemoveQueuedRequest, RetryTurnRequest, SteerRequest } from '../../../../bridge/acp/extensionSchemas.ts';
+import type { ZcodeCapabilities } from '../../../../bridge/acp/extensionSchemas.ts';
+import type { ChatFeatures } from '../../../../extension/chat/chatFeatures.ts';
+import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../../bridge/acp/extensionSchemas.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChangeStore } from '../../../extension/changes/changeStore.ts';
-import { ChangeTracker } from '../../../extension/changes/changeTracker.ts';
-import { nodeFiles } from '../../helpers/nodeFiles.ts';
-import { Emitter } from '../../helpers/emitter.ts';
-import { allAvailable } from '../../helpers/capabilities.ts';
+import { ChangeStore } from '../../../../extension/changes/changeStore.ts';
+import { ChangeTracker } from '../../../../extension/changes/changeTracker.ts';
+import { nodeFiles } from '../../../helpers/nodeFiles.ts';
+import { Emitter } from '../../../helpers/emitter.ts';
+import { allAvailable } from '../../../helpers/capabilities.ts';
 
 // A client loads the contract's schemas before it reads the bridge's messages (ZcodeClientHost.connect).
 await loadExtensionSchemas();
