@@ -11,7 +11,18 @@
  */
 import * as vscode from 'vscode';
 import type * as AcpSdk from '@agentclientprotocol/sdk';
-import type { ClientApp, ClientConnection, InitializeResponse, SessionNotification } from '@agentclientprotocol/sdk';
+import type {
+  AgentNotificationMethod,
+  AgentNotificationParamsByMethod,
+  AgentRequestMethod,
+  AgentRequestParamsByMethod,
+  AgentRequestResponsesByMethod,
+  ClientApp,
+  ClientConnection,
+  InitializeResponse,
+  SendRequestOptions,
+  SessionNotification,
+} from '@agentclientprotocol/sdk';
 import type { Bridge, BridgeOptions } from '../bridge/acp/bridge.ts';
 import { callExtension, CompactRequest, loadExtensionSchemas } from '../bridge/acp/extensionSchemas.ts';
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../bridge/acp/extensionSchemas.ts';
@@ -205,15 +216,20 @@ export class ZcodeClientHost extends Disposable {
    * params typed, the answer checked against the descriptor's result schema. Rejects like `request`.
    */
   call<D extends ExtensionRequest>(descriptor: D, params: ParamsOf<D>, options: HostRequestOptions = {}): Promise<ResultOf<D>> {
-    return callExtension((method, p) => this.request(method, p, options), descriptor, params);
+    return callExtension((method, p) => this.send(method, options, (agent, sendOptions) => agent.request(method, p, sendOptions)), descriptor, params);
   }
 
   /**
-   * Sends an ACP request to the bridge (a stable ACP method; `_zcode/*` methods go through `call`).
-   * Rejects with the bridge's `RequestError` (use `errorMessage()` for plain words), on timeout,
-   * on `signal` abort, and on dispose.
+   * Sends a stable ACP request to the bridge, typed by method from the SDK (`_zcode/*` methods go
+   * through `call`). Rejects with the bridge's `RequestError` (`errorMessage()` of errors.ts gives
+   * plain words), on timeout, on `signal` abort, and on dispose.
    */
-  async request<T = unknown>(method: string, params: unknown, options: HostRequestOptions = {}): Promise<T> {
+  request<M extends AgentRequestMethod>(method: M, params: AgentRequestParamsByMethod[M], options: HostRequestOptions = {}): Promise<AgentRequestResponsesByMethod[M]> {
+    return this.send(method, options, (agent, sendOptions) => agent.request(method, params, sendOptions), params);
+  }
+
+  /** One request to the bridge: the timeout, the cancellation, and what keeps a session busy. */
+  private async send<R>(method: string, options: HostRequestOptions, run: (agent: ClientConnection['agent'], sendOptions: SendRequestOptions) => Promise<R>, params?: unknown): Promise<R> {
     await this.ready();
     const connection = this.connection;
     if (!connection) throw new Error(vscode.l10n.t('ZCode is shutting down.'));
@@ -227,7 +243,7 @@ export class ZcodeClientHost extends Disposable {
     const load = method === 'session/load';
     if (load) this.loads++;
     try {
-      return await connection.agent.request<T>(method, params, { cancellationSignal, stopWaitingOnCancel: true });
+      return await run(connection.agent, { cancellationSignal, stopWaitingOnCancel: true });
     } catch (error) {
       // (the SDK is loaded: `ready()` above loaded it)
       if (error instanceof (await loadSdk()).RequestError && error.code === -32800 && cancellationSignal.reason instanceof DOMException && cancellationSignal.reason.name === 'TimeoutError') {
@@ -241,8 +257,8 @@ export class ZcodeClientHost extends Disposable {
     }
   }
 
-  /** Sends an ACP notification (e.g. `session/cancel`). */
-  async notify(method: string, params: unknown): Promise<void> {
+  /** Sends a stable ACP notification (e.g. `session/cancel`), typed by method from the SDK. */
+  async notify<M extends AgentNotificationMethod>(method: M, params: AgentNotificationParamsByMethod[M]): Promise<void> {
     await this.ready();
     await this.connection?.agent.notify(method, params);
   }

@@ -5,7 +5,19 @@
  */
 import * as vscode from 'vscode';
 import { BackendErrorCode } from '../bridge/zcode/backend.ts';
-import { errorCode, errorMessage } from './disposable.ts';
+
+/** Turns an error of any origin (RequestError, ZcodeError, Error, string) into one plain sentence. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string') return error.message;
+  return String(error);
+}
+
+/** The JSON-RPC / backend error code of an error, when it has one. */
+export function errorCode(error: unknown): number | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'number') return error.code;
+  return undefined;
+}
 
 export type ErrorKind = 'notFound' | 'incompatible' | 'unsupported' | 'noSession' | 'cancelled' | 'other';
 

@@ -19,7 +19,7 @@ import { registerSessionCommands } from './commands/sessionCommands.ts';
 import { QuickPickInteractiveUi } from './fallbackUi.ts';
 import { LocateUi } from './locate.ts';
 import { RemoteAccess } from './remote.ts';
-import { ClientSessions } from './sessions.ts';
+import { ClientSessions } from './sessions/registry.ts';
 import { QuotaStatus } from './quotaStatus.ts';
 import { StatusBar } from './statusBar.ts';
 import { contextKeys, ZcodeFeatures } from './zcodeFeatures.ts';

@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import { locateZcode, ZCODE_INSTALL_URL } from '../bridge/zcode/locate.ts';
 import type { LocateOptions } from '../bridge/zcode/backend.ts';
 import type { ZcodeClientHost } from './acpClient.ts';
-import { Disposable, errorMessage } from './disposable.ts';
+import { Disposable } from './disposable.ts';
+import { errorMessage } from './errors.ts';
 import { classifyError } from './errors.ts';
 
 /** Where the not-found state is shown besides the context key. */

@@ -11,7 +11,8 @@ import { generateToken } from '../bridge/remote/auth.ts';
 import type { RemoteServer } from '../bridge/remote/server.ts';
 import type { Logger } from '../bridge/zcode/backend.ts';
 import type { ZcodeClientHost } from './acpClient.ts';
-import { Disposable, errorMessage } from './disposable.ts';
+import { Disposable } from './disposable.ts';
+import { errorMessage } from './errors.ts';
 
 const TOKEN_SECRET = 'zcode.remote.token';
 

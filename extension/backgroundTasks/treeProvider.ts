@@ -8,8 +8,9 @@
 import * as vscode from 'vscode';
 import { BackgroundTasksNotification, CancelBackgroundTaskRequest, readNotification } from '../../bridge/acp/extensionSchemas.ts';
 import type { ExtNotification, ZcodeClientHost } from '../acpClient.ts';
-import { Disposable, errorMessage } from '../disposable.ts';
-import type { ClientSessions } from '../sessions.ts';
+import { Disposable } from '../disposable.ts';
+import { errorMessage } from '../errors.ts';
+import type { ClientSessions } from '../sessions/registry.ts';
 import { BackgroundTasksModel, formatElapsed, isRunning } from './model.ts';
 import type { BackgroundTask, ModelChange } from './model.ts';
 

@@ -437,7 +437,7 @@ export class ChatController {
     const prompt = buildPrompt(text, attachments, caps, await fileContents(attachments, caps, this.env.fileContent));
     let outcome: { stopReason: PromptResponse['stopReason'] } | { error: string; action: ErrorAction };
     try {
-      const response = await this.host.request<PromptResponse>('session/prompt', { sessionId, prompt });
+      const response = await this.host.request('session/prompt', { sessionId, prompt });
       outcome = { stopReason: response.stopReason };
     } catch (error) {
       outcome = { error: this.env.errorMessage(error), action: failureAction(error) };

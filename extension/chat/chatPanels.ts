@@ -7,8 +7,8 @@
 import * as vscode from 'vscode';
 import type { PlanQuotaView } from '../../webview-ui/viewModel.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
-import type { ClientSessions } from '../sessions.ts';
-import { BoundSessions } from './boundSessions.ts';
+import type { ClientSessions } from '../sessions/registry.ts';
+import { BoundSessions } from '../sessions/chatBinding.ts';
 import { ChatController } from './chatController.ts';
 import type { ChatEnvironment } from './chatPorts.ts';
 import type { ChatUiRouter } from './chatUiRouter.ts';

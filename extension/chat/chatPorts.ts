@@ -3,7 +3,16 @@
  * `ZcodeClientHost` and `ClientSessions` satisfy them, and so do the in-memory fakes of the tests.
  * Everything vscode-specific the chat does goes through `ChatEnvironment`.
  */
-import type { SessionConfigOption, SessionInfo, SessionNotification, ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type {
+  AgentRequestMethod,
+  AgentRequestParamsByMethod,
+  AgentRequestResponsesByMethod,
+  SessionConfigOption,
+  SessionInfo,
+  SessionNotification,
+  ToolCall,
+  ToolCallUpdate,
+} from '@agentclientprotocol/sdk';
 import type { ExtensionRequest, ParamsOf, ResultOf, RewindToResponse } from '../../bridge/acp/extensionSchemas.ts';
 import type { ChatSettings, MentionCandidate } from '../../webview-ui/contract.ts';
 import type { Attachment, ChangesItem } from '../../webview-ui/viewModel.ts';
@@ -18,7 +27,8 @@ export interface ChatHost {
   readonly state: string;
   readonly initializeResult?: { agentCapabilities?: { promptCapabilities?: { image?: boolean; embeddedContext?: boolean } | null } | null } | undefined;
   ready(): Promise<void>;
-  request<T = unknown>(method: string, params: unknown): Promise<T>;
+  /** A stable ACP request, typed by method from the SDK. */
+  request<M extends AgentRequestMethod>(method: M, params: AgentRequestParamsByMethod[M]): Promise<AgentRequestResponsesByMethod[M]>;
   /** A `_zcode/*` method through its descriptor, the answer checked (extensionSchemas.ts). */
   call<D extends ExtensionRequest>(descriptor: D, params: ParamsOf<D>): Promise<ResultOf<D>>;
   cancelTurn(sessionId: string): Promise<void>;

@@ -11,11 +11,11 @@
 import * as vscode from 'vscode';
 import type { ZcodeClientHost } from '../acpClient.ts';
 import { historyForMenu, type SessionHistoryStore } from '../commands/sessionHistory.ts';
-import type { ClientSessions } from '../sessions.ts';
+import type { ClientSessions } from '../sessions/registry.ts';
 import type { AccountUsageResponse } from '../../bridge/acp/extensionSchemas.ts';
 import { registerTurnChanges } from '../changes/changesUi.ts';
 import { planQuotaView } from '../planQuota.ts';
-import { defaultSessionFolder, pickSessionFolder } from '../sessionFolders.ts';
+import { defaultSessionFolder, pickSessionFolder } from '../sessions/folders.ts';
 import { ChatAttention } from './chatAttention.ts';
 import { ChatController, type ChatEnvironment } from './chatController.ts';
 import { confirmRewind, sharedChatEnvironment } from './chatEnvironment.ts';
@@ -27,7 +27,7 @@ import { connectChatWebview, loadChatWebview } from './chatWebview.ts';
 import { selectionAttachment } from './contextAttachments.ts';
 import { DiffDocuments } from './diffDocuments.ts';
 import { MentionSource } from './mentions.ts';
-import { SessionRelease } from './sessionRelease.ts';
+import { SessionRelease } from '../sessions/sessionRelease.ts';
 
 const CHAT_VIEW_ID = 'zcode.chat';
 /** Editor command: put the selection into the chat composer. */

@@ -10,9 +10,9 @@ import type { SessionConfigOption, SessionConfigSelectOption, SessionConfigSelec
 import { CheckpointsRequest, CompactRequest, ForkRequest, GoalRequest, RenameRequest, RetryTurnRequest, RewindRequest, SteerRequest } from '../../bridge/acp/extensionSchemas.ts';
 import type { GoalResponse, ParamsOf } from '../../bridge/acp/extensionSchemas.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
-import { pickSessionFolder } from '../sessionFolders.ts';
+import { pickSessionFolder } from '../sessions/folders.ts';
 import { chooseAction, pickTarget, rewindTargets, runRewind } from '../rewindChoices.ts';
-import type { ClientSessions } from '../sessions.ts';
+import type { ClientSessions } from '../sessions/registry.ts';
 import type { Feature, ZcodeFeatures } from '../zcodeFeatures.ts';
 import type { CommandRunner } from './runner.ts';
 import { formatTime, pickFromHistory, type SessionHistoryStore } from './sessionHistory.ts';

@@ -14,8 +14,8 @@
 import * as vscode from 'vscode';
 import type { SessionInfo } from '@agentclientprotocol/sdk';
 import type { ZcodeClientHost } from '../acpClient.ts';
-import { sessionFolders } from '../sessionFolders.ts';
-import type { ClientSessions } from '../sessions.ts';
+import { sessionFolders } from '../sessions/folders.ts';
+import type { ClientSessions } from '../sessions/registry.ts';
 
 const TITLES_KEY = 'zcode.sessionTitles';
 const HIDDEN_KEY = 'zcode.hiddenSessions';

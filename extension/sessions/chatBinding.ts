@@ -12,11 +12,11 @@
  * after a zcode restart with its own, and closes them once no chat shows them (sessionRelease.ts).
  */
 import * as vscode from 'vscode';
-import type { LoadSessionResponse, NewSessionResponse, SessionConfigOption, SessionInfo } from '@agentclientprotocol/sdk';
+import type { SessionConfigOption, SessionInfo } from '@agentclientprotocol/sdk';
 import { replayOf } from '../../bridge/acp/extensionSchemas.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
-import { requireSession, type ClientSessions } from '../sessions.ts';
-import type { ChatSessions, LoadedSession } from './chatPorts.ts';
+import { requireSession, type ClientSessions } from './registry.ts';
+import type { ChatSessions, LoadedSession } from '../chat/chatPorts.ts';
 
 export class SessionShownElsewhereError extends Error {
   constructor(readonly sessionId: string) {
@@ -81,7 +81,7 @@ export class BoundSessions implements ChatSessions, vscode.Disposable {
   }
 
   async newSession(): Promise<string> {
-    const result = await this.host.request<NewSessionResponse>('session/new', { cwd: this.cwd, mcpServers: [] });
+    const result = await this.host.request('session/new', { cwd: this.cwd, mcpServers: [] });
     this.sessions.rememberFolder(result.sessionId, this.cwd);
     this.sessions.didOpen(result.sessionId);
     this.setOptions(result.sessionId, result.configOptions);
@@ -95,7 +95,7 @@ export class BoundSessions implements ChatSessions, vscode.Disposable {
     const previous = this.sessionId;
     this.bind(sessionId);
     try {
-      const result = await this.host.request<LoadSessionResponse | null>('session/load', { sessionId, cwd: this.sessions.cwdOf(sessionId), mcpServers: [] });
+      const result = await this.host.request('session/load', { sessionId, cwd: this.sessions.cwdOf(sessionId), mcpServers: [] });
       this.sessions.didOpen(sessionId);
       this.setOptions(sessionId, result?.configOptions ?? undefined);
       const earlierCursor = replayOf(result)?.cursor;

@@ -14,15 +14,14 @@ import * as vscode from 'vscode';
 import type {
   ListSessionsResponse,
   LoadSessionResponse,
-  NewSessionResponse,
   SessionConfigOption,
   SessionInfo,
-  SetSessionConfigOptionResponse,
+  SetSessionConfigOptionRequest,
 } from '@agentclientprotocol/sdk';
-import { ForkRequest, replayOf } from '../bridge/acp/extensionSchemas.ts';
-import type { ZcodeClientHost } from './acpClient.ts';
-import type { LoadedSession } from './chat/chatPorts.ts';
-import { Disposable } from './disposable.ts';
+import { ForkRequest, replayOf } from '../../bridge/acp/extensionSchemas.ts';
+import type { ZcodeClientHost } from '../acpClient.ts';
+import type { LoadedSession } from '../chat/chatPorts.ts';
+import { Disposable } from '../disposable.ts';
 
 const ACTIVE_SESSION_KEY = 'zcode.activeSessionId';
 /** Session id → its workspace folder (multi-root: a session is loaded in its own folder). */
@@ -153,7 +152,7 @@ export class ClientSessions extends Disposable {
   async fetchConfigOptions(sessionId: string, refresh = false): Promise<readonly SessionConfigOption[]> {
     const known = this.options.get(sessionId);
     if (known && !refresh) return known;
-    const result = await this.host.request<LoadSessionResponse | null>('session/resume', { sessionId, cwd: this.cwdOf(sessionId), mcpServers: [] });
+    const result = await this.host.request('session/resume', { sessionId, cwd: this.cwdOf(sessionId), mcpServers: [] });
     this.open.add(sessionId);
     if (result?.configOptions) this.setOptions(sessionId, result.configOptions);
     return result?.configOptions ?? [];
@@ -180,7 +179,7 @@ export class ClientSessions extends Disposable {
 
   /** `session/new` in `cwd` (default: the workspace folder); becomes the active session. */
   async newSession(cwd = this.cwd()): Promise<string> {
-    const result = await this.host.request<NewSessionResponse>('session/new', { cwd, mcpServers: [] });
+    const result = await this.host.request('session/new', { cwd, mcpServers: [] });
     this.rememberFolder(result.sessionId, cwd);
     this.open.add(result.sessionId);
     if (result.configOptions) this.setOptions(result.sessionId, result.configOptions);
@@ -203,7 +202,7 @@ export class ClientSessions extends Disposable {
     let result: LoadSessionResponse | null;
     try {
       // The bridge's default tail; the chat pages back with `_zcode/session/loadEarlier` when the user scrolls up.
-      result = await this.host.request<LoadSessionResponse | null>('session/load', { sessionId, cwd, mcpServers: [] });
+      result = await this.host.request('session/load', { sessionId, cwd, mcpServers: [] });
     } catch (error) {
       if (this._activeSessionId === sessionId && previous !== sessionId) await this.setActive(previous);
       throw error;
@@ -220,7 +219,7 @@ export class ClientSessions extends Disposable {
     const sessions: SessionInfo[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 100; page++) {
-      const result: ListSessionsResponse = await this.host.request<ListSessionsResponse>('session/list', { cwd, ...(cursor ? { cursor } : {}) });
+      const result: ListSessionsResponse = await this.host.request('session/list', { cwd, ...(cursor ? { cursor } : {}) });
       sessions.push(...result.sessions);
       cursor = result.nextCursor ?? undefined;
       if (!cursor) break;
@@ -230,8 +229,8 @@ export class ClientSessions extends Disposable {
 
   /** `session/set_config_option`; returns (and keeps) the full option list. */
   async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<readonly SessionConfigOption[]> {
-    const params = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
-    const result = await this.host.request<SetSessionConfigOptionResponse>('session/set_config_option', params);
+    const params: SetSessionConfigOptionRequest = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
+    const result = await this.host.request('session/set_config_option', params);
     this.setOptions(sessionId, result.configOptions);
     return result.configOptions;
   }

@@ -15,7 +15,7 @@
  * when its last client lets go (bridge/acp/sessionHolders.ts).
  */
 import { BackgroundTasksNotification, readNotification } from '../../bridge/acp/extensionSchemas.ts';
-import type { Disposable, Event } from './chatPorts.ts';
+import type { Disposable, Event } from '../chat/chatPorts.ts';
 
 /** What the release needs of `ZcodeClientHost` (extension/acpClient.ts). */
 export interface SessionReleaseHost {
