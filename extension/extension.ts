@@ -19,7 +19,8 @@ import { registerSessionCommands } from './commands/sessionCommands.ts';
 import { QuickPickInteractiveUi } from './fallbackUi.ts';
 import { LocateUi } from './locate.ts';
 import { RemoteAccess } from './remote.ts';
-import { ClientSessions } from './sessions/registry.ts';
+import { ChatBinding } from './sessions/chatBinding.ts';
+import { SessionRegistry } from './sessions/registry.ts';
 import { QuotaStatus } from './quotaStatus.ts';
 import { StatusBar } from './statusBar.ts';
 import { contextKeys, ZcodeFeatures } from './zcodeFeatures.ts';
@@ -27,7 +28,10 @@ import { contextKeys, ZcodeFeatures } from './zcodeFeatures.ts';
 /** What `activate()` returns (the extension's API, used by tests and by other extensions). */
 export interface ZcodeExtensionApi {
   readonly host: ZcodeClientHost;
-  readonly sessions: ClientSessions;
+  /** Every session of this window (new, load, options, folders, titles). */
+  readonly registry: SessionRegistry;
+  /** The session the sidebar chat shows, which the palette's commands act on. */
+  readonly sessions: ChatBinding;
   readonly backgroundTasks: BackgroundTasksTree;
   readonly remote: RemoteAccess;
   readonly statusBar: StatusBar;
@@ -55,7 +59,8 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
     revealUi: () => vscode.commands.executeCommand('zcode.chat.focus', { preserveFocus: true }),
     clientInfo: { name: 'zcode-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
   });
-  const sessions = new ClientSessions(host, context.workspaceState, workspaceCwd);
+  const registry = new SessionRegistry(host, context.workspaceState, workspaceCwd);
+  const sessions = new ChatBinding(registry, { cwd: workspaceCwd, memento: context.workspaceState, log: (message) => log.warn(message) });
   const remote = new RemoteAccess(host, context.secrets, log);
   const tree = new BackgroundTasksTree(host, sessions);
   const statusBar = new StatusBar(host, remote);
@@ -67,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
     noReason: vscode.l10n.t('this zcode build does not support it'),
     log: (message) => log.warn(message),
   });
-  context.subscriptions.push(host, sessions, remote, tree, statusBar, quota, locate, features);
+  context.subscriptions.push(host, registry, sessions, remote, tree, statusBar, quota, locate, features);
 
   const history = new SessionHistoryStore(context.workspaceState);
   context.subscriptions.push(history, registerChatView(context, host, sessions, log, statusBar, history, quota, locate, features));
@@ -135,7 +140,7 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
     void loadBridge().then(loadSdk, (error: unknown) => log.error(`loading the bridge failed: ${String(error)}`));
   }, 0);
 
-  return { host, sessions, backgroundTasks: tree, remote, statusBar, quota, locate, commands: runner, features };
+  return { host, registry, sessions, backgroundTasks: tree, remote, statusBar, quota, locate, commands: runner, features };
 }
 
 /** Closes the remote endpoint and disposes the bridge (killing zcode). VS Code awaits it. */

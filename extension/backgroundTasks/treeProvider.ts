@@ -10,7 +10,7 @@ import { BackgroundTasksNotification, CancelBackgroundTaskRequest, readNotificat
 import type { ExtNotification, ZcodeClientHost } from '../acpClient.ts';
 import { Disposable } from '../disposable.ts';
 import { errorMessage } from '../errors.ts';
-import type { ClientSessions } from '../sessions/registry.ts';
+import type { ChatBinding } from '../sessions/chatBinding.ts';
 import { BackgroundTasksModel, formatElapsed, isRunning } from './model.ts';
 import type { BackgroundTask, ModelChange } from './model.ts';
 
@@ -38,7 +38,7 @@ export class BackgroundTasksTree extends Disposable implements vscode.TreeDataPr
 
   constructor(
     private readonly host: ZcodeClientHost,
-    private readonly sessions: ClientSessions,
+    private readonly sessions: ChatBinding,
     now: () => number = Date.now,
   ) {
     super();

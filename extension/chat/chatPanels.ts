@@ -1,14 +1,14 @@
 /**
  * Chats in editor tabs ("ZCode: Open Chat in Editor"): each tab is a `WebviewPanel` with its own
- * `ChatController` bound to its own session (BoundSessions), all served by the one in-process
+ * `ChatController` bound to its own session (a `ChatBinding` that is not remembered), all served by the one in-process
  * bridge. Several can be open side by side. A tab survives a window reload: the webview keeps
  * its session id in its state (viewState.ts) and the serializer re-binds the restored tab to it.
  */
 import * as vscode from 'vscode';
 import type { PlanQuotaView } from '../../webview-ui/viewModel.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
-import type { ClientSessions } from '../sessions/registry.ts';
-import { BoundSessions } from '../sessions/chatBinding.ts';
+import { ChatBinding } from '../sessions/chatBinding.ts';
+import type { SessionRegistry } from '../sessions/registry.ts';
 import { ChatController } from './chatController.ts';
 import type { ChatEnvironment } from './chatPorts.ts';
 import type { ChatUiRouter } from './chatUiRouter.ts';
@@ -21,13 +21,13 @@ export const OPEN_CHAT_IN_EDITOR_COMMAND = 'zcode.chat.openInEditor';
 interface ChatPanel {
   panel: vscode.WebviewPanel;
   controller: ChatController;
-  sessions: BoundSessions;
+  sessions: ChatBinding;
 }
 
 export interface ChatPanelsOptions {
   extensionUri: vscode.Uri;
   host: ZcodeClientHost;
-  sessions: ClientSessions;
+  registry: SessionRegistry;
   router: ChatUiRouter;
   environment: ChatEnvironment;
   /** The folder of a new chat's sessions (asks in a multi-root workspace); undefined = cancelled. */
@@ -56,7 +56,7 @@ export class ChatPanels implements vscode.Disposable {
         deserializeWebviewPanel: async (panel, state: unknown) => {
           const saved = typeof state === 'object' && state !== null ? (state as Record<string, unknown>) : {};
           const sessionId = typeof saved.sessionId === 'string' ? saved.sessionId : undefined;
-          const cwd = sessionId ? options.sessions.cwdOf(sessionId) : options.defaultFolder();
+          const cwd = sessionId ? options.registry.cwdOf(sessionId) : options.defaultFolder();
           options.environment.log('info', `chat tab: restoring ${sessionId ? `session ${sessionId}` : 'a tab without a session'}`);
           // Two restored tabs of one session would share its replay: the second one starts empty.
           this.adopt(panel, sessionId && !this.shownElsewhere(sessionId, undefined) ? sessionId : undefined, cwd);
@@ -65,7 +65,7 @@ export class ChatPanels implements vscode.Disposable {
       ...(options.onDidRemoveSession
         ? [options.onDidRemoveSession((sessionId) => [...this.panels].find((p) => p.sessions.activeSessionId === sessionId)?.panel.dispose())]
         : []),
-      options.sessions.onDidChangeTitle(({ sessionId, title }) => {
+      options.registry.onDidChangeTitle(({ sessionId, title }) => {
         for (const p of this.panels) if (p.sessions.activeSessionId === sessionId) p.panel.title = panelTitle(title);
       }),
     ];
@@ -84,12 +84,12 @@ export class ChatPanels implements vscode.Disposable {
         return undefined;
       }
     }
-    const cwd = sessionId ? this.options.sessions.cwdOf(sessionId) : await this.options.pickFolder();
+    const cwd = sessionId ? this.options.registry.cwdOf(sessionId) : await this.options.pickFolder();
     if (!cwd) return undefined;
     // Beside whatever the active group shows (an editor or another chat tab): chats side by side.
     const group = vscode.window.tabGroups.activeTabGroup;
     const column = group.tabs.length > 0 ? group.viewColumn + 1 : group.viewColumn;
-    const panel = vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, panelTitle(sessionId ? this.options.sessions.title(sessionId) : undefined), column, {
+    const panel = vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, panelTitle(sessionId ? this.options.registry.title(sessionId) : undefined), column, {
       enableScripts: true,
       enableCommandUris: false,
     });
@@ -122,9 +122,12 @@ export class ChatPanels implements vscode.Disposable {
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'zcode.svg');
     loadChatWebview(panel.webview, extensionUri);
     const self: { chat?: ChatPanel } = {};
-    const sessions = new BoundSessions(host, this.options.sessions, sessionId, cwd, (id) => this.shownElsewhere(id, self.chat), (message) =>
-      this.options.environment.log('warn', message),
-    );
+    const sessions = new ChatBinding(this.options.registry, {
+      ...(sessionId ? { sessionId } : {}),
+      cwd: () => cwd,
+      shownElsewhere: (id) => this.shownElsewhere(id, self.chat),
+      log: (message) => this.options.environment.log('warn', message),
+    });
     const controller = new ChatController(host, sessions, this.options.environment);
     controller.setPlanQuota(this.options.planQuota?.());
     const chat: ChatPanel = { panel, controller, sessions };
@@ -135,7 +138,7 @@ export class ChatPanels implements vscode.Disposable {
     const subscriptions = [
       connectChatWebview(panel.webview, controller),
       sessions.onDidChangeActiveSession((id) => {
-        panel.title = panelTitle(id ? this.options.sessions.title(id) : undefined);
+        panel.title = panelTitle(id ? this.options.registry.title(id) : undefined);
         this.options.didStopShowing?.();
       }),
       // Without retained context a hidden tab's webview is torn down; it says `ready` when shown

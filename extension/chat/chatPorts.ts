@@ -1,6 +1,6 @@
 /**
  * What the chat needs of the rest of the extension, as small structural interfaces: the real
- * `ZcodeClientHost` and `ClientSessions` satisfy them, and so do the in-memory fakes of the tests.
+ * `ZcodeClientHost` and a `ChatBinding` (extension/sessions/chatBinding.ts) satisfy them, and so do the in-memory fakes of the tests.
  * Everything vscode-specific the chat does goes through `ChatEnvironment`.
  */
 import type {
@@ -44,7 +44,7 @@ export interface LoadedSession {
   earlierCursor?: string;
 }
 
-/** What the chat needs of `ClientSessions` (extension/sessions.ts). */
+/** What the chat needs of the session it shows (`ChatBinding`, extension/sessions/chatBinding.ts). */
 export interface ChatSessions {
   readonly activeSessionId: string | undefined;
   readonly onDidChangeActiveSession: Event<string | undefined>;

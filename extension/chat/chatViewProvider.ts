@@ -11,7 +11,7 @@
 import * as vscode from 'vscode';
 import type { ZcodeClientHost } from '../acpClient.ts';
 import { historyForMenu, type SessionHistoryStore } from '../commands/sessionHistory.ts';
-import type { ClientSessions } from '../sessions/registry.ts';
+import type { ChatBinding } from '../sessions/chatBinding.ts';
 import type { AccountUsageResponse } from '../../bridge/acp/extensionSchemas.ts';
 import { registerTurnChanges } from '../changes/changesUi.ts';
 import { planQuotaView } from '../planQuota.ts';
@@ -113,7 +113,7 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
 export function registerChatView(
   context: vscode.ExtensionContext,
   host: ZcodeClientHost,
-  sessions: ClientSessions,
+  sessions: ChatBinding,
   log?: Logger,
   statusBar?: { setNeedsInput(count: number): void },
   history?: SessionHistoryStore,
@@ -133,7 +133,7 @@ export function registerChatView(
     rewindMessage: (sessionId: string, message: { text: string; latest: boolean; action: 'askAgain' | 'filesOnly' }) => rewindFromChat(host, sessionId, message),
     ...(features ? { features } : {}),
     // The chat's session menu shows the history as the palette does: every folder, the user's titles.
-    ...(history ? { listSessions: () => historyForMenu(sessions, history) } : {}),
+    ...(history ? { listSessions: () => historyForMenu(sessions.registry, history) } : {}),
   };
   // The attention (badge, Show) reaches the view through the provider, created right after it; the chat never reveals itself.
   const view: { provider?: ChatViewProvider } = {};
@@ -156,7 +156,7 @@ export function registerChatView(
   const panels = new ChatPanels({
     extensionUri: context.extensionUri,
     host,
-    sessions,
+    registry: sessions.registry,
     router,
     environment: shared,
     pickFolder: () => pickSessionFolder(),
@@ -168,9 +168,16 @@ export function registerChatView(
     didStopShowing: () => release.sessions?.sweep(),
   });
   // After the sidebar's controller: on a switch of the active session it has moved on already.
+  const registry = sessions.registry;
   release.sessions = new SessionRelease(
     host,
-    sessions,
+    {
+      get openSessions() {
+        return registry.openSessions;
+      },
+      onDidChangeActiveSession: sessions.onDidChangeActiveSession,
+      closeSession: (id) => registry.closeSession(id),
+    },
     (id) => sessions.activeSessionId === id || controller.session.sessionId === id || panels.showsSession(id),
     (message) => log?.warn(message),
   );

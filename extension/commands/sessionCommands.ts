@@ -7,12 +7,12 @@
  */
 import * as vscode from 'vscode';
 import type { SessionConfigOption, SessionConfigSelectOption, SessionConfigSelectGroup } from '@agentclientprotocol/sdk';
-import { CheckpointsRequest, CompactRequest, ForkRequest, GoalRequest, RenameRequest, RetryTurnRequest, RewindRequest, SteerRequest } from '../../bridge/acp/extensionSchemas.ts';
+import { CheckpointsRequest, CompactRequest, GoalRequest, RenameRequest, RetryTurnRequest, RewindRequest, SteerRequest } from '../../bridge/acp/extensionSchemas.ts';
 import type { GoalResponse, ParamsOf } from '../../bridge/acp/extensionSchemas.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
 import { pickSessionFolder } from '../sessions/folders.ts';
 import { chooseAction, pickTarget, rewindTargets, runRewind } from '../rewindChoices.ts';
-import type { ClientSessions } from '../sessions/registry.ts';
+import type { ChatBinding } from '../sessions/chatBinding.ts';
 import type { Feature, ZcodeFeatures } from '../zcodeFeatures.ts';
 import type { CommandRunner } from './runner.ts';
 import { formatTime, pickFromHistory, type SessionHistoryStore } from './sessionHistory.ts';
@@ -22,7 +22,7 @@ export type CheckpointArg = string | { checkpointId?: string; latest?: boolean; 
 
 type GoalAction = ParamsOf<typeof GoalRequest>['action'];
 
-export function registerSessionCommands(runner: CommandRunner, host: ZcodeClientHost, sessions: ClientSessions, history: SessionHistoryStore, features?: ZcodeFeatures): void {
+export function registerSessionCommands(runner: CommandRunner, host: ZcodeClientHost, sessions: ChatBinding, history: SessionHistoryStore, features?: ZcodeFeatures): void {
   const t = vscode.l10n.t;
   /**
    * The palette disables what the running zcode cannot do (package.json `enablement`); a caller
@@ -45,7 +45,7 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
   });
 
   runner.register('zcode.resumeSession', () => t('Resume Session'), async (sessionId?: string) => {
-    const picked = sessionId ? undefined : await pickFromHistory(host, sessions, history);
+    const picked = sessionId ? undefined : await pickFromHistory(sessions, history);
     const id = sessionId ?? picked?.info.sessionId;
     if (!id) return undefined;
     await sessions.loadSession(id, picked?.folder.path);
@@ -117,10 +117,9 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
   runner.register('zcode.forkFromReply', () => t('Fork from Latest Reply'), async () => {
     if (refused(t('Fork from Latest Reply'), 'forkAssistant')) return undefined;
     // The conversation up to the latest reply, in a new session; the files are left as they are.
-    const forked = await host.call(ForkRequest, { sessionId: sessions.requireActive(), kind: 'assistant' });
-    await sessions.loadSession(forked.sessionId, forked.cwd);
+    const forked = await sessions.forkAndShow({ kind: 'assistant' });
     void vscode.window.showInformationMessage(t('Forked the conversation up to the latest reply into a new session (files unchanged). The original session is kept.'));
-    return forked.sessionId;
+    return forked;
   });
 
   runner.register('zcode.compact', () => t('Compact Conversation'), async () => {
@@ -178,7 +177,7 @@ export function registerSessionCommands(runner: CommandRunner, host: ZcodeClient
     runner.register(id, what, async (value?: string) => {
       const sessionId = sessions.requireActive();
       const find = (options: readonly SessionConfigOption[]) => options.find((o) => o.category === category && o.type === 'select');
-      const option = find(await sessions.fetchConfigOptions(sessionId)) ?? find(await sessions.fetchConfigOptions(sessionId, true));
+      const option = find(await sessions.registry.fetchConfigOptions(sessionId)) ?? find(await sessions.registry.fetchConfigOptions(sessionId, true));
       if (!option || option.type !== 'select') throw new Error(none());
       const chosen = value ?? (await pickConfigValue(option, placeHolder()));
       if (chosen === undefined) return undefined;

@@ -13,9 +13,9 @@
  */
 import * as vscode from 'vscode';
 import type { SessionInfo } from '@agentclientprotocol/sdk';
-import type { ZcodeClientHost } from '../acpClient.ts';
 import { sessionFolders } from '../sessions/folders.ts';
-import type { ClientSessions } from '../sessions/registry.ts';
+import type { ChatBinding } from '../sessions/chatBinding.ts';
+import type { SessionRegistry } from '../sessions/registry.ts';
 
 const TITLES_KEY = 'zcode.sessionTitles';
 const HIDDEN_KEY = 'zcode.hiddenSessions';
@@ -62,11 +62,11 @@ export interface HistoryEntry {
 }
 
 /** Every session of every folder (hidden ones left out), most recent first; a folder that fails to list is skipped. */
-export async function listHistory(sessions: ClientSessions, store: SessionHistoryStore): Promise<HistoryEntry[]> {
+export async function listHistory(registry: SessionRegistry, store: SessionHistoryStore): Promise<HistoryEntry[]> {
   const lists = await Promise.all(
     sessionFolders().map(async (folder) => {
       try {
-        return (await sessions.listSessions(folder.path)).map((info) => ({ info, folder }));
+        return (await registry.listSessions(folder.path)).map((info) => ({ info, folder }));
       } catch (error) {
         if (sessionFolders().length === 1) throw error;
         return [];
@@ -84,10 +84,10 @@ export async function listHistory(sessions: ClientSessions, store: SessionHistor
  * multi-root workspace the folder before the title (its folder is remembered, so a load from the
  * menu opens the session in its own folder).
  */
-export async function historyForMenu(sessions: ClientSessions, store: SessionHistoryStore): Promise<SessionInfo[]> {
+export async function historyForMenu(registry: SessionRegistry, store: SessionHistoryStore): Promise<SessionInfo[]> {
   const multiRoot = sessionFolders().length > 1;
-  return (await listHistory(sessions, store)).map(({ info, folder }) => {
-    if (multiRoot) sessions.rememberFolder(info.sessionId, folder.path);
+  return (await listHistory(registry, store)).map(({ info, folder }) => {
+    if (multiRoot) registry.rememberFolder(info.sessionId, folder.path);
     const title = store.title(info.sessionId) ?? info.title ?? undefined;
     return { ...info, ...(title ? { title: multiRoot ? `${folder.name}: ${title}` : title } : {}) };
   });
@@ -99,7 +99,7 @@ type Item = vscode.QuickPickItem & { entry: HistoryEntry };
  * Shows the history; resolves with the session to resume (and its folder), or undefined when
  * dismissed. Rename, open-in-editor and remove happen from the item buttons, the list stays open.
  */
-export async function pickFromHistory(host: ZcodeClientHost, sessions: ClientSessions, store: SessionHistoryStore): Promise<HistoryEntry | undefined> {
+export async function pickFromHistory(sessions: ChatBinding, store: SessionHistoryStore): Promise<HistoryEntry | undefined> {
   const t = vscode.l10n.t;
   const multiRoot = sessionFolders().length > 1;
   const rename: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: t('Rename') };
@@ -169,7 +169,7 @@ export async function pickFromHistory(host: ZcodeClientHost, sessions: ClientSes
           );
           modal = false;
           if (answer === confirm) {
-            await closeSession(host, sessions, id);
+            await closeSession(sessions, id);
             await store.hide(id);
             entries = entries.filter((e) => e.info.sessionId !== id);
           }
@@ -178,7 +178,7 @@ export async function pickFromHistory(host: ZcodeClientHost, sessions: ClientSes
         }
       });
       quickPick.show();
-      listHistory(sessions, store).then(
+      listHistory(sessions.registry, store).then(
         (list) => {
           entries = list;
           quickPick.busy = false;
@@ -195,13 +195,9 @@ export async function pickFromHistory(host: ZcodeClientHost, sessions: ClientSes
   }
 }
 
-/** `session/close` on the bridge (a session it no longer knows is closed already); the active session is let go. */
-async function closeSession(host: ZcodeClientHost, sessions: ClientSessions, sessionId: string): Promise<void> {
-  try {
-    await host.request('session/close', { sessionId });
-  } catch {
-    // Unknown to the bridge (never opened in this window): nothing to close.
-  }
+/** `session/close` on the bridge (a session it no longer knows is closed already); the chat showing it lets go. */
+async function closeSession(sessions: ChatBinding, sessionId: string): Promise<void> {
+  await sessions.registry.forgetSession(sessionId);
   if (sessions.activeSessionId === sessionId) await sessions.setActive(undefined);
 }
 

@@ -1,22 +1,25 @@
 /**
- * The sessions of one editor-tab chat: a `ChatSessions` bound to its own session, independent of
- * the sidebar's active session (ClientSessions). New, load and fork go straight to the bridge
- * without touching the active session; listing, titles and config options are shared with the
- * ClientSessions (they are per session anyway).
+ * The session one chat shows: the sidebar's, or an editor tab's. Everything per session (new,
+ * load, fork, options, titles, folders) is the `SessionRegistry`'s (registry.ts); a binding only
+ * says which session its chat shows and announces when that changes, so a chat's controller
+ * (chatController.ts) sees the same `ChatSessions` port whichever chat it is.
+ *
+ * The sidebar's binding persists its session in `workspaceState`, so a window reload loads it
+ * again (`restore()`; the bridge's persisted lazy-session store keeps that id valid across
+ * restarts); an editor tab's binding does not (the webview keeps its id in its own state).
  *
  * A session shows in one chat at a time: loading a session another chat shows would replay its
- * history into both, so `loadSession` refuses it (the caller reveals that chat instead). When the
- * sidebar re-loads the session this chat shows, this chat starts over too (the replay is shared).
- *
- * Every session this chat opens is registered with the ClientSessions (`didOpen`): it resumes them
- * after a zcode restart with its own, and closes them once no chat shows them (sessionRelease.ts).
+ * history into both, so `loadSession` refuses it (the caller reveals that chat instead). When
+ * another chat re-loads the session this chat shows, this chat starts over too (the replay is
+ * shared).
  */
 import * as vscode from 'vscode';
 import type { SessionConfigOption, SessionInfo } from '@agentclientprotocol/sdk';
-import { replayOf } from '../../bridge/acp/extensionSchemas.ts';
-import type { ZcodeClientHost } from '../acpClient.ts';
-import { requireSession, type ClientSessions } from './registry.ts';
 import type { ChatSessions, LoadedSession } from '../chat/chatPorts.ts';
+import { Disposable } from '../disposable.ts';
+import { requireSession, type SessionRegistry } from './registry.ts';
+
+const ACTIVE_SESSION_KEY = 'zcode.activeSessionId';
 
 export class SessionShownElsewhereError extends Error {
   constructor(readonly sessionId: string) {
@@ -24,130 +27,148 @@ export class SessionShownElsewhereError extends Error {
   }
 }
 
-export class BoundSessions implements ChatSessions, vscode.Disposable {
-  private readonly _onDidChangeActiveSession = new vscode.EventEmitter<string | undefined>();
+export interface ChatBindingOptions {
+  /** The session to show (undefined: a new one is made on the first prompt). */
+  sessionId?: string;
+  /** The folder of this chat's new sessions. */
+  cwd: () => string;
+  /** Where the sidebar remembers its session across reloads (absent: an editor tab's, not remembered). */
+  memento?: vscode.Memento;
+  /** Whether another chat shows a session (absent: none can). */
+  shownElsewhere?: (sessionId: string) => boolean;
+  /** Where a failed restore is reported. */
+  log?: (message: string) => void;
+}
+
+export class ChatBinding extends Disposable implements ChatSessions {
+  private readonly _onDidChangeActiveSession = this.register(new vscode.EventEmitter<string | undefined>());
+  /** Fires with the session this chat shows now (undefined when none). */
   readonly onDidChangeActiveSession = this._onDidChangeActiveSession.event;
-  private readonly _onWillLoadSession = new vscode.EventEmitter<string>();
+  private readonly _onWillLoadSession = this.register(new vscode.EventEmitter<string>());
+  /** A `session/load` of the session this chat shows, or is about to show, starts: its replay follows. */
   readonly onWillLoadSession = this._onWillLoadSession.event;
   private readonly _onDidLoadSession = new vscode.EventEmitter<LoadedSession>();
-  /** This tab's load succeeded; `earlierCursor`: the bridge replayed only the tail (the chat pages back from it). */
+  /** That load succeeded; `earlierCursor`: the bridge replayed only the tail (the chat pages back from it). */
   readonly onDidLoadSession = this._onDidLoadSession.event;
-  private readonly _onDidChangeConfigOptions = new vscode.EventEmitter<{ sessionId: string; configOptions: readonly SessionConfigOption[] }>();
-  readonly onDidChangeConfigOptions = this._onDidChangeConfigOptions.event;
-  private readonly options = new Map<string, readonly SessionConfigOption[]>();
-  private readonly subscriptions: vscode.Disposable[];
-  private restored: Promise<string | undefined> | undefined;
+  /** Config options of every session (they are per session: the registry's). */
+  readonly onDidChangeConfigOptions: vscode.Event<{ sessionId: string; configOptions: readonly SessionConfigOption[] }>;
+  private sessionId: string | undefined;
+  /** The session this chat's own `loadSession` is loading (its will-load is this chat's too). */
+  private loadingId: string | undefined;
+  private restorePromise: Promise<string | undefined> | undefined;
 
-  /**
-   * @param sessionId the session to show (undefined: a new one is made on the first prompt)
-   * @param cwd the folder of new sessions
-   * @param shownElsewhere whether another chat shows a session
-   * @param log where a failed restore is reported
-   */
   constructor(
-    private readonly host: ZcodeClientHost,
-    private readonly sessions: ClientSessions,
-    private sessionId: string | undefined,
-    readonly cwd: string,
-    private readonly shownElsewhere: (sessionId: string) => boolean,
-    private readonly log: (message: string) => void = () => {},
+    readonly registry: SessionRegistry,
+    private readonly options: ChatBindingOptions,
   ) {
-    this.subscriptions = [
-      this._onDidChangeActiveSession,
-      this._onWillLoadSession,
-      this._onDidLoadSession,
-      this._onDidChangeConfigOptions,
-      sessions.onDidChangeConfigOptions((c) => {
-        this.options.set(c.sessionId, c.configOptions);
-        this._onDidChangeConfigOptions.fire(c);
-      }),
-      sessions.onWillLoadSession((id) => {
-        if (id === this.sessionId) this._onWillLoadSession.fire(id);
-      }),
-      sessions.onDidCloseSession((id) => this.options.delete(id)),
-    ];
+    super();
+    this.sessionId = options.memento?.get<string>(ACTIVE_SESSION_KEY) ?? options.sessionId;
+    this.onDidChangeConfigOptions = registry.onDidChangeConfigOptions;
+    this.register(this._onDidLoadSession);
+    this.register(registry.onWillLoadSession((id) => {
+      if (id === this.sessionId || id === this.loadingId) this._onWillLoadSession.fire(id);
+    }));
+    this.register(registry.onDidLoadSession((loaded) => {
+      if (loaded.sessionId === this.sessionId) this._onDidLoadSession.fire(loaded);
+    }));
   }
 
+  /**
+   * The session this chat shows and its commands act on. After a reload this is the remembered id
+   * even before `restore()` loaded it (so commands can act on it; the bridge resumes it lazily).
+   */
   get activeSessionId(): string | undefined {
     return this.sessionId;
   }
 
+  /** The folder of this chat's new sessions. */
+  get cwd(): string {
+    return this.options.cwd();
+  }
+
   configOptions(sessionId: string): readonly SessionConfigOption[] | undefined {
-    return this.options.get(sessionId) ?? this.sessions.configOptions(sessionId);
+    return this.registry.configOptions(sessionId);
   }
 
   title(sessionId: string): string | undefined {
-    return this.sessions.title(sessionId);
-  }
-
-  async newSession(): Promise<string> {
-    const result = await this.host.request('session/new', { cwd: this.cwd, mcpServers: [] });
-    this.sessions.rememberFolder(result.sessionId, this.cwd);
-    this.sessions.didOpen(result.sessionId);
-    this.setOptions(result.sessionId, result.configOptions);
-    this.bind(result.sessionId);
-    return result.sessionId;
-  }
-
-  async loadSession(sessionId: string): Promise<void> {
-    if (sessionId !== this.sessionId && this.shownElsewhere(sessionId)) throw new SessionShownElsewhereError(sessionId);
-    this._onWillLoadSession.fire(sessionId);
-    const previous = this.sessionId;
-    this.bind(sessionId);
-    try {
-      const result = await this.host.request('session/load', { sessionId, cwd: this.sessions.cwdOf(sessionId), mcpServers: [] });
-      this.sessions.didOpen(sessionId);
-      this.setOptions(sessionId, result?.configOptions ?? undefined);
-      const earlierCursor = replayOf(result)?.cursor;
-      this._onDidLoadSession.fire({ sessionId, ...(earlierCursor ? { earlierCursor } : {}) });
-    } catch (error) {
-      if (previous !== sessionId) this.bind(previous);
-      throw error;
-    }
+    return this.registry.title(sessionId);
   }
 
   listSessions(): Promise<SessionInfo[]> {
-    return this.sessions.listSessions();
+    return this.registry.listSessions();
   }
 
   setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<readonly SessionConfigOption[]> {
-    return this.sessions.setConfigOption(sessionId, configId, value);
+    return this.registry.setConfigOption(sessionId, configId, value);
   }
 
+  /** `session/new` in `cwd` (default: this chat's folder); this chat shows it. */
+  async newSession(cwd = this.options.cwd()): Promise<string> {
+    const sessionId = await this.registry.newSession(cwd);
+    await this.setActive(sessionId);
+    return sessionId;
+  }
+
+  /**
+   * `session/load` (in `cwd`, default: the session's folder); this chat shows it from the start of
+   * its replay, and shows what it showed before if the bridge cannot load it.
+   */
+  async loadSession(sessionId: string, cwd?: string): Promise<void> {
+    if (sessionId !== this.sessionId && this.options.shownElsewhere?.(sessionId)) throw new SessionShownElsewhereError(sessionId);
+    const previous = this.sessionId;
+    this.loadingId = sessionId;
+    try {
+      await this.registry.loadSession(sessionId, { ...(cwd ? { cwd } : {}), show: () => this.setActive(sessionId) });
+    } catch (error) {
+      if (this.sessionId === sessionId && previous !== sessionId) await this.setActive(previous);
+      throw error;
+    } finally {
+      this.loadingId = undefined;
+    }
+  }
+
+  /** Forks the session shown (from `checkpointId`, else the latest checkpoint) and shows the fork. */
   fork(checkpointId?: string): Promise<string> {
-    return this.sessions.forkThenLoad(requireSession(this.sessionId), checkpointId, (id) => this.loadSession(id));
+    return this.forkAndShow(checkpointId ? { checkpointId } : {});
   }
 
-  /** Loads the bound session once (a restored tab shows its history again). */
+  /** Forks the session shown (`assistant`: the whole conversation) and loads the fork here. */
+  async forkAndShow(from: { checkpointId?: string; kind?: 'assistant' }): Promise<string> {
+    const fork = await this.registry.fork(this.requireActive(), from);
+    await this.loadSession(fork.sessionId, fork.cwd || undefined);
+    return fork.sessionId;
+  }
+
+  /**
+   * Loads the bound session once (a reload, or a restored tab, shows its history again). Resolves
+   * with its id, or undefined when there was none or it could not be loaded (then it is forgotten).
+   */
   restore(): Promise<string | undefined> {
-    this.restored ??= (async () => {
+    this.restorePromise ??= (async () => {
       const id = this.sessionId;
       if (!id) return undefined;
       try {
         await this.loadSession(id);
         return id;
       } catch (error) {
-        this.log(`chat tab: could not load session ${id}, starting a new one: ${error instanceof Error ? error.message : String(error)}`);
-        this.bind(undefined);
+        this.options.log?.(`chat: could not load session ${id}, starting a new one: ${error instanceof Error ? error.message : String(error)}`);
+        await this.setActive(undefined);
         return undefined;
       }
     })();
-    return this.restored;
+    return this.restorePromise;
   }
 
-  dispose(): void {
-    for (const s of this.subscriptions.splice(0)) s.dispose();
-  }
-
-  private bind(sessionId: string | undefined): void {
+  /** Shows `sessionId` without calling the bridge (for a session already open, or none). */
+  async setActive(sessionId: string | undefined): Promise<void> {
     if (sessionId === this.sessionId) return;
     this.sessionId = sessionId;
+    await this.options.memento?.update(ACTIVE_SESSION_KEY, sessionId);
     this._onDidChangeActiveSession.fire(sessionId);
   }
 
-  private setOptions(sessionId: string, configOptions: readonly SessionConfigOption[] | null | undefined): void {
-    if (!configOptions) return;
-    this.options.set(sessionId, configOptions);
-    this._onDidChangeConfigOptions.fire({ sessionId, configOptions });
+  /** The session shown, or an error in plain words. */
+  requireActive(): string {
+    return requireSession(this.sessionId);
   }
 }

@@ -1,29 +1,23 @@
 /**
- * The extension's view of ACP sessions: which one is active, their config options (mode, model,
- * thought level), and the session lifecycle calls (new / load / list / fork), all through the
- * in-process ACP client (`ZcodeClientHost`).
+ * The window's one registry of ACP sessions: the only caller of `session/new`, `session/load`,
+ * `session/resume`, `session/close`, `session/list`, `session/set_config_option` and the fork
+ * contract (`ForkRequest`), all through the in-process ACP client (`ZcodeClientHost`).
  *
- * The active session id is remembered in `workspaceState`, so a window reload can load it again
- * (`restore()`); the bridge's persisted lazy-session store makes that id valid across restarts.
- *
- * `open` is every session this window has open on the bridge, the editor-tab chats' too
- * (boundSessions.ts registers theirs with `didOpen`): they are resumed after a zcode restart, and
- * `closeSession` (sessionRelease.ts, when no chat shows one any more) closes them again.
+ * It owns what is per session, whichever chat shows it: the sessions this window has open on the
+ * bridge (resumed after a zcode restart, closed again by sessionRelease.ts once no chat shows
+ * them), their folders (remembered in `workspaceState`, so a reload loads each in its own folder),
+ * their config options (mode, model, thought level) and titles, and the one answer to "is this
+ * session busy". Which session a chat shows is not here: that is a `ChatBinding` (chatBinding.ts),
+ * one per chat, which delegates every call to this registry.
  */
 import * as vscode from 'vscode';
-import type {
-  ListSessionsResponse,
-  LoadSessionResponse,
-  SessionConfigOption,
-  SessionInfo,
-  SetSessionConfigOptionRequest,
-} from '@agentclientprotocol/sdk';
+import type { SessionConfigOption, SessionInfo, SetSessionConfigOptionRequest } from '@agentclientprotocol/sdk';
 import { ForkRequest, replayOf } from '../../bridge/acp/extensionSchemas.ts';
+import type { ForkKind, ForkResponse } from '../../bridge/acp/extensionSchemas.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
 import type { LoadedSession } from '../chat/chatPorts.ts';
 import { Disposable } from '../disposable.ts';
 
-const ACTIVE_SESSION_KEY = 'zcode.activeSessionId';
 /** Session id → its workspace folder (multi-root: a session is loaded in its own folder). */
 const SESSION_FOLDERS_KEY = 'zcode.sessionFolders';
 const MAX_REMEMBERED_FOLDERS = 200;
@@ -35,21 +29,16 @@ export interface ConfigOptionsChange {
 }
 
 /** The ACP client's sessions (the bridge's own session table is bridge/acp/sessions.ts `SessionManager`). */
-export class ClientSessions extends Disposable {
-  private readonly _onDidChangeActiveSession = this.register(new vscode.EventEmitter<string | undefined>());
-  /** Fires with the new active session id (undefined when none). */
-  readonly onDidChangeActiveSession = this._onDidChangeActiveSession.event;
-
+export class SessionRegistry extends Disposable {
   private readonly _onDidChangeConfigOptions = this.register(new vscode.EventEmitter<ConfigOptionsChange>());
   /** Fires when a session's config options change (new/load results, `config_option_update`, set). */
   readonly onDidChangeConfigOptions = this._onDidChangeConfigOptions.event;
 
   private readonly _onWillLoadSession = this.register(new vscode.EventEmitter<string>());
   /**
-   * Fires with the session id when a `session/load` starts, before the session becomes active and
-   * before the bridge replays its history — also when it is the active session already (the
-   * palette, the chat's menu, `restore()`, `fork()`: every load goes through `loadSession`). A
-   * view of that session must drop what it shows: the replay rebuilds all of it.
+   * Fires with the session id when a `session/load` starts, before the bridge replays its history
+   * (every load goes through `loadSession`). A chat showing that session must drop what it shows:
+   * the replay rebuilds all of it.
    */
   readonly onWillLoadSession = this._onWillLoadSession.event;
 
@@ -68,26 +57,23 @@ export class ClientSessions extends Disposable {
   /** A session was closed on the bridge (`closeSession`): drop what is kept of it. */
   readonly onDidCloseSession = this._onDidCloseSession.event;
 
-  private _activeSessionId: string | undefined;
-  private readonly options = new Map<string, SessionConfigOption[]>();
+  private readonly options = new Map<string, readonly SessionConfigOption[]>();
   private readonly titles = new Map<string, string>();
   /** Sessions this window opened on the bridge (resumed after a zcode restart). */
   private readonly open = new Set<string>();
-  private restorePromise: Promise<string | undefined> | undefined;
   private readonly folders: Map<string, string>;
 
   /**
    * @param host the ACP client host
-   * @param workspaceState where the active session id is remembered
-   * @param cwd the workspace folder sessions live in (absolute path)
+   * @param workspaceState where the sessions' folders are remembered
+   * @param cwd the folder of sessions started without a choice (absolute path)
    */
   constructor(
     private readonly host: ZcodeClientHost,
     private readonly workspaceState: vscode.Memento,
-    private readonly cwd: () => string,
+    readonly cwd: () => string,
   ) {
     super();
-    this._activeSessionId = workspaceState.get<string>(ACTIVE_SESSION_KEY);
     this.folders = new Map(Object.entries(workspaceState.get<Record<string, string>>(SESSION_FOLDERS_KEY) ?? {}));
     this.register(host.onSessionUpdate((notification) => {
       const update = notification.update;
@@ -106,22 +92,27 @@ export class ClientSessions extends Disposable {
     this.register(host.onDidResetBridge(() => void this.resumeOpenSessions()));
   }
 
-  /**
-   * The session the UI shows and commands act on. After a reload this is the remembered id even
-   * before `restore()` loaded it (so commands can act on it; the bridge resumes it lazily).
-   */
-  get activeSessionId(): string | undefined {
-    return this._activeSessionId;
-  }
-
-  /** Sessions opened (new/load/fork) by this window since activation and not closed since. */
+  /** Sessions opened (new/load/resume/fork) by this window since activation and not closed since. */
   get openSessions(): ReadonlySet<string> {
     return new Set(this.open);
   }
 
-  /** A session another chat of this window opened on the bridge itself (boundSessions.ts). */
-  didOpen(sessionId: string): void {
-    this.open.add(sessionId);
+  /**
+   * Whether something of this window keeps `sessionId` in use: a `session/prompt` running or
+   * waiting in the bridge's queue, or a permission prompt or form waiting for the user.
+   */
+  isBusy(sessionId: string): boolean {
+    return this.host.isBusy(sessionId);
+  }
+
+  /** A `session/load` is on its way (the session shown before it comes back if it fails). */
+  get loading(): boolean {
+    return this.host.loading;
+  }
+
+  /** Fires when something that keeps a session in use ends (sessionRelease.ts sweeps then). */
+  get onDidSettle(): vscode.Event<void> {
+    return this.host.onDidSettle;
   }
 
   /**
@@ -139,6 +130,20 @@ export class ClientSessions extends Disposable {
     await this.host.request('session/close', { sessionId });
   }
 
+  /**
+   * `session/close` of a session removed from the history, open in this window or not (a session
+   * the bridge no longer knows is closed already).
+   */
+  async forgetSession(sessionId: string): Promise<void> {
+    const wasOpen = this.open.has(sessionId);
+    try {
+      if (wasOpen) await this.closeSession(sessionId);
+      else await this.host.request('session/close', { sessionId });
+    } catch {
+      // Unknown to the bridge (never opened in this window): nothing to close.
+    }
+  }
+
   /** The last known config options of a session (undefined when never seen). */
   configOptions(sessionId: string): readonly SessionConfigOption[] | undefined {
     return this.options.get(sessionId);
@@ -154,8 +159,8 @@ export class ClientSessions extends Disposable {
     if (known && !refresh) return known;
     const result = await this.host.request('session/resume', { sessionId, cwd: this.cwdOf(sessionId), mcpServers: [] });
     this.open.add(sessionId);
-    if (result?.configOptions) this.setOptions(sessionId, result.configOptions);
-    return result?.configOptions ?? [];
+    if (result.configOptions) this.setOptions(sessionId, result.configOptions);
+    return result.configOptions ?? [];
   }
 
   /** The last known title of a session. */
@@ -177,49 +182,42 @@ export class ClientSessions extends Disposable {
     void this.workspaceState.update(SESSION_FOLDERS_KEY, Object.fromEntries(this.folders));
   }
 
-  /** `session/new` in `cwd` (default: the workspace folder); becomes the active session. */
+  /** `session/new` in `cwd` (default: the default folder). Returns the new session's id. */
   async newSession(cwd = this.cwd()): Promise<string> {
     const result = await this.host.request('session/new', { cwd, mcpServers: [] });
     this.rememberFolder(result.sessionId, cwd);
     this.open.add(result.sessionId);
     if (result.configOptions) this.setOptions(result.sessionId, result.configOptions);
-    await this.setActive(result.sessionId);
     return result.sessionId;
   }
 
   /**
-   * `session/load`: the bridge replays the history as `session/update`s before answering; the
-   * session becomes active. Listen to `onWillLoadSession` (start from an empty transcript),
-   * `onDidChangeActiveSession` and `host.onSessionUpdate` before calling if you render the replay.
+   * `session/load`: fires `onWillLoadSession`, lets the caller `show` the session (a chat binds to
+   * it, so that whatever filters updates by the shown session shows the replay), then asks the
+   * bridge, which replays the history as `session/update`s before answering. On failure the
+   * caller shows what it showed before.
    */
-  async loadSession(sessionId: string, cwd = this.cwdOf(sessionId)): Promise<void> {
-    // Announce the load whether or not the session changes (re-loading the active session replays
-    // it all again), then switch first so that a UI filtering updates by the active session shows
-    // the replay; switch back if the bridge cannot load it.
+  async loadSession(sessionId: string, { cwd = this.cwdOf(sessionId), show }: { cwd?: string; show?: () => unknown } = {}): Promise<LoadedSession> {
     this._onWillLoadSession.fire(sessionId);
-    const previous = this._activeSessionId;
-    await this.setActive(sessionId);
-    let result: LoadSessionResponse | null;
-    try {
-      // The bridge's default tail; the chat pages back with `_zcode/session/loadEarlier` when the user scrolls up.
-      result = await this.host.request('session/load', { sessionId, cwd, mcpServers: [] });
-    } catch (error) {
-      if (this._activeSessionId === sessionId && previous !== sessionId) await this.setActive(previous);
-      throw error;
-    }
+    await show?.();
+    // The bridge's default tail; the chat pages back with `_zcode/session/loadEarlier` when the user scrolls up.
+    const result = await this.host.request('session/load', { sessionId, cwd, mcpServers: [] });
     this.open.add(sessionId);
     this.rememberFolder(sessionId, cwd);
+    // (an agent may answer `session/load` with null: the SDK's type says an object)
     if (result?.configOptions) this.setOptions(sessionId, result.configOptions);
     const earlierCursor = replayOf(result)?.cursor;
-    this._onDidLoadSession.fire({ sessionId, ...(earlierCursor ? { earlierCursor } : {}) });
+    const loaded = { sessionId, ...(earlierCursor ? { earlierCursor } : {}) };
+    this._onDidLoadSession.fire(loaded);
+    return loaded;
   }
 
-  /** Every session of a folder (default: the workspace folder; `session/list`, all pages), most recent first. */
+  /** Every session of a folder (default: the default folder; `session/list`, all pages), most recent first. */
   async listSessions(cwd = this.cwd()): Promise<SessionInfo[]> {
     const sessions: SessionInfo[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 100; page++) {
-      const result: ListSessionsResponse = await this.host.request('session/list', { cwd, ...(cursor ? { cursor } : {}) });
+      const result = await this.host.request('session/list', { cwd, ...(cursor ? { cursor } : {}) });
       sessions.push(...result.sessions);
       cursor = result.nextCursor ?? undefined;
       if (!cursor) break;
@@ -236,55 +234,15 @@ export class ClientSessions extends Disposable {
   }
 
   /**
-   * `ForkRequest` of the active session (from `checkpointId`, else the latest checkpoint),
-   * then loads the fork, which becomes active. Returns the new session id.
+   * `ForkRequest` of `sessionId` (from `checkpointId`, else the latest checkpoint; `assistant`: the
+   * whole conversation). Returns the fork's id and the folder to load it in; the caller loads it
+   * where it shows it.
    */
-  fork(checkpointId?: string): Promise<string> {
-    return this.forkThenLoad(this.requireActive(), checkpointId, (id) => this.loadSession(id));
-  }
-
-  /**
-   * `ForkRequest` of `sessionId` (from `checkpointId`, else the latest checkpoint), then `load`s
-   * the fork (this class's `loadSession`, or a chat tab's own). Returns the new session id.
-   */
-  async forkThenLoad(sessionId: string, checkpointId: string | undefined, load: (forkId: string) => Promise<void>): Promise<string> {
+  async fork(sessionId: string, from: { checkpointId?: string; kind?: ForkKind } = {}): Promise<ForkResponse> {
     // The answer is checked against the contract (a fork without its session id is refused there).
-    const result = await this.host.call(ForkRequest, checkpointId ? { sessionId, checkpointId } : { sessionId });
-    await load(result.sessionId);
-    return result.sessionId;
-  }
-
-  /**
-   * Loads the remembered active session once per activation (a reload shows it again).
-   * Resolves with its id, or undefined when there was none or it could not be loaded (then it
-   * is forgotten).
-   */
-  restore(): Promise<string | undefined> {
-    this.restorePromise ??= (async () => {
-      const id = this._activeSessionId;
-      if (!id) return undefined;
-      try {
-        await this.loadSession(id);
-        return id;
-      } catch {
-        await this.setActive(undefined);
-        return undefined;
-      }
-    })();
-    return this.restorePromise;
-  }
-
-  /** Makes `sessionId` active without calling the bridge (for a UI that already has it open). */
-  async setActive(sessionId: string | undefined): Promise<void> {
-    if (sessionId === this._activeSessionId) return;
-    this._activeSessionId = sessionId;
-    await this.workspaceState.update(ACTIVE_SESSION_KEY, sessionId);
-    this._onDidChangeActiveSession.fire(sessionId);
-  }
-
-  /** The active session id, or an error in plain words. */
-  requireActive(): string {
-    return requireSession(this._activeSessionId);
+    const result = await this.host.call(ForkRequest, { sessionId, ...from });
+    if (result.cwd) this.rememberFolder(result.sessionId, result.cwd);
+    return result;
   }
 
   /** After a zcode restart, resume every open session on the fresh process (no replay). */
@@ -298,7 +256,7 @@ export class ClientSessions extends Disposable {
     }
   }
 
-  private setOptions(sessionId: string, configOptions: SessionConfigOption[]): void {
+  private setOptions(sessionId: string, configOptions: readonly SessionConfigOption[]): void {
     this.options.set(sessionId, configOptions);
     this._onDidChangeConfigOptions.fire({ sessionId, configOptions });
   }

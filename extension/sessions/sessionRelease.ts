@@ -17,7 +17,7 @@
 import { BackgroundTasksNotification, readNotification } from '../../bridge/acp/extensionSchemas.ts';
 import type { Disposable, Event } from '../chat/chatPorts.ts';
 
-/** What the release needs of `ZcodeClientHost` (extension/acpClient.ts). */
+/** What the release needs of `ZcodeClientHost` (extension/acpClient.ts): its answer to "is this session busy". */
 export interface SessionReleaseHost {
   readonly loading: boolean;
   isBusy(sessionId: string): boolean;
@@ -25,7 +25,7 @@ export interface SessionReleaseHost {
   readonly onExtNotification: Event<{ method: string; params: unknown }>;
 }
 
-/** What the release needs of `ClientSessions` (extension/sessions.ts). */
+/** What the release needs of the `SessionRegistry` (registry.ts) and the sidebar's `ChatBinding` (its switches). */
 export interface ReleasableSessions {
   readonly openSessions: ReadonlySet<string>;
   readonly onDidChangeActiveSession: Event<string | undefined>;

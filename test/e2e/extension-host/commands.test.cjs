@@ -30,7 +30,7 @@ describe('ZCode palette commands', function () {
 
   it('Set Mode / Set Thought Level / Set Model go to zcode', async () => {
     // Refreshed: a lazy session/new knows no model yet; zcode created the session in the test above.
-    const options = await zcode.sessions.fetchConfigOptions(sessionId, true);
+    const options = await zcode.registry.fetchConfigOptions(sessionId, true);
     const pickOther = (category) => {
       const option = options.find((o) => o.category === category);
       assert.ok(option, `no ${category} config option in ${JSON.stringify(options)}`);
