@@ -54,7 +54,7 @@ import type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';
 import type { ChatSteerRewind } from './chatSteerRewind.ts';
 import type { ChatTurns } from './chatTurns.ts';
 import { parseAttachments } from './prompt.ts';
-import type * as T from './transcript.ts';
+import type { TranscriptState } from './transcript.ts';
 import type { TranscriptCheckpoints } from './transcriptCheckpoints.ts';
 
 /** The pieces of one chat the messages go to (chatController.ts assembles them). */
@@ -68,7 +68,7 @@ export interface ChatRoutes {
   changes: ChatChangeCards;
   history: ChatHistory;
   interactions: ChatInteractions;
-  state(): T.TranscriptState;
+  state(): TranscriptState;
   /** The webview (re)started: snapshot, settings and what waited for it. */
   ready(): void;
   /** Starts the bridge, then runs `action`; a failure becomes an error line. */
