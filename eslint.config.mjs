@@ -2,7 +2,10 @@
 //   bridge/     Node only: no vscode, no extension/, no webview-ui/
 //   webview-ui/ browser only: no vscode, no extension/, no bridge/
 //   extension/  may import bridge/ and the host ⇄ webview contract only (webview-ui/contract.ts,
-//               viewModel.ts, transcriptOps.ts: the messages, the state they carry, how it changes)
+//               viewModel.ts, transcriptOps.ts: the messages, the state they carry, how it
+//               changes); of the bridge it uses ACP, the `_zcode/*` contract and the declared process port
+//               (`Bridge.process`): never bridge/translate/ (the bridge's own rendering of zcode)
+//               nor the zcode client behind `bridge.backend`
 //   shared/     the few dependency-free pieces all three layers share (the background-task type,
 //               the form rules): importable by bridge/, extension/ and webview-ui/; imports nothing
 // The `_zcode/*` extension contract is declared once, in bridge/acp/extensionSchemas.ts: a
@@ -15,6 +18,10 @@ const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { paths: []
 const ZOD_NAMED_Z = {
   selector: "ImportDeclaration[source.value=/^zod/] > ImportSpecifier[imported.name='z']",
   message: "use `import * as z from 'zod'`: the `z` object pulls all of zod's locales (~360 KB) into the bundles (npm run bench -- startup).",
+};
+const BRIDGE_BACKEND = {
+  selector: "MemberExpression[property.name='backend']",
+  message: "the extension reaches zcode through ACP, the `_zcode/*` contract or the bridge's process port (`bridge.process`), never through the bridge's zcode client (`bridge.backend`).",
 };
 const ZCODE_METHOD_LITERAL = {
   // Also the bare names of `EXTENSION_METHOD` (for tests and logs): code calls through the descriptor, whose result is checked.
@@ -59,6 +66,10 @@ export default tseslint.config(
         ],
         message: 'extension/ may import from webview-ui/ only the host ⇄ webview contract: contract.ts, viewModel.ts, transcriptOps.ts.',
       },
+      {
+        group: ['**/bridge/translate/**'],
+        message: "bridge/translate/ is the bridge's rendering of zcode into ACP: the extension reads what the bridge sends (ACP, the `_zcode/*` contract); what both layers need goes to shared/.",
+      },
     ]),
   },
   {
@@ -69,6 +80,11 @@ export default tseslint.config(
     // Bundled code only (dist/): the named `z` export is a namespace object esbuild cannot tree-shake.
     files: ['shared/**/*.ts', 'bridge/**/*.ts', 'extension/**/*.ts', 'webview-ui/**/*.ts', 'webview-ui/**/*.tsx'],
     rules: { 'no-restricted-syntax': ['error', ZOD_NAMED_Z, ZCODE_METHOD_LITERAL] },
+  },
+  {
+    // The extension talks to zcode only through the declared seams (ACP, `_zcode/*`, `bridge.process`).
+    files: ['extension/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ZOD_NAMED_Z, ZCODE_METHOD_LITERAL, BRIDGE_BACKEND] },
   },
   {
     // The one module that declares the `_zcode/*` names.

@@ -3,9 +3,10 @@
  *
  * `ZcodeClientHost` owns the bridge's lifetime (created lazily on first use, never in
  * `activate()`), connects an SDK `client()` app to it in-process and initializes it, and exposes
- * what the rest of the extension (commands, tree, chat webview) needs: typed requests, the
- * `session/update` stream, the bridge's `_zcode/*` notifications, the zcode state for the
- * status bar, and one pluggable interactive UI for permission prompts and elicitation forms.
+ * what the rest of the extension (commands, tree, chat webview) needs: requests typed by method,
+ * the `session/update` stream, the bridge's `_zcode/*` notifications, and one pluggable
+ * interactive UI for permission prompts and elicitation forms. zcode's process state (status bar,
+ * crash, restart) is zcodeProcess.ts; what keeps a session busy is sessions/sessionActivity.ts.
  *
  * Everything goes through ACP, exactly as a remote client's calls would.
  */
@@ -26,15 +27,16 @@ import type {
 import type { Bridge, BridgeOptions } from '../bridge/acp/bridge.ts';
 import { callExtension, CompactRequest, loadExtensionSchemas } from '../bridge/acp/extensionSchemas.ts';
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../bridge/acp/extensionSchemas.ts';
-import type { ExitInfo, LocateOptions, Logger } from '../bridge/zcode/backend.ts';
+import type { LocateOptions, Logger } from '../bridge/zcode/backend.ts';
 import { Disposable } from './disposable.ts';
 import { InteractiveUiSlot } from './interactiveUi.ts';
 import type { InteractiveUi } from './interactiveUi.ts';
+import { SessionActivity } from './sessions/sessionActivity.ts';
+import { ZcodeProcessState } from './zcodeProcess.ts';
+import type { HostState } from './zcodeProcess.ts';
 
 export type { InteractiveUi } from './interactiveUi.ts';
-
-/** zcode's state as the user sees it (status bar, context keys). */
-export type HostState = 'notStarted' | 'starting' | 'ready' | 'turnRunning' | 'crashed';
+export type { HostState } from './zcodeProcess.ts';
 
 /** A notification from the bridge outside the stable ACP set (read it with `readNotification` and its descriptor, extensionSchemas.ts). */
 export interface ExtNotification {
@@ -94,9 +96,16 @@ const UNTIMED_METHODS = new Set<string>(['session/prompt', 'session/load', Compa
  * the bridge (which kills zcode) and reject everything pending.
  */
 export class ZcodeClientHost extends Disposable {
-  private readonly _onDidChangeState = this.register(new vscode.EventEmitter<HostState>());
+  /** What keeps each session in use: this client's prompts, loads and open dialogs (sessionActivity.ts). */
+  readonly activity = this.register(new SessionActivity());
+  /** zcode's process state (zcodeProcess.ts); whether a turn runs is this client's to say. */
+  private readonly process = this.register(new ZcodeProcessState(() => this.activity.promptRunning, () => this.activity.forgetPrompts()));
   /** Fires whenever `state` changes. */
-  readonly onDidChangeState = this._onDidChangeState.event;
+  readonly onDidChangeState = this.process.onDidChangeState;
+  /** zcode exited without being asked to. */
+  readonly onDidCrash = this.process.onDidCrash;
+  /** A fresh zcode process is up after `restart()` (session owners resume their sessions). */
+  readonly onDidRestart = this.process.onDidRestart;
 
   private readonly _onSessionUpdate = this.register(new vscode.EventEmitter<SessionNotification>());
   /** Every `session/update` the bridge sends (all sessions). */
@@ -106,24 +115,8 @@ export class ZcodeClientHost extends Disposable {
   /** Every other notification from the bridge (the `_zcode/*` ones of extensionSchemas.ts: background tasks, steer state, …). */
   readonly onExtNotification = this._onExtNotification.event;
 
-  private readonly _onDidCrash = this.register(new vscode.EventEmitter<ExitInfo>());
-  /** zcode exited without being asked to. */
-  readonly onDidCrash = this._onDidCrash.event;
-
-  private readonly _onDidRestart = this.register(new vscode.EventEmitter<void>());
-  /** A fresh zcode process is up after `restart()` (session owners resume their sessions). */
-  readonly onDidRestart = this._onDidRestart.event;
-
-  private readonly _onDidChangeRunningSessions = this.register(new vscode.EventEmitter<ReadonlySet<string>>());
-  /** Fires when a `session/prompt` of this client starts or ends. */
-  readonly onDidChangeRunningSessions = this._onDidChangeRunningSessions.event;
-
-  private readonly _onDidSettle = this.register(new vscode.EventEmitter<void>());
-  /**
-   * Fires when something of this client that keeps a session in use ends: a `session/prompt`, a
-   * permission prompt or form (answered or withdrawn), a `session/load` (session release).
-   */
-  readonly onDidSettle = this._onDidSettle.event;
+  /** Fires when something of this client that keeps a session in use ends (sessionActivity.ts). */
+  readonly onDidSettle = this.activity.onDidSettle;
 
   private readonly _onDidResetBridge = this.register(new vscode.EventEmitter<void>());
   /** The bridge was dropped by `resetBridge()` (the remote endpoint re-attaches to the next one). */
@@ -137,25 +130,20 @@ export class ZcodeClientHost extends Disposable {
   private connection: ClientConnection | undefined;
   private readyPromise: Promise<void> | undefined;
   private _initializeResult: InitializeResponse | undefined;
-  private _state: HostState = 'notStarted';
-  private readonly running = new Map<string, number>();
-  /** Sessions with a permission prompt or form of the bridge waiting for this client's answer. */
-  private readonly asking = new Map<string, number>();
-  private loads = 0;
   private readonly ui: InteractiveUiSlot;
   /** Aborted on dispose: rejects every pending call. */
   private readonly lifetime = new AbortController();
   private shutdownPromise: Promise<void> | undefined;
-  private bridgeSubscriptions: { dispose(): void } | undefined;
 
   constructor(private readonly options: ZcodeClientHostOptions) {
     super();
     this.ui = new InteractiveUiSlot({ fallback: options.fallbackUi, reveal: options.revealUi, waitMs: options.uiWaitMs, logger: options.logger });
+    this.register(this.activity.onDidChangePrompts(() => this.process.update()));
   }
 
   /** zcode's state: not started / starting / ready / turn running / crashed. */
   get state(): HostState {
-    return this._state;
+    return this.process.state;
   }
 
   /** The bridge's `initialize` answer, once `ready()` resolved. */
@@ -168,19 +156,14 @@ export class ZcodeClientHost extends Disposable {
     return this._bridge;
   }
 
-  /** Sessions with a `session/prompt` of this client in flight. */
-  get runningSessions(): ReadonlySet<string> {
-    return new Set(this.running.keys());
-  }
-
   /** Whether a `session/prompt` of this client, or a permission prompt or form, of `sessionId` is in flight. */
   isBusy(sessionId: string): boolean {
-    return this.running.has(sessionId) || this.asking.has(sessionId);
+    return this.activity.isBusy(sessionId);
   }
 
   /** A `session/load` of this client is on its way (the session shown before it comes back if it fails). */
   get loading(): boolean {
-    return this.loads > 0;
+    return this.activity.loading;
   }
 
   /**
@@ -199,16 +182,13 @@ export class ZcodeClientHost extends Disposable {
   /** `ready()` and start the zcode process now (surfaces "zcode not found" / "too old" early). */
   async start(): Promise<void> {
     await this.ready();
-    await this.requireBridge().backend.start();
+    await this.process.start();
   }
 
   /** Stops zcode and starts a fresh process; then fires `onDidRestart` so open sessions resume. */
   async restart(): Promise<void> {
     await this.ready();
-    const backend = this.requireBridge().backend;
-    await backend.restart();
-    await backend.start();
-    this._onDidRestart.fire();
+    await this.process.restart();
   }
 
   /**
@@ -239,21 +219,17 @@ export class ZcodeClientHost extends Disposable {
     if (timeoutMs > 0) signals.push(AbortSignal.timeout(timeoutMs));
     const cancellationSignal = AbortSignal.any(signals);
     const sessionId = method === 'session/prompt' ? promptSessionId(params) : undefined;
-    if (sessionId) this.markRunning(sessionId, +1);
-    const load = method === 'session/load';
-    if (load) this.loads++;
+    const send = (): Promise<R> => run(connection.agent, { cancellationSignal, stopWaitingOnCancel: true });
     try {
-      return await run(connection.agent, { cancellationSignal, stopWaitingOnCancel: true });
+      if (sessionId) return await this.activity.track({ prompt: sessionId }, send);
+      if (method === 'session/load') return await this.activity.track('load', send);
+      return await send();
     } catch (error) {
       // (the SDK is loaded: `ready()` above loaded it)
       if (error instanceof (await loadSdk()).RequestError && error.code === -32800 && cancellationSignal.reason instanceof DOMException && cancellationSignal.reason.name === 'TimeoutError') {
         throw new Error(vscode.l10n.t('zcode did not answer {0} within {1} seconds.', method, Math.round(timeoutMs / 1000)), { cause: error });
       }
       throw error;
-    } finally {
-      if (sessionId) this.markRunning(sessionId, -1);
-      if (load) this.loads--;
-      if (sessionId || load) this._onDidSettle.fire();
     }
   }
 
@@ -292,9 +268,8 @@ export class ZcodeClientHost extends Disposable {
     this.connection = undefined;
     this.readyPromise = undefined;
     this._initializeResult = undefined;
-    this.bridgeSubscriptions?.dispose();
-    this.bridgeSubscriptions = undefined;
-    this.running.clear();
+    this.activity.forgetPrompts();
+    this.process.forget();
     try {
       connection?.close();
     } catch {
@@ -305,7 +280,6 @@ export class ZcodeClientHost extends Disposable {
     } catch (error) {
       this.options.logger.error(`disposing the bridge failed: ${String(error)}`);
     }
-    this.updateState();
     this._onDidResetBridge.fire();
   }
 
@@ -325,7 +299,6 @@ export class ZcodeClientHost extends Disposable {
     const connection = this.connection;
     this._bridge = undefined;
     this.connection = undefined;
-    this.bridgeSubscriptions?.dispose();
     this.ui.dispose();
     super.dispose();
     try {
@@ -359,17 +332,7 @@ export class ZcodeClientHost extends Disposable {
         tap: (direction, message) => logger.trace(`${direction === 'in' ? '→ bridge' : '← bridge'} ${JSON.stringify(message)}`),
       });
       this._bridge = bridge;
-      const current = bridge;
-      const subscriptions = [
-        bridge.backend.onDidChangeState(() => this.updateState()),
-        bridge.backend.onDidExit((info) => {
-          if (this._bridge !== current) return;
-          this.running.clear();
-          this.updateState();
-          if (!info.expected) this._onDidCrash.fire(info);
-        }),
-      ];
-      this.bridgeSubscriptions = { dispose: () => subscriptions.forEach((d) => d.dispose()) };
+      this.process.follow(bridge.process);
       this._onDidCreateBridge.fire(bridge);
     }
     const connection = bridge.connectClient(this.createClientApp(sdk.client), { kind: 'local' });
@@ -394,7 +357,7 @@ export class ZcodeClientHost extends Disposable {
       },
       { cancellationSignal: this.lifetime.signal, stopWaitingOnCancel: true },
     );
-    this.updateState();
+    this.process.update();
   }
 
   private createClientApp(client: Sdk['client']): ClientApp {
@@ -405,66 +368,16 @@ export class ZcodeClientHost extends Disposable {
       .onRequest('session/request_permission', async ({ params, signal }) => {
         const ui = await this.ui.resolve(signal);
         if (signal.aborted) return { outcome: { outcome: 'cancelled' } };
-        return this.asked(params.sessionId, () => ui.requestPermission(params, signal));
+        return this.activity.asked(params.sessionId, () => ui.requestPermission(params, signal));
       })
       .onRequest('elicitation/create', async ({ params, signal }) => {
         const ui = await this.ui.resolve(signal);
         if (signal.aborted) return { action: 'cancel' };
-        return this.asked(promptSessionId(params), () => ui.createElicitation(params, signal));
+        return this.activity.asked(promptSessionId(params), () => ui.createElicitation(params, signal));
       })
       .onNotification('*', ({ method, params }) => {
         this._onExtNotification.fire({ method, params });
       });
-  }
-
-  /** Counts a permission prompt or form of `sessionId` while the user has it (`isBusy`). */
-  private async asked<R>(sessionId: string | undefined, ask: () => Promise<R>): Promise<R> {
-    if (!sessionId) return ask();
-    this.asking.set(sessionId, (this.asking.get(sessionId) ?? 0) + 1);
-    try {
-      return await ask();
-    } finally {
-      const left = (this.asking.get(sessionId) ?? 1) - 1;
-      if (left > 0) this.asking.set(sessionId, left);
-      else this.asking.delete(sessionId);
-      this._onDidSettle.fire();
-    }
-  }
-
-  private markRunning(sessionId: string, delta: number): void {
-    const count = (this.running.get(sessionId) ?? 0) + delta;
-    if (count > 0) this.running.set(sessionId, count);
-    else this.running.delete(sessionId);
-    this._onDidChangeRunningSessions.fire(this.runningSessions);
-    this.updateState();
-  }
-
-  private updateState(): void {
-    if (this.isDisposed) return;
-    const next = this.computeState();
-    if (next === this._state) return;
-    this._state = next;
-    this._onDidChangeState.fire(next);
-  }
-
-  private computeState(): HostState {
-    const backend = this._bridge?.backend;
-    if (!backend) return 'notStarted';
-    switch (backend.state) {
-      case 'stopped':
-        return 'notStarted';
-      case 'starting':
-        return 'starting';
-      case 'crashed':
-        return 'crashed';
-      case 'ready':
-        return this.running.size > 0 ? 'turnRunning' : 'ready';
-    }
-  }
-
-  private requireBridge(): HostedBridge {
-    if (!this._bridge) throw new Error(vscode.l10n.t('ZCode is shutting down.'));
-    return this._bridge;
   }
 }
 

@@ -127,6 +127,12 @@ export interface BridgeOptions {
   locale?: string;
 }
 
+/**
+ * The zcode process as a host of the bridge sees it: its state, its exits, start and restart.
+ * Everything else of zcode (sessions, turns, commands) a host reaches through ACP only.
+ */
+export type ZcodeProcess = Pick<ZcodeBackend, 'state' | 'onDidChangeState' | 'onDidExit' | 'start' | 'restart'>;
+
 export interface Bridge {
   /** The one agent app. `clientApp.connect(bridge.app)` works too (registered via onConnect), but prefer connectClient. */
   readonly app: AgentApp;
@@ -135,6 +141,8 @@ export interface Bridge {
   /** Link an in-process client app (the VS Code extension); returns the client side. */
   connectClient(clientApp: ClientApp, info: ClientInfo): ClientConnection;
   readonly backend: ZcodeBackend;
+  /** The zcode process's lifecycle (the VS Code extension's status bar, crash notice and Restart). */
+  readonly process: ZcodeProcess;
   readonly clients: ReadonlyArray<{ id: number; info: ClientInfo }>;
   onDidChangeClients(listener: () => void): Disposable;
   /** Fires once when the bridge is disposed (the remote endpoint closes itself). */
@@ -152,6 +160,9 @@ export function createBridge(options: BridgeOptions): Bridge {
 class BridgeImpl implements Bridge {
   readonly app: AgentApp;
   readonly backend: ZcodeBackend;
+  get process(): ZcodeProcess {
+    return this.backend;
+  }
   private readonly registry: ClientRegistry;
   private readonly store: LazySessionStore;
   private readonly sessions: SessionManager;

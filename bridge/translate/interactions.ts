@@ -35,7 +35,7 @@ import type {
 import { combineAnswer, formKindMeta, otherFieldOf, otherTitle, PLAN_FEEDBACK_FIELD, SKIP_CHOICE, SKIP_TITLE } from '../../shared/forms.ts';
 import { textContent } from './content.ts';
 import { toolCallCard, type CardOptions, type ToolCallStart } from './toolCards.ts';
-import { toolKind, toolTitle } from './toolInfo.ts';
+import { toolDiffContent, toolKind, toolTitle } from './toolInfo.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Tool permission
@@ -136,6 +136,10 @@ export function permissionToAcp(params: PermissionRequestParams, toolCall?: Tool
     kind: toolCall?.kind ?? toolKind(params.toolName),
     rawInput: toolCall?.rawInput ?? input,
   };
+  // An edit asks with the diff it proposes, so every client can show it (not only one that knows
+  // zcode's tool inputs); a card the bridge already shows carries it from its start.
+  const proposed = ref.content ? [] : toolDiffContent(params.toolName, input, ctx.cwd ?? '');
+  if (proposed.length > 0) ref.content = proposed;
   const zcode: Record<string, unknown> = { requestId: params.requestId };
   if (params.toolName) zcode.toolName = params.toolName;
   if (params.reason) zcode.reason = params.reason;

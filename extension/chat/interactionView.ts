@@ -17,24 +17,17 @@ import type {
   ElicitationSchema,
   RequestPermissionRequest,
 } from '@agentclientprotocol/sdk';
-import { toolDiffContent } from '../../bridge/translate/toolInfo.ts';
 import { choiceFieldOf, combineAnswer, otherFieldOf, PLAN_FEEDBACK_FIELD, readFormKind } from '../../shared/forms.ts';
 import type { ElicitationFormKind, ElicitationItem, PermissionItem, ToolContentView, ToolItem } from '../../webview-ui/viewModel.ts';
 import { compactDiff } from './lineDiff.ts';
 import { previewValue, type DiffSource } from './toolView.ts';
 
 /**
- * The diff an edit permission proposes: the request's own diff content, else the diff the bridge
- * would show for the tool's input (zcode's `_meta.zcode.toolName` + `rawInput`, bridge/translate/toolInfo.ts).
+ * The diff an edit permission proposes: the request's own diff content (the bridge sends an edit's
+ * proposed diff with the request: bridge/translate/interactions.ts `permissionToAcp`).
  */
 export function proposedDiffs(params: RequestPermissionRequest): DiffSource[] {
-  const call = params.toolCall;
-  const own = (call.content ?? []).flatMap((c) => (c.type === 'diff' ? [{ path: c.path, oldText: c.oldText ?? null, newText: c.newText }] : []));
-  if (own.length) return own;
-  const zcode = params._meta?.zcode;
-  const toolName = typeof zcode === 'object' && zcode !== null ? (zcode as Record<string, unknown>).toolName : undefined;
-  if (typeof toolName !== 'string' || call.rawInput === undefined) return [];
-  return toolDiffContent(toolName, call.rawInput, '').flatMap((c) => (c.type === 'diff' ? [{ path: c.path, oldText: c.oldText ?? null, newText: c.newText }] : []));
+  return (params.toolCall.content ?? []).flatMap((c) => (c.type === 'diff' ? [{ path: c.path, oldText: c.oldText ?? null, newText: c.newText }] : []));
 }
 
 function diffViews(sources: readonly DiffSource[]): Extract<ToolContentView, { type: 'diff' }>[] {

@@ -102,17 +102,17 @@ export class SessionRegistry extends Disposable {
    * waiting in the bridge's queue, or a permission prompt or form waiting for the user.
    */
   isBusy(sessionId: string): boolean {
-    return this.host.isBusy(sessionId);
+    return this.host.activity.isBusy(sessionId);
   }
 
   /** A `session/load` is on its way (the session shown before it comes back if it fails). */
   get loading(): boolean {
-    return this.host.loading;
+    return this.host.activity.loading;
   }
 
   /** Fires when something that keeps a session in use ends (sessionRelease.ts sweeps then). */
   get onDidSettle(): vscode.Event<void> {
-    return this.host.onDidSettle;
+    return this.host.activity.onDidSettle;
   }
 
   /**
@@ -159,8 +159,9 @@ export class SessionRegistry extends Disposable {
     if (known && !refresh) return known;
     const result = await this.host.request('session/resume', { sessionId, cwd: this.cwdOf(sessionId), mcpServers: [] });
     this.open.add(sessionId);
-    if (result.configOptions) this.setOptions(sessionId, result.configOptions);
-    return result.configOptions ?? [];
+    // (an agent may answer with null: the SDK's type says an object)
+    if (result?.configOptions) this.setOptions(sessionId, result.configOptions);
+    return result?.configOptions ?? [];
   }
 
   /** The last known title of a session. */

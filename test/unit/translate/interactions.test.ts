@@ -81,6 +81,16 @@ describe('tool permission', () => {
     assert.deepEqual(permissionOutcomeToReply({ outcome: 'selected', optionId: 'allow' }, params), { decision: 'allow' });
   });
 
+  test('an edit the bridge shows no card for asks with the diff it proposes (every client can show it)', () => {
+    const params = PermissionRequestParams.parse({ requestId: 'req_3', sessionId: 'sess_z', toolName: 'Edit', input: { file_path: 'src/a.ts', old_string: 'one', new_string: 'two' } });
+    const request = permissionToAcp(params, undefined, { cwd: '/work/proj' });
+    validateOutgoing('session/request_permission', request, 'request');
+    assert.deepEqual(request.toolCall.content, [{ type: 'diff', path: '/work/proj/src/a.ts', oldText: 'one', newText: 'two' }]);
+    // A card the bridge already shows keeps its own content.
+    const own = [{ type: 'content' as const, content: { type: 'text' as const, text: 'kept' } }];
+    assert.deepEqual(permissionToAcp(params, { toolCallId: 'c1', content: own }, { cwd: '/work/proj' }).toolCall.content, own);
+  });
+
   test('answers → the exact zcode replies', () => {
     const selected = (optionId: string) => permissionResponse({ outcome: { outcome: 'selected', optionId } });
     assert.deepEqual(permissionOutcomeToReply(selected('allow'), permissionParams), { decision: 'allow' });

@@ -278,11 +278,17 @@ describe('turns and interactions', () => {
 
 describe('edit permission cards', () => {
   const options = [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' as const }];
-  test('an Edit permission shows the proposed diff (from zcode\'s tool name and input), with the texts kept for Open Diff', () => {
+  test('an Edit permission shows the proposed diff (the bridge sends it with the request), with the texts kept for Open Diff', () => {
     const state = T.createTranscript({ sessionId: 's1' });
     const { id } = T.addPermission(state, {
       sessionId: 's1',
-      toolCall: { toolCallId: 'e1', title: 'Edit src/greet.js', kind: 'edit', rawInput: { file_path: '/w/src/greet.js', old_string: 'Hello', new_string: 'Hi there\nfriend' } },
+      toolCall: {
+        toolCallId: 'e1',
+        title: 'Edit src/greet.js',
+        kind: 'edit',
+        rawInput: { file_path: '/w/src/greet.js', old_string: 'Hello', new_string: 'Hi there\nfriend' },
+        content: [{ type: 'diff', path: '/w/src/greet.js', oldText: 'Hello', newText: 'Hi there\nfriend' }],
+      },
       options,
       _meta: { zcode: { toolName: 'Edit', requestId: 'r1' } },
     });
