@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BackgroundTasksNotification, loadExtensionSchemas } from '../../../bridge/acp/extensionSchemas.ts';
-import { SessionRelease, type ReleasableSessions, type SessionReleaseHost } from '../../../extension/sessions/sessionRelease.ts';
-import { Emitter } from '../../helpers/emitter.ts';
+import { BackgroundTasksNotification, loadExtensionSchemas } from '../../../../bridge/acp/extensionSchemas.ts';
+import { SessionRelease, type ReleasableSessions, type SessionReleaseHost } from '../../../../extension/sessions/sessionRelease.ts';
+import { Emitter } from '../../../helpers/emitter.ts';
 
 // The host loads the _zcode/* schemas when it connects, before any notification can come.
 await loadExtensionSchemas();
