@@ -1,8 +1,9 @@
 // Flat ESLint config. The layer rules are the point: a tsconfig cannot stop `import 'vscode'`, lint can.
 //   bridge/     Node only: no vscode, no extension/, no webview-ui/
 //   webview-ui/ browser only: no vscode, no extension/, no bridge/
-//   extension/  may import bridge/ and the webview contract (webview-ui/contract.ts) only; of the
-//               bridge it uses ACP, the `_zcode/*` contract and the declared process port
+//   extension/  may import bridge/ and the host ⇄ webview contract only (webview-ui/contract.ts,
+//               viewModel.ts, transcriptOps.ts: the messages, the state they carry, how it
+//               changes); of the bridge it uses ACP, the `_zcode/*` contract and the declared process port
 //               (`Bridge.process`): never bridge/translate/ (the bridge's own rendering of zcode)
 //               nor the zcode client behind `bridge.backend`
 //   shared/     the few dependency-free pieces all three layers share (the background-task type,
@@ -59,8 +60,11 @@ export default tseslint.config(
     files: ['extension/**/*.ts'],
     rules: restrict([
       {
-        group: ['**/webview-ui/**', '!**/webview-ui/contract', '!**/webview-ui/contract.ts'],
-        message: 'extension/ may import only the webview contract (webview-ui/contract.ts) from webview-ui/.',
+        group: [
+          '**/webview-ui/**',
+          ...['contract', 'viewModel', 'transcriptOps'].flatMap((name) => [`!**/webview-ui/${name}`, `!**/webview-ui/${name}.ts`]),
+        ],
+        message: 'extension/ may import from webview-ui/ only the host ⇄ webview contract: contract.ts, viewModel.ts, transcriptOps.ts.',
       },
       {
         group: ['**/bridge/translate/**'],

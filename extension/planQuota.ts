@@ -3,7 +3,7 @@
  * left, since that is the one that stops the next prompt. Pure, so the rule is tested without VS Code.
  */
 import type { AccountUsageResponse } from '../bridge/acp/extensions/contractDescriptors.ts';
-import type { PlanQuotaView } from '../webview-ui/contract.ts';
+import type { PlanQuotaView } from '../webview-ui/viewModel.ts';
 
 export function planQuotaView(usage: AccountUsageResponse | undefined): PlanQuotaView | undefined {
   const quota = usage?.quota;

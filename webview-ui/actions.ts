@@ -35,11 +35,10 @@ import {
   SendPromptCommand,
   SetConfigOptionCommand,
   SteerCommand,
-  type Attachment,
-  type ErrorAction,
   type MentionCandidate,
   type SessionSummary,
 } from './contract.ts';
+import type { Attachment, ErrorAction } from './viewModel.ts';
 import type { HostChannel } from './ipc.ts';
 
 export interface ChatActions {

@@ -13,8 +13,8 @@ import {
   ChatFocusCommand,
   ReadyCommand,
   WebviewLogCommand,
-  type Attachment,
 } from './contract.ts';
+import type { Attachment } from './viewModel.ts';
 import { hostActions } from './actions.ts';
 import { App } from './components/App.tsx';
 import type { AttachBus } from './components/Composer.tsx';

@@ -1,9 +1,11 @@
 /**
  * The webview's copy of the host's state: a snapshot plus numbered patches, applied with the
- * contract's `applyTranscriptOps` (the same function the host uses). Subscribers are notified at
+ * `applyTranscriptOps` of transcriptOps.ts (the same function the host uses). Subscribers are notified at
  * most once per frame, so 10k streamed deltas cost at most one render per frame.
  */
-import { applyTranscriptOps, DEFAULT_CHAT_SETTINGS, emptySessionView, itemList, type ChatPatch, type ChatSettings, type ChatSnapshot, type ItemList, type SessionView, type TranscriptItem } from './contract.ts';
+import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from './contract.ts';
+import { emptySessionView, type ChatSnapshot, type SessionView, type TranscriptItem } from './viewModel.ts';
+import { applyTranscriptOps, itemList, type ChatPatch, type ItemList } from './transcriptOps.ts';
 
 export interface ChatState {
   /** false until the first snapshot arrived. */

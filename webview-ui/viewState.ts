@@ -4,7 +4,7 @@
  */
 import { createContext } from 'preact';
 import { useContext, useReducer } from 'preact/hooks';
-import type { Attachment } from './contract.ts';
+import type { Attachment } from './viewModel.ts';
 
 export interface PersistedViewState {
   draft: string;

@@ -3,7 +3,7 @@
  * left, what the changes card shows of it, what Undo may do, and which stored sets to drop when
  * the storage cap is reached. Pure functions, no I/O.
  */
-import type { ChangedFileView, ChangesItem } from '../../webview-ui/contract.ts';
+import type { ChangedFileView, ChangesItem } from '../../webview-ui/viewModel.ts';
 import { diffLines, splitLines } from '../chat/lineDiff.ts';
 import { contentBefore, type FileObservation } from './turnChanges.ts';
 

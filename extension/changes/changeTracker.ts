@@ -12,7 +12,7 @@
  * "Undo all" checks every file first and changes nothing when one of them is refused.
  */
 import type { ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import type { ChangesItem } from '../../webview-ui/contract.ts';
+import type { ChangesItem } from '../../webview-ui/viewModel.ts';
 import { changesItem, finishFiles, promptCaption, undoRefusal, type ChangeSet, type FileChange } from './changeSet.ts';
 import type { ChangeStore, FilePort } from './changeStore.ts';
 import { noteToolCall, setSnapshot, type TurnObservations } from './turnChanges.ts';

@@ -5,7 +5,7 @@
  * chat's environment.
  */
 import type { ZcodeCapabilities } from '../../bridge/acp/extensions/contractDescriptors.ts';
-import type { FeatureUnavailable } from '../../webview-ui/contract.ts';
+import type { FeatureUnavailable } from '../../webview-ui/viewModel.ts';
 import { blockedReason } from '../zcodeFeatures.ts';
 
 /** What the chat needs of `ZcodeFeatures`. */

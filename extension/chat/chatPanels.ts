@@ -5,7 +5,7 @@
  * its session id in its state (viewState.ts) and the serializer re-binds the restored tab to it.
  */
 import * as vscode from 'vscode';
-import type { PlanQuotaView } from '../../webview-ui/contract.ts';
+import type { PlanQuotaView } from '../../webview-ui/viewModel.ts';
 import type { ZcodeClientHost } from '../acpClient.ts';
 import { ChatBinding } from '../sessions/chatBinding.ts';
 import type { SessionRegistry } from '../sessions/registry.ts';

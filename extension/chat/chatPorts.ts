@@ -14,7 +14,8 @@ import type {
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
 import type { ExtensionRequest, ParamsOf, ResultOf, RewindToResponse } from '../../bridge/acp/extensions/contractDescriptors.ts';
-import type { Attachment, ChangesItem, ChatSettings, MentionCandidate } from '../../webview-ui/contract.ts';
+import type { ChatSettings, MentionCandidate } from '../../webview-ui/contract.ts';
+import type { Attachment, ChangesItem } from '../../webview-ui/viewModel.ts';
 import type { ChatFeatures } from './chatFeatures.ts';
 import type { DiffSource } from './toolView.ts';
 

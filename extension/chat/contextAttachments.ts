@@ -3,7 +3,7 @@
  * embedded context), the active file, or files picked in a dialog.
  */
 import * as vscode from 'vscode';
-import type { Attachment } from '../../webview-ui/contract.ts';
+import type { Attachment } from '../../webview-ui/viewModel.ts';
 
 let counter = 0;
 const nextId = (): string => `ctx-${Date.now()}-${++counter}`;

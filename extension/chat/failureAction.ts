@@ -5,7 +5,7 @@
  * plan the editor cannot use needs the ZCode desktop app, a rejected key the provider's settings,
  * anything else the logs. Pure.
  */
-import type { ErrorAction } from '../../webview-ui/contract.ts';
+import type { ErrorAction } from '../../webview-ui/viewModel.ts';
 
 const record = (value: unknown): Record<string, unknown> | undefined => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined);
 

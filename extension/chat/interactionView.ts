@@ -18,7 +18,7 @@ import type {
   RequestPermissionRequest,
 } from '@agentclientprotocol/sdk';
 import { choiceFieldOf, combineAnswer, otherFieldOf, PLAN_FEEDBACK_FIELD, readFormKind } from '../../shared/forms.ts';
-import type { ElicitationFormKind, ElicitationItem, PermissionItem, ToolContentView, ToolItem } from '../../webview-ui/contract.ts';
+import type { ElicitationFormKind, ElicitationItem, PermissionItem, ToolContentView, ToolItem } from '../../webview-ui/viewModel.ts';
 import { compactDiff } from './lineDiff.ts';
 import { previewValue, type DiffSource } from './toolView.ts';
 

@@ -4,7 +4,7 @@
  * large file; the middle is diffed with Myers' O(ND) algorithm, bounded so a pathological input
  * degrades to "all removed, all added" instead of burning the extension host.
  */
-import type { DiffLine } from '../../webview-ui/contract.ts';
+import type { DiffLine } from '../../webview-ui/viewModel.ts';
 
 export interface CompactDiff {
   added: number;

@@ -7,10 +7,10 @@
 import {
   DidChangeSnapshotNotification,
   DidPatchNotification,
-  type ChatSnapshot,
   type IpcMessage,
   type IpcNotification,
 } from '../../webview-ui/contract.ts';
+import type { ChatSnapshot } from '../../webview-ui/viewModel.ts';
 import type { Change } from './transcript.ts';
 
 /** Patches are sent at most this often (ms); deltas in between are merged. */

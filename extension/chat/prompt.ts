@@ -6,7 +6,7 @@
  * as text; images are sent only when the agent advertises `promptCapabilities.image`.
  */
 import type { ContentBlock } from '@agentclientprotocol/sdk';
-import type { Attachment, AttachmentSummary } from '../../webview-ui/contract.ts';
+import type { Attachment, AttachmentSummary } from '../../webview-ui/viewModel.ts';
 
 export interface PromptCapabilityFlags {
   image: boolean;

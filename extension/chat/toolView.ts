@@ -6,7 +6,7 @@
  *   `_meta.terminal_exit {terminal_id, exit_code, signal}`.
  */
 import type { ToolCall, ToolCallContent, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
-import type { SubagentView, TerminalView, ToolContentView, ToolItem } from '../../webview-ui/contract.ts';
+import type { SubagentView, TerminalView, ToolContentView, ToolItem } from '../../webview-ui/viewModel.ts';
 import { compactDiff } from './lineDiff.ts';
 
 /** Raw input/output shown in a card is cut here (the card is a preview, not a log). */

@@ -16,17 +16,14 @@ import type {
   StopReason,
 } from '@agentclientprotocol/sdk';
 import {
-  applyTranscriptOps,
   emptySessionView,
-  itemList,
   type AttachmentSummary,
   type ErrorAction,
   type ChatSnapshot,
-  type ItemList,
   type SessionView,
   type TranscriptItem,
-  type TranscriptOp,
-} from '../../webview-ui/contract.ts';
+} from '../../webview-ui/viewModel.ts';
+import { applyTranscriptOps, itemList, type ItemList, type TranscriptOp } from '../../webview-ui/transcriptOps.ts';
 import { elicitationItem, permissionItem, proposedDiffs, summarizeElicitation } from './interactionView.ts';
 import { turnNoticeOf, type TurnNotice } from './turnNotices.ts';
 import { foldToolCall, isOutputOnly, terminalOutput, toolItemId, type DiffSource } from './toolView.ts';

@@ -8,7 +8,7 @@
  * the disabled action's tooltip, instead of failing again on every click.
  */
 import { CheckpointsRequest, RewindRequest, type ResultOf } from '../../bridge/acp/extensions/contractDescriptors.ts';
-import type { SessionView, UserItem } from '../../webview-ui/contract.ts';
+import type { SessionView, UserItem } from '../../webview-ui/viewModel.ts';
 import { mapCheckpoints } from './checkpointMap.ts';
 import type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';
 import * as T from './transcript.ts';

@@ -3,7 +3,7 @@
  * messages as text, thoughts and tool calls as collapsed `<details>` sections, diffs as fenced
  * `diff` blocks, shell output as fenced `console` blocks, answered prompts as quotes. Pure.
  */
-import type { DiffLine, ToolItem, TranscriptItem } from '../../webview-ui/contract.ts';
+import type { DiffLine, ToolItem, TranscriptItem } from '../../webview-ui/viewModel.ts';
 
 /** A fence longer than any backtick run inside `text`, so the block cannot end early. */
 function fence(text: string, info = ''): string {

@@ -27,7 +27,8 @@ import * as esbuild from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { chatHtml } from '../../extension/chat/webviewHtml.ts';
 import { WEBVIEW_PRODUCTION_BUILD } from '../helpers/webviewBundle.ts';
-import type { ChatPatch, ChatSnapshot, SessionView, TranscriptItem } from '../../webview-ui/contract.ts';
+import type { ChatSnapshot, SessionView, TranscriptItem } from '../../webview-ui/viewModel.ts';
+import type { ChatPatch } from '../../webview-ui/transcriptOps.ts';
 
 /** One line of the bench table. */
 export interface Row {

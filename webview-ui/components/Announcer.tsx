@@ -4,7 +4,7 @@
  * streamed deltas would be read out token by token.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { TranscriptItem } from '../contract.ts';
+import type { TranscriptItem } from '../viewModel.ts';
 import { t } from '../l10n.ts';
 
 const SPOKEN_LENGTH = 300;

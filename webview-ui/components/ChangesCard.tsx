@@ -3,7 +3,7 @@
  * (VS Code's multi-file diff editor, before the turn ⇄ now), Undo per file and Undo all. The host
  * decides whether an undo may happen (extension/changes/changeTracker.ts) and sends the updated card.
  */
-import type { ChangedFileView, ChangesItem } from '../contract.ts';
+import type { ChangedFileView, ChangesItem } from '../viewModel.ts';
 import { useActions } from '../actions.ts';
 import { t } from '../l10n.ts';
 import { baseName } from './DiffView.tsx';

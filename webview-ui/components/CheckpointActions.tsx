@@ -7,7 +7,7 @@
  */
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { FeatureUnavailable, SessionView, UserItem } from '../contract.ts';
+import type { FeatureUnavailable, SessionView, UserItem } from '../viewModel.ts';
 import { useActions } from '../actions.ts';
 import { t } from '../l10n.ts';
 import { Icon } from './Icon.tsx';

@@ -8,7 +8,8 @@
  */
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
-import type { Attachment, ChatSettings, SessionView } from '../contract.ts';
+import type { ChatSettings } from '../contract.ts';
+import type { Attachment, SessionView } from '../viewModel.ts';
 import { useActions } from '../actions.ts';
 import { t } from '../l10n.ts';
 import type { ViewState } from '../viewState.ts';

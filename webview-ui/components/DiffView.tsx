@@ -1,5 +1,5 @@
 /** An edit's compact diff (a few context lines per hunk) with "Open Diff" for the full editor. */
-import type { ToolContentView } from '../contract.ts';
+import type { ToolContentView } from '../viewModel.ts';
 import { useActions } from '../actions.ts';
 import { t } from '../l10n.ts';
 import { Icon } from './Icon.tsx';

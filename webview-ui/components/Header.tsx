@@ -4,7 +4,8 @@
  */
 import { t } from '../l10n.ts';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { SessionSummary, SessionView } from '../contract.ts';
+import type { SessionSummary } from '../contract.ts';
+import type { SessionView } from '../viewModel.ts';
 import { useActions } from '../actions.ts';
 import { Icon } from './Icon.tsx';
 

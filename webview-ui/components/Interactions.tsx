@@ -9,7 +9,7 @@ import { t } from '../l10n.ts';
 import { PLAN_FEEDBACK_FIELD } from '../../shared/forms.ts';
 import { useId, useRef, useState } from 'preact/hooks';
 import { useCardFocus } from './useCardFocus.ts';
-import type { ElicitationItem, PermissionItem } from '../contract.ts';
+import type { ElicitationItem, PermissionItem } from '../viewModel.ts';
 import { useActions } from '../actions.ts';
 import { DiffView } from './DiffView.tsx';
 import { Icon } from './Icon.tsx';

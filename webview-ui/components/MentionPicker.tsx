@@ -6,7 +6,8 @@
  * Explorer, as VS Code requires for webviews) become attachments the same way.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Attachment, MentionCandidate } from '../contract.ts';
+import type { MentionCandidate } from '../contract.ts';
+import type { Attachment } from '../viewModel.ts';
 import type { ChatActions } from '../actions.ts';
 import { t } from '../l10n.ts';
 import { Icon } from './Icon.tsx';

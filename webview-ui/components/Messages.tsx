@@ -1,5 +1,5 @@
 /** User and agent messages, thoughts (collapsed by default), errors with Retry, notices. */
-import type { AgentItem, ErrorAction, ErrorItem, NoticeItem, ThoughtItem, UserItem } from '../contract.ts';
+import type { AgentItem, ErrorAction, ErrorItem, NoticeItem, ThoughtItem, UserItem } from '../viewModel.ts';
 import { useActions } from '../actions.ts';
 import { t } from '../l10n.ts';
 import { useToggle } from '../viewState.ts';

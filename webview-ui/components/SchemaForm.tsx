@@ -7,7 +7,7 @@
 import { t } from '../l10n.ts';
 import type { ComponentChildren } from 'preact';
 import { useId, useMemo, useRef, useState } from 'preact/hooks';
-import type { ElicitationItem } from '../contract.ts';
+import type { ElicitationItem } from '../viewModel.ts';
 import { useActions } from '../actions.ts';
 import { formContent, formFields, initialValues, otherEffect, toggleChoice, validateForm, type Field, type FormValues } from '../elicitation.ts';
 import { SKIP_CHOICE } from '../../shared/forms.ts';

@@ -2,7 +2,7 @@
 import { t } from '../l10n.ts';
 import { useMemo } from 'preact/hooks';
 import { parseAnsi, type AnsiSegment } from '../ansi.ts';
-import type { TerminalView } from '../contract.ts';
+import type { TerminalView } from '../viewModel.ts';
 import { useToggle } from '../viewState.ts';
 import { Icon } from './Icon.tsx';
 

@@ -4,7 +4,7 @@
  */
 import { t } from '../l10n.ts';
 import type { ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk';
-import type { SubagentView, ToolItem } from '../contract.ts';
+import type { SubagentView, ToolItem } from '../viewModel.ts';
 import { useActions } from '../actions.ts';
 import { useToggle } from '../viewState.ts';
 import { DiffView, baseName } from './DiffView.tsx';

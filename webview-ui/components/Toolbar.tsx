@@ -1,7 +1,7 @@
 /** Config pickers (mode, model, thought level, …: ACP config options) and the context meter. */
 import { t } from '../l10n.ts';
 import type { SessionConfigOption, SessionConfigSelectGroup, SessionConfigSelectOption } from '@agentclientprotocol/sdk';
-import type { PlanQuotaView, SessionView } from '../contract.ts';
+import type { PlanQuotaView, SessionView } from '../viewModel.ts';
 import { useActions } from '../actions.ts';
 
 const CATEGORY_ORDER = ['mode', 'model', 'thought_level'];

@@ -7,7 +7,7 @@
  */
 import { Component } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { SessionView, TranscriptItem } from '../contract.ts';
+import type { SessionView, TranscriptItem } from '../viewModel.ts';
 import { useActions, type ChatActions } from '../actions.ts';
 import { t } from '../l10n.ts';
 import { Announcer } from './Announcer.tsx';

@@ -3,7 +3,7 @@
  * Open Settings, the install instructions) instead of a welcome that looks like a working install.
  * Otherwise it names the model the session will use and offers a few first prompts that start work.
  */
-import type { SessionView } from '../contract.ts';
+import type { SessionView } from '../viewModel.ts';
 import { useActions } from '../actions.ts';
 import { t } from '../l10n.ts';
 import { Icon } from './Icon.tsx';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { h, type ComponentChild } from 'preact';
 import { act } from 'preact/test-utils';
 import { ActionsContext } from '../../../webview-ui/actions.ts';
-import type { ElicitationItem, PermissionItem } from '../../../webview-ui/contract.ts';
+import type { ElicitationItem, PermissionItem } from '../../../webview-ui/viewModel.ts';
 import { ElicitationCard, PermissionCard } from '../../../webview-ui/components/Interactions.tsx';
 import { KeyHistoryContext } from '../../../webview-ui/components/useCardFocus.ts';
 import { KeyHistory } from '../../../webview-ui/keyHistory.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compactDiff, diffLines, splitLines } from '../../../extension/chat/lineDiff.ts';
+import { compactDiff, diffLines, splitLines } from '../../../../extension/chat/lineDiff.ts';
 
 test('minimal edit scripts', () => {
   assert.deepEqual(diffLines(['a', 'b', 'c'], ['a', 'x', 'c']), [

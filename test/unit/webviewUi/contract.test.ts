@@ -6,13 +6,10 @@ import {
   ListSessionsRequest,
   ReadyCommand,
   SendPromptCommand,
-  TERMINAL_TAIL_LIMIT,
-  applyTranscriptOps,
-  emptySessionView,
-  itemList,
   toIpcMessage,
-  type TranscriptItem,
 } from '../../../webview-ui/contract.ts';
+import { emptySessionView, type TranscriptItem } from '../../../webview-ui/viewModel.ts';
+import { TERMINAL_TAIL_LIMIT, applyTranscriptOps, itemList } from '../../../webview-ui/transcriptOps.ts';
 import { ChatStore } from '../../../webview-ui/store.ts';
 import { HostChannel, type MessageSource } from '../../../webview-ui/ipc.ts';
 

@@ -12,13 +12,10 @@ import {
   FocusInputNotification,
   DidPatchNotification,
   DidRestoreDraftNotification,
-  emptySessionView,
-  type ChatPatch,
-  type ChatSnapshot,
   type IpcMessage,
-  type SessionView,
-  type TranscriptItem,
 } from '../../../webview-ui/contract.ts';
+import { emptySessionView, type ChatSnapshot, type SessionView, type TranscriptItem } from '../../../webview-ui/viewModel.ts';
+import type { ChatPatch } from '../../../webview-ui/transcriptOps.ts';
 import { startChat } from '../../../webview-ui/boot.ts';
 import type { MessageSource } from '../../../webview-ui/ipc.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mapCheckpoints } from '../../../extension/chat/checkpointMap.ts';
+import { mapCheckpoints } from '../../../../extension/chat/checkpointMap.ts';
 
 const msgs = (...texts: string[]) => texts.map((text, i) => ({ id: `user:${i}`, text }));
 

@@ -6,7 +6,8 @@ import { document, click } from './dom.ts';
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { act } from 'preact/test-utils';
-import { DidChangeSnapshotNotification, emptySessionView, type ChatSnapshot, type IpcMessage, type SessionView, type TranscriptItem } from '../../../webview-ui/contract.ts';
+import { DidChangeSnapshotNotification, type IpcMessage } from '../../../webview-ui/contract.ts';
+import { emptySessionView, type ChatSnapshot, type SessionView, type TranscriptItem } from '../../../webview-ui/viewModel.ts';
 import { startChat } from '../../../webview-ui/boot.ts';
 import type { MessageSource } from '../../../webview-ui/ipc.ts';
 

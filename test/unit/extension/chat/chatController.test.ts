@@ -27,30 +27,28 @@ import {
   RemoveSteerCommand,
   DidRestoreDraftNotification,
   RewindMessageCommand,
-  applyTranscriptOps,
-  itemList,
-  type ChatPatch,
-  type ChatSnapshot,
   type IpcCommand,
   type IpcMessage,
   type IpcRequest,
-} from '../../../webview-ui/contract.ts';
-import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../extension/chat/chatController.ts';
-import type { DiffSource } from '../../../extension/chat/toolView.ts';
-import type { ChatAttentionEvent, LoadedSession } from '../../../extension/chat/chatPorts.ts';
-import { LoadEarlierRequest, RemoveQueuedRequest, RetryTurnRequest, SteerRequest } from '../../../bridge/acp/extensions/contractDescriptors.ts';
-import { callExtension } from '../../../bridge/acp/extensions/contractSchemas.ts';
-import type { ZcodeCapabilities } from '../../../bridge/acp/extensions/contractDescriptors.ts';
-import type { ChatFeatures } from '../../../extension/chat/chatFeatures.ts';
-import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../bridge/acp/extensions/contractDescriptors.ts';
+} from '../../../../webview-ui/contract.ts';
+import type { ChatSnapshot } from '../../../../webview-ui/viewModel.ts';
+import { applyTranscriptOps, itemList, type ChatPatch } from '../../../../webview-ui/transcriptOps.ts';
+import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../../extension/chat/chatController.ts';
+import type { DiffSource } from '../../../../extension/chat/toolView.ts';
+import type { ChatAttentionEvent, LoadedSession } from '../../../../extension/chat/chatPorts.ts';
+import { LoadEarlierRequest, RemoveQueuedRequest, RetryTurnRequest, SteerRequest } from '../../../../bridge/acp/extensions/contractDescriptors.ts';
+import { callExtension } from '../../../../bridge/acp/extensions/contractSchemas.ts';
+import type { ZcodeCapabilities } from '../../../../bridge/acp/extensions/contractDescriptors.ts';
+import type { ChatFeatures } from '../../../../extension/chat/chatFeatures.ts';
+import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../../bridge/acp/extensions/contractDescriptors.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChangeStore } from '../../../extension/changes/changeStore.ts';
-import { ChangeTracker } from '../../../extension/changes/changeTracker.ts';
-import { nodeFiles } from '../../helpers/nodeFiles.ts';
-import { Emitter } from '../../helpers/emitter.ts';
-import { allAvailable } from '../../helpers/capabilities.ts';
+import { ChangeStore } from '../../../../extension/changes/changeStore.ts';
+import { ChangeTracker } from '../../../../extension/changes/changeTracker.ts';
+import { nodeFiles } from '../../../helpers/nodeFiles.ts';
+import { Emitter } from '../../../helpers/emitter.ts';
+import { allAvailable } from '../../../helpers/capabilities.ts';
 
 type Deferred<T> = { promise: Promise<T>; resolve(v: T): void; reject(e: unknown): void };
 function deferred<T>(): Deferred<T> {

@@ -6,11 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RequestPermissionRequest } from '@agentclientprotocol/sdk';
-import { gitignoreMatcher } from '../../../extension/chat/gitignore.ts';
-import { fuzzyFilter, fuzzyScore } from '../../../extension/chat/fuzzyMatch.ts';
-import { buildPrompt, fileContents } from '../../../extension/chat/prompt.ts';
-import { ChatUiRouter, type RoutedChat } from '../../../extension/chat/chatUiRouter.ts';
-import type { Attachment } from '../../../webview-ui/contract.ts';
+import { gitignoreMatcher } from '../../../../extension/chat/gitignore.ts';
+import { fuzzyFilter, fuzzyScore } from '../../../../extension/chat/fuzzyMatch.ts';
+import { buildPrompt, fileContents } from '../../../../extension/chat/prompt.ts';
+import { ChatUiRouter, type RoutedChat } from '../../../../extension/chat/chatUiRouter.ts';
+import type { Attachment } from '../../../../webview-ui/viewModel.ts';
 
 test('gitignore: names at any depth, anchored paths, directories, globs, negation, comments', () => {
   const ignored = gitignoreMatcher(['# build output', 'node_modules/', '/dist', '*.log', '!keep.log', 'docs/**/*.tmp', 'a?c.txt', '\\#hash', ''].join('\n'));

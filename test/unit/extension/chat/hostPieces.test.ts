@@ -1,8 +1,8 @@
 /** Pure host pieces: the webview HTML's CSP, prompt building, attachment parsing. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chatHtml, contentSecurityPolicy } from '../../../extension/chat/webviewHtml.ts';
-import { buildPrompt, parseAttachments, rangeUri } from '../../../extension/chat/prompt.ts';
+import { chatHtml, contentSecurityPolicy } from '../../../../extension/chat/webviewHtml.ts';
+import { buildPrompt, parseAttachments, rangeUri } from '../../../../extension/chat/prompt.ts';
 
 test('CSP: nonce-only scripts, styles/fonts from the extension, no inline anything, no remote', () => {
   const csp = contentSecurityPolicy('https://x.vscode-cdn.net', 'N0NCE');

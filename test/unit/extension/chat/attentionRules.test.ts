@@ -1,7 +1,7 @@
 // When the chat notifies (zcode.notifications) and what the notification says of a turn.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { shouldNotify, summaryLine } from '../../../extension/chat/attentionRules.ts';
+import { shouldNotify, summaryLine } from '../../../../extension/chat/attentionRules.ts';
 
 test('whenHidden notifies only while the chat is hidden or the window unfocused; off never; always always', () => {
   assert.equal(shouldNotify('whenHidden', true, true), false);

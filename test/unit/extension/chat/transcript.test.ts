@@ -2,9 +2,10 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { applyTranscriptOps, itemList, type TranscriptItem } from '../../../webview-ui/contract.ts';
-import * as T from '../../../extension/chat/transcript.ts';
-import { formKindMeta } from '../../../shared/forms.ts';
+import type { TranscriptItem } from '../../../../webview-ui/viewModel.ts';
+import { applyTranscriptOps, itemList } from '../../../../webview-ui/transcriptOps.ts';
+import * as T from '../../../../extension/chat/transcript.ts';
+import { formKindMeta } from '../../../../shared/forms.ts';
 
 /** Applies updates; also replays the emitted ops on a second list to prove ops ≡ state. */
 function run(updates: SessionUpdate[], state = T.createTranscript({ sessionId: 's1' })) {

@@ -14,17 +14,15 @@ import {
   PrepareSessionCommand,
   ReadyCommand,
   SendPromptCommand,
-  applyTranscriptOps,
-  itemList,
-  type ChatPatch,
-  type ChatSnapshot,
   type IpcCommand,
   type IpcMessage,
-} from '../../../webview-ui/contract.ts';
-import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../extension/chat/chatController.ts';
-import { callExtension } from '../../../bridge/acp/extensions/contractSchemas.ts';
-import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../bridge/acp/extensions/contractDescriptors.ts';
-import { Emitter } from '../../helpers/emitter.ts';
+} from '../../../../webview-ui/contract.ts';
+import type { ChatSnapshot } from '../../../../webview-ui/viewModel.ts';
+import { applyTranscriptOps, itemList, type ChatPatch } from '../../../../webview-ui/transcriptOps.ts';
+import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../../extension/chat/chatController.ts';
+import { callExtension } from '../../../../bridge/acp/extensions/contractSchemas.ts';
+import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../../bridge/acp/extensions/contractDescriptors.ts';
+import { Emitter } from '../../../helpers/emitter.ts';
 
 /** A host whose prompts the test settles; `session/new` answers, then the bridge sends the menu (as bridge/acp/handlers.ts). */
 class FakeHost implements ChatHost {
@@ -179,7 +177,7 @@ describe('chat: the first hour', () => {
 });
 
 describe('chat: the action of a failed turn', async () => {
-  const { failureAction } = await import('../../../extension/chat/failureAction.ts');
+  const { failureAction } = await import('../../../../extension/chat/failureAction.ts');
   const { RequestError } = await import('@agentclientprotocol/sdk');
   test('a captcha or a plan the editor cannot use: the desktop app; a rejected key: the key; retryable: Retry; the rest: the logs', () => {
     const failed = (zcode: Record<string, unknown>) => new RequestError(-32603, 'failed', { zcode });
@@ -192,7 +190,7 @@ describe('chat: the action of a failed turn', async () => {
 });
 
 describe('chat: turn notices', async () => {
-  const { turnNoticeOf } = await import('../../../extension/chat/turnNotices.ts');
+  const { turnNoticeOf } = await import('../../../../extension/chat/turnNotices.ts');
   test('the bridge\'s notice as a thought chunk of its own paragraph, as an ACP notice, and the older status mark', () => {
     const meta = { zcode: { status: 'retrying', notice: { kind: 'retrying', severity: 'warning', attempt: 1, of: 2, delayMs: 500 } } };
     assert.deepEqual(turnNoticeOf({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: '\n\nretrying in 0.5 s\n\n' }, _meta: meta }), { kind: 'retrying', text: 'retrying in 0.5 s' });
@@ -207,7 +205,7 @@ describe('chat: turn notices', async () => {
 });
 
 describe('chat: a shell permission', async () => {
-  const { permissionItem } = await import('../../../extension/chat/interactionView.ts');
+  const { permissionItem } = await import('../../../../extension/chat/interactionView.ts');
   test('zcode\'s Bash input becomes a command line and its description; another tool keeps its input', () => {
     const item = permissionItem('p1', { sessionId: 's1', toolCall: { toolCallId: 't1', title: 'Run `npm test`', kind: 'execute', rawInput: { command: 'npm test', description: 'Run the test suite' } }, options: [] }, undefined);
     assert.deepEqual(item.command, { line: 'npm test', description: 'Run the test suite' });
@@ -218,7 +216,7 @@ describe('chat: a shell permission', async () => {
 });
 
 describe('chat: one card for a question', async () => {
-  const T = await import('../../../extension/chat/transcript.ts');
+  const T = await import('../../../../extension/chat/transcript.ts');
   test('the questions form replaces the tool\'s card, and the tool\'s later updates do not bring it back', () => {
     const state = T.createTranscript({ sessionId: 's1' });
     T.applySessionUpdate(state, { sessionUpdate: 'tool_call', toolCallId: 'ask1', title: '2 questions', kind: 'other', status: 'pending' });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { h } from 'preact';
 import type { ElicitationSchema } from '@agentclientprotocol/sdk';
 import { ActionsContext } from '../../../webview-ui/actions.ts';
-import type { ElicitationItem, PermissionItem } from '../../../webview-ui/contract.ts';
+import type { ElicitationItem, PermissionItem } from '../../../webview-ui/viewModel.ts';
 import { ElicitationCard, PermissionCard } from '../../../webview-ui/components/Interactions.tsx';
 import { recordingActions } from './fakeActions.ts';
 

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BackgroundTasksNotification } from '../../../bridge/acp/extensions/contractDescriptors.ts';
-import { SessionRelease, type ReleasableSessions, type SessionReleaseHost } from '../../../extension/sessions/sessionRelease.ts';
-import { Emitter } from '../../helpers/emitter.ts';
+import { BackgroundTasksNotification } from '../../../../bridge/acp/extensions/contractDescriptors.ts';
+import { SessionRelease, type ReleasableSessions, type SessionReleaseHost } from '../../../../extension/sessions/sessionRelease.ts';
+import { Emitter } from '../../../helpers/emitter.ts';
 
 class FakeHost implements SessionReleaseHost {
   loading = false;

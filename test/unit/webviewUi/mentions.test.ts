@@ -10,7 +10,8 @@ import { act } from 'preact/test-utils';
 import { ActionsContext } from '../../../webview-ui/actions.ts';
 import { Composer } from '../../../webview-ui/components/Composer.tsx';
 import { droppedUris, mentionAt, uriAttachment } from '../../../webview-ui/components/MentionPicker.tsx';
-import { DEFAULT_CHAT_SETTINGS, emptySessionView, type MentionCandidate } from '../../../webview-ui/contract.ts';
+import { DEFAULT_CHAT_SETTINGS, type MentionCandidate } from '../../../webview-ui/contract.ts';
+import { emptySessionView } from '../../../webview-ui/viewModel.ts';
 import { ViewState } from '../../../webview-ui/viewState.ts';
 import { recordingActions } from './fakeActions.ts';
 

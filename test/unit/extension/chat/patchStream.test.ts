@@ -1,8 +1,9 @@
 /** PatchStream's pacing: the first change after a pause goes out in the next task, the rest at most every FLUSH_MS, merged. */
 import assert from 'node:assert/strict';
 import { mock, test } from 'node:test';
-import { FLUSH_MS, PatchStream } from '../../../extension/chat/patchStream.ts';
-import { emptySessionView, type IpcMessage } from '../../../webview-ui/contract.ts';
+import { FLUSH_MS, PatchStream } from '../../../../extension/chat/patchStream.ts';
+import type { IpcMessage } from '../../../../webview-ui/contract.ts';
+import { emptySessionView } from '../../../../webview-ui/viewModel.ts';
 
 test('the first change after a pause is sent at once; changes inside the window wait for it, merged', () => {
   mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 });
