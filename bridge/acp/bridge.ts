@@ -58,6 +58,7 @@
  *   editor. `defaultMode` overrides it (VS Code setting `zcode.defaultMode`).
  */
 import { resolveLocale } from '../l10n/messages.ts';
+import { BridgeLanguage } from '../l10n/language.ts';
 import type { AgentApp, AgentConnection, ClientApp, ClientConnection, Stream } from '@agentclientprotocol/sdk';
 import { agent } from '@agentclientprotocol/sdk';
 import { createZcodeBackend } from '../zcode/client.ts';
@@ -123,7 +124,10 @@ export interface BridgeOptions {
    * not retried.
    */
   retryTurnInPlace?: RetryTurnInPlace;
-  /** The client's language (`zh-cn`, `zh_CN.UTF-8` …) for what the bridge writes itself; default English. */
+  /**
+   * The client's language (`zh-cn`, `zh_CN.UTF-8` …) for what the bridge writes itself; default
+   * English. A client's `initialize` `_meta.zcode.locale` replaces it (l10n/language.ts).
+   */
   locale?: string;
 }
 
@@ -186,7 +190,7 @@ class BridgeImpl implements Bridge {
       clients: this.registry,
       logger,
       defaultMode: options.defaultMode ?? DEFAULT_MODE,
-      locale: resolveLocale(options.locale),
+      language: new BridgeLanguage(resolveLocale(options.locale)),
       models: new ModelOptionCache(options.storageDir, logger),
       draft,
       modes: this.buildModes,
@@ -196,7 +200,7 @@ class BridgeImpl implements Bridge {
     this.router = new InteractionRouter(this.sessions, this.registry, this.races, logger, (runtime) => this.turns.cancelRunning(runtime), {
       ...DEFAULT_INTERACTION_TUNING,
       ...options.tuning?.interactions,
-    }, resolveLocale(options.locale));
+    });
     this.turns = new TurnEngine(
       this.sessions,
       this.backend,

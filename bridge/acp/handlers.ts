@@ -22,6 +22,7 @@ import type { CommandScope } from './commandCatalog.ts';
 import { requireAbsoluteCwd, requireUsableCwd } from './cwd.ts';
 import type { SlashCommandRunner, BridgeContext } from './context.ts';
 import { answerOrRequestError } from './errors.ts';
+import { initializeLocale } from '../l10n/language.ts';
 import { AUTH_METHOD_ID, initializeResponse, PROTOCOL_VERSION } from './initializeAnswer.ts';
 import type { SessionRuntime } from './sessions.ts';
 import { LoadEarlierRequest } from './extensionSchemas.ts';
@@ -60,6 +61,8 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
   app.onRequest('initialize', ({ params, client }) => {
     const me = clients.of(client);
     if (me) clients.initialized(me, params.clientCapabilities, params.clientInfo?.name);
+    const locale = initializeLocale(params._meta);
+    if (locale !== undefined) sessions.language.clientNamed(locale);
     logger.info(`initialize from ${params.clientInfo?.name ?? 'an unnamed client'} (asked for protocol ${params.protocolVersion}, answering ${PROTOCOL_VERSION})`);
     return initializeResponse();
   });
@@ -103,7 +106,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
         // A long history replays its tail (replayPage.ts); `_zcode/session/loadEarlier` pages back.
         const messages = await settledMessages(deps.backend, runtime.zcodeId, logger);
         const page = pageEndingAt(messages, messages.length, limit ?? DEFAULT_REPLAY_MESSAGES);
-        const updates = historyToUpdates(page.messages, { cwd: runtime.cwd, todos: runtime.todos, terminalOutput: supportsTerminalOutput(clients.of(client)?.capabilities) });
+        const updates = historyToUpdates(page.messages, { cwd: runtime.cwd, todos: runtime.todos, terminalOutput: supportsTerminalOutput(clients.of(client)?.capabilities), locale: sessions.locale });
         if (runtime.title) updates.push({ sessionUpdate: 'session_info_update', title: runtime.title });
         for (const update of updates) sendTo(client, params.sessionId, update);
         replay = { total: page.total, replayed: page.messages.length, ...(page.cursor ? { cursor: page.cursor } : {}) };
@@ -123,7 +126,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       const page = pageBefore(messages, params.cursor, params.limit ?? DEFAULT_REPLAY_MESSAGES);
       if (page instanceof Error) throw RequestError.invalidParams({ cursor: params.cursor }, `${LoadEarlierRequest.method}: ${page.message}`);
       // Only the asking client gets the page, before the answer, each update marked with the cursor it answers.
-      const updates = historyToUpdates(page.messages, { cwd: handle.cwd, terminalOutput: supportsTerminalOutput(clients.of(client)?.capabilities) });
+      const updates = historyToUpdates(page.messages, { cwd: handle.cwd, terminalOutput: supportsTerminalOutput(clients.of(client)?.capabilities), locale: sessions.locale });
       for (const update of updates) sendTo(client, params.sessionId, { ...update, _meta: { ...update._meta, zcode: { ...(update._meta?.zcode as object | undefined), earlierPage: params.cursor } } } as SessionUpdate);
       return { messages: page.messages.length, ...(page.cursor ? { cursor: page.cursor } : {}) };
     }),

@@ -35,6 +35,7 @@ import type { BuildModes } from '../zcode/buildModes.ts';
 import type { AutomationProbe } from '../zcode/automation.ts';
 import { UpdateSink } from './updateSink.ts';
 import type { BridgeLocale } from '../l10n/messages.ts';
+import { BridgeLanguage } from '../l10n/language.ts';
 import { newTranslator, setTerminalOutput, translate } from './translation.ts';
 import type { TranslatorState, TurnSignal } from './translation.ts';
 
@@ -109,8 +110,8 @@ export interface SessionManagerOptions {
   modes?: BuildModes;
   /** Which tools a build without `automation/*` must not offer (automation.ts). */
   automation?: AutomationProbe;
-  /** The client's language for the bridge's own words (translator: failure explanations). */
-  locale?: BridgeLocale;
+  /** The client's language for the bridge's own words (l10n/language.ts); English when absent. */
+  language?: BridgeLanguage;
 }
 
 export class SessionManager implements Disposable {
@@ -122,8 +123,11 @@ export class SessionManager implements Disposable {
   /** Every translator signal, with its runtime (turns.ts, extension methods). */
   readonly onSignal;
   private readonly subscriptions: Disposable[] = [];
+  /** The language of the bridge's own words (forms, options, card titles, notices); its one owner. */
+  readonly language: BridgeLanguage;
 
   constructor(private readonly options: SessionManagerOptions) {
+    this.language = options.language ?? new BridgeLanguage();
     this.signals = new Emitter('sessions.onSignal', options.logger);
     this.onSignal = this.signals.event;
     const { backend } = options;
@@ -186,7 +190,7 @@ export class SessionManager implements Disposable {
   choose(acpId: string, patch: ConfigPatch): SessionConfigOption[] {
     const entry = this.entries.get(acpId);
     if (!entry) throw RequestError.sessionNotFound(acpId);
-    const { after, updates } = chosen(entry.options ?? this.placeholderConfig(entry.cwd), patch);
+    const { after, updates } = chosen(entry.options ?? this.placeholderConfig(entry.cwd), patch, this.locale);
     entry.pending = { ...entry.pending, ...patch };
     entry.options = after;
     for (const update of updates) this.options.clients.broadcast('session/update', { sessionId: acpId, update });
@@ -233,6 +237,11 @@ export class SessionManager implements Disposable {
   }
 
   /** Every runtime (for summaries and shutdown). */
+  /** The language to write the bridge's own words in now. */
+  get locale(): BridgeLocale {
+    return this.language.current;
+  }
+
   get allRuntimes(): SessionRuntime[] {
     return [...this.runtimes.values()];
   }
@@ -354,7 +363,7 @@ export class SessionManager implements Disposable {
     let runtime = this.runtimes.get(zcodeId);
     const fresh = !runtime;
     if (!runtime) {
-      runtime = new SessionRuntime(zcodeId, cwd, newTranslator(cwd, this.terminalOutput, this.options.locale), this.placeholderConfig(cwd));
+      runtime = new SessionRuntime(zcodeId, cwd, newTranslator(cwd, this.terminalOutput, this.locale), this.placeholderConfig(cwd));
       runtime.mcpServers = entry.mcpServers;
       const aliases = runtime.aliases;
       runtime.sink = new UpdateSink((update) => {
@@ -445,13 +454,13 @@ export class SessionManager implements Disposable {
   /** The config options of a session zcode has no session for yet (lazyChoices.ts). */
   placeholderConfig(cwd?: string): SessionConfigOption[] {
     const { defaultMode, modes, models, draft } = this.options;
-    return placeholderOptions({ defaultMode, modes, models, drafted: cwd === undefined ? undefined : draft?.peek(cwd) });
+    return placeholderOptions({ defaultMode, modes, models, drafted: cwd === undefined ? undefined : draft?.peek(cwd), locale: this.locale });
   }
 
   /** New settings from zcode: the config options are rebuilt from them. */
   private setSettings(runtime: SessionRuntime, settings: SessionSettings): void {
     runtime.settings = settings;
-    runtime.configOptions = buildConfigOptions(settings, { mode: this.options.defaultMode, modes: this.options.modes?.offered });
+    runtime.configOptions = buildConfigOptions(settings, { mode: this.options.defaultMode, modes: this.options.modes?.offered, locale: this.locale });
     this.options.models?.remember(runtime.configOptions.find((o) => o.id === CONFIG_ID.model));
   }
 

@@ -49,6 +49,7 @@ import { PromptJob, RunningTurn, toAcpUsage, turnFailedError } from './turnState
 import type { Outcome, Terminal, TurnUsage } from './turnState.ts';
 import { askStatus, DEFAULT_WATCHDOG_TUNING, watchTurn } from './turnWatchdog.ts';
 import { noticeUpdate } from './notices.ts';
+import { bt } from '../l10n/messages.ts';
 import type { TurnNotice } from './notices.ts';
 import type { WatchdogTuning } from './turnWatchdog.ts';
 
@@ -163,8 +164,8 @@ export class TurnEngine implements Disposable {
         const error = new RequestError(
           -32603,
           info.expected
-            ? 'zcode was stopped while the prompt was running'
-            : (info.reason ?? `zcode exited unexpectedly while the prompt was running${info.stderrTail ? `: ${info.stderrTail.trim().split('\n').pop()}` : ''}`),
+            ? bt(sessions.locale, 'zcode was stopped while the prompt was running')
+            : (info.reason ?? `${bt(sessions.locale, 'zcode exited unexpectedly while the prompt was running')}${info.stderrTail ? `: ${info.stderrTail.trim().split('\n').pop()}` : ''}`),
           { zcode: { code: BackendErrorCode.ProcessExited, exitCode: info.code, signal: info.signal } },
         );
         for (const runtime of sessions.allRuntimes) {
@@ -482,7 +483,7 @@ export class TurnEngine implements Disposable {
     const old = turns.lingering;
     if (!old) return 'ready';
     this.logger.info(`waiting for the cancelled turn of ${runtime.zcodeId} to end before sending the next prompt`);
-    this.notify(runtime, { kind: 'waitingForCancelledTurn', severity: 'info', title: 'Waiting for zcode to finish stopping the previous turn…' });
+    this.notify(runtime, { kind: 'waitingForCancelledTurn', severity: 'info', title: bt(this.sessions.locale, 'Waiting for zcode to finish stopping the previous turn…') });
     this.backend.stop({ sessionId: runtime.zcodeId });
     let timer: NodeJS.Timeout | undefined;
     // Ends zcode's status polling (untilIdle) when this wait is over, whatever ended it.
@@ -513,7 +514,11 @@ export class TurnEngine implements Disposable {
     if (busyElsewhere) {
       throw new RequestError(
         -32603,
-        `zcode has not stopped the previous turn of this session ${seconds} s after it was cancelled. Restarting zcode would end it, but other sessions are running turns: send this again once they have finished (the bridge then restarts zcode), or restart zcode now ("ZCode: Restart zcode").`,
+        bt(
+          this.sessions.locale,
+          'zcode has not stopped the previous turn of this session {0} s after it was cancelled. Restarting zcode would end it, but other sessions are running turns: send this again once they have finished (the bridge then restarts zcode), or restart zcode now ("ZCode: Restart zcode").',
+          seconds,
+        ),
         { zcode: { status: 'cancelledTurnStillRunning' } },
       );
     }
@@ -521,7 +526,7 @@ export class TurnEngine implements Disposable {
     this.notify(runtime, {
       kind: 'restartingZcode',
       severity: 'warning',
-      title: `zcode did not stop the previous turn; restarting zcode and resuming this session…`,
+      title: bt(this.sessions.locale, 'zcode did not stop the previous turn; restarting zcode and resuming this session…'),
       facts: { waitedMs: this.tuning.cancelDrainMs },
     });
     // The exit ends every lingering turn and settles the running attempts (onDidExit above).
@@ -536,11 +541,12 @@ export class TurnEngine implements Disposable {
    * attempt up to `maxBackoffMs`, at most `transientRetries` attempts (500 ms, 1 s by default).
    */
   private announceRetry(runtime: SessionRuntime, outcome: Extract<Outcome, { kind: 'failed' }>, attempt: number, delayMs: number): void {
-    const why = outcome.cause && outcome.cause !== 'unknown' ? outcome.cause.replace(/_/g, ' ') : 'a transient error';
+    const locale = this.sessions.locale;
+    const why = bt(locale, outcome.cause && outcome.cause !== 'unknown' ? outcome.cause.replace(/_/g, ' ') : 'a transient error');
     this.notify(runtime, {
       kind: 'retrying',
       severity: 'warning',
-      title: `zcode's turn failed (${why}); retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt} of ${this.tuning.transientRetries})…`,
+      title: bt(locale, "zcode's turn failed ({0}); retrying in {1} s (attempt {2} of {3})…", why, (delayMs / 1000).toFixed(1), attempt, this.tuning.transientRetries),
       facts: { attempt, of: this.tuning.transientRetries, delayMs, ...(outcome.cause ? { cause: outcome.cause } : {}) },
     });
   }
@@ -595,7 +601,7 @@ export class TurnEngine implements Disposable {
         if (!job.cancelled) await this.pause(ms, job);
         if (job.cancelled) throw RequestError.requestCancelled();
       },
-      gaveUp: (attempts) => `zcode is still busy with another prompt on this session (tried ${attempts} times); try again when it has finished`,
+      gaveUp: (attempts) => bt(this.sessions.locale, 'zcode is still busy with another prompt on this session (tried {0} times); try again when it has finished', attempts),
     });
   }
 

@@ -1,11 +1,12 @@
 /**
  * What the bridge itself writes for people (form messages, choice labels, permission options,
- * retry notices), in the client's language. The English text is the key and the fallback; a
+ * picker names, tool card titles, retry notices, failures), in the client's language. The English text is the key and the fallback; a
  * language is a table of its translations. zcode's own texts (the model's questions, its error
  * messages) are never translated here: they stay as zcode sent them.
  *
- * The language comes from the client: the VS Code extension passes its display language
- * (`vscode.env.language`), `zcode-acp` reads `LC_ALL` / `LC_MESSAGES` / `LANG`.
+ * The language comes from the client (language.ts): the VS Code extension passes its display language
+ * (`vscode.env.language`), any client may name one in `initialize` `_meta.zcode.locale`, and
+ * `zcode-acp` falls back to `LC_ALL` / `LC_MESSAGES` / `LANG`.
  */
 
 export type BridgeLocale = 'en' | 'zh-cn';
@@ -58,6 +59,68 @@ const ZH_CN: Readonly<Record<string, string>> = {
     'zcode 无法连接模型服务商（网络错误或超时）。请检查网络连接（和代理）后重试。',
   'The model request failed. Try again, or pick another model.': '模型请求失败。请重试，或选择其他模型。',
   'The turn failed (zcode gave no reason).': '回合失败（zcode 未给出原因）。',
+  // Session config: the names and descriptions the bridge gives modes and thought levels (zcode names none).
+  Mode: '模式',
+  'How much zcode may do without asking': 'zcode 无需询问就能做多少事',
+  Model: '模型',
+  'Thought level': '思考程度',
+  'How much the model reasons before answering': '模型回答前推理多少',
+  Plan: '计划',
+  'Explore read-only and propose a plan for your approval before changing anything': '只读探索，先提出计划供你批准，再做任何更改',
+  Build: '构建',
+  'Edit files and run commands, asking before risky actions': '编辑文件并运行命令，有风险的操作前先询问',
+  Edit: '编辑',
+  'Apply file edits without asking; still asks before running commands': '直接应用文件编辑；运行命令前仍会询问',
+  'Run every tool without asking for permission': '运行任何工具都不请求许可',
+  Guarded: '谨慎',
+  "zcode's guarded mode (desktop 3.15 and later): more careful about what runs without asking": 'zcode 的谨慎模式（桌面版 3.15 及以上）：对无需询问就运行的操作更谨慎',
+  Auto: '自动',
+  'Let zcode decide when to ask': '由 zcode 决定何时询问',
+  Low: '低',
+  'Fast answers with little reasoning': '快速回答，推理较少',
+  Medium: '中',
+  'Balanced reasoning': '适度推理',
+  High: '高',
+  'Deeper reasoning for harder tasks': '更深入的推理，适合更难的任务',
+  Max: '最高',
+  'The most reasoning the model allows': '模型允许的最多推理',
+  // Tool card titles ({0} is a path, a command, a pattern or a question: zcode's, never translated).
+  Tool: '工具',
+  'Read {0}': '读取 {0}',
+  Read: '读取',
+  ' (lines {0}-{1})': '（第 {0}-{1} 行）',
+  ' (from line {0})': '（从第 {0} 行起）',
+  ' (first {0} lines)': '（前 {0} 行）',
+  'Write {0}': '写入 {0}',
+  Write: '写入',
+  'Edit {0}': '编辑 {0}',
+  'Run {0}': '运行 {0}',
+  'Run command': '运行命令',
+  'Read output of {0}': '读取 {0} 的输出',
+  'Read background output': '读取后台输出',
+  'Stop {0}': '停止 {0}',
+  'Stop background command': '停止后台命令',
+  '{0} {1} in {2}': '{0} {1}（在 {2} 中）',
+  'List {0}': '列出 {0}',
+  'Fetch {0}': '获取 {0}',
+  Fetch: '获取',
+  'Search the web: {0}': '搜索网页：{0}',
+  'Search the web': '搜索网页',
+  'Update plan': '更新计划',
+  'Agent: {0}': '子智能体：{0}',
+  Agent: '子智能体',
+  'Plan ready for approval': '计划待批准',
+  'Question: {0}': '问题：{0}',
+  '{0} questions': '{0} 个问题',
+  Question: '问题',
+  // Notices and failures of a turn.
+  'Waiting for zcode to finish stopping the previous turn…': '正在等待 zcode 停止上一个回合…',
+  'zcode did not stop the previous turn; restarting zcode and resuming this session…': 'zcode 未停止上一个回合；正在重启 zcode 并恢复此会话…',
+  'zcode was stopped while the prompt was running': '提示运行期间 zcode 被停止了',
+  'zcode exited unexpectedly while the prompt was running': '提示运行期间 zcode 意外退出',
+  'zcode has not stopped the previous turn of this session {0} s after it was cancelled. Restarting zcode would end it, but other sessions are running turns: send this again once they have finished (the bridge then restarts zcode), or restart zcode now ("ZCode: Restart zcode").':
+    '此会话的上一个回合被取消 {0} 秒后，zcode 仍未停止它。重启 zcode 可以结束它，但其他会话正在运行回合：请在它们结束后再次发送（届时会重启 zcode），或立即重启 zcode（“ZCode: 重启 zcode”）。',
+  'zcode is still busy with another prompt on this session (tried {0} times); try again when it has finished': 'zcode 仍在处理此会话的另一个提示（已尝试 {0} 次）；请在它结束后重试',
   "zcode's turn failed ({0}); retrying in {1} s (attempt {2} of {3})…": 'zcode 的回合失败（{0}）；{1} 秒后重试（第 {2} 次，共 {3} 次）…',
   'a transient error': '暂时性错误',
   'rate limit': '请求频率受限',

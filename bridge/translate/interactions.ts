@@ -132,7 +132,7 @@ export function permissionToAcp(params: PermissionRequestParams, toolCall?: Tool
   const ref: ToolCallUpdate = {
     ...toolCall,
     toolCallId: toolCall?.toolCallId ?? interactionCardId({ kind: 'permission', params }),
-    title: toolCall?.title ?? toolTitle(params.toolName, input, ctx.cwd ?? ''),
+    title: toolCall?.title ?? toolTitle(params.toolName, input, ctx.cwd ?? '', ctx.locale),
     kind: toolCall?.kind ?? toolKind(params.toolName),
     rawInput: toolCall?.rawInput ?? input,
   };
@@ -427,7 +427,7 @@ function questionsMarkdown(questions: readonly Question[]): string {
  * (switch_mode), questions the questions (AskUserQuestion card).
  */
 export function pendingInteractionCard(interaction: Interaction, opts: Partial<CardOptions> = {}): ToolCallStart {
-  const cardOpts: CardOptions = { cwd: opts.cwd ?? '', terminalOutput: opts.terminalOutput ?? false };
+  const cardOpts: CardOptions = { cwd: opts.cwd ?? '', terminalOutput: opts.terminalOutput ?? false, ...(opts.locale ? { locale: opts.locale } : {}) };
   const id = interactionCardId(interaction);
   const meta = { requestId: interaction.params.requestId, interaction: interaction.kind };
   switch (interaction.kind) {
