@@ -39,7 +39,6 @@ const ZH_CN: Readonly<Record<string, string>> = {
   'Always deny': '始终拒绝',
   'Always reject': '始终拒绝',
   'Ready to code?': '准备好开始编码了吗？',
-  'Leave the box empty and submit to approve; type feedback to reject and redirect.': '留空并提交即批准；输入反馈则拒绝并按反馈调整。',
   Feedback: '反馈',
   'Empty = approve the plan. Anything typed = reject and use this text as the redirection.': '留空 = 批准计划；输入内容 = 拒绝，并按这段文字调整方向。',
   'The model provider asked for a captcha verification (code 3007), which only the ZCode desktop app can show: this plan needs the ZCode desktop app. Use a GLM Coding Plan API key for editor sessions, or run this turn in the ZCode desktop app.':

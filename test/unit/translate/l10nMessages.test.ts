@@ -43,7 +43,7 @@ test('zh-cn: the questions form speaks Chinese; the questions and answers are zc
 
 test('zh-cn: the plan form\'s instructions are Chinese, the plan is zcode\'s', () => {
   const form = planToElicitation('s1', '1. Refactor the cache', undefined, 'zh-cn');
-  assert.match(form.message, /^准备好开始编码了吗？\n\n1\. Refactor the cache\n\n留空并提交即批准/);
+  assert.equal(form.message, '准备好开始编码了吗？\n\n1. Refactor the cache');
   assert.match(JSON.stringify(form), /留空 = 批准计划/);
 });
 
