@@ -352,6 +352,8 @@ export interface SessionView {
   earlier?: 'available' | 'loading' | 'none';
   /** zcode cannot be found: what discovery tried (empty or absent: found, or not looked for yet). */
   notFound?: string;
+  /** Which zcode runs (`zcode --version`, e.g. `0.16.9`) for the empty chat; empty or absent: not known yet. */
+  zcodeVersion?: string;
 }
 
 export interface ChatSnapshot {

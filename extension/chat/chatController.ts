@@ -117,6 +117,7 @@ export class ChatController {
   private earlier: { sessionId: string; cursor: string; page?: SessionUpdate[] } | undefined;
   /** zcode cannot be found (what discovery tried); undefined: found or not looked for yet. */
   private notFound: string | undefined;
+  private zcodeVersion: string | undefined;
   /** Each session's slash menu as the bridge last sent it (rememberMenu). */
   private readonly menus = new Map<string, AvailableCommand[]>();
 
@@ -622,6 +623,13 @@ export class ChatController {
     this.queue(T.patchSession(this.state, { notFound: message ?? '' }));
   }
 
+  /** Which zcode runs (extension/locate.ts): the empty chat names it. */
+  setZcodeVersion(version: string | undefined): void {
+    if (this.zcodeVersion === version) return;
+    this.zcodeVersion = version;
+    this.queue(T.patchSession(this.state, { zcodeVersion: version ?? '' }));
+  }
+
   /** The last menu of each session (the newest few: a chat shows one session at a time). */
   private rememberMenu(sessionId: string, commands: AvailableCommand[]): void {
     this.menus.delete(sessionId);
@@ -698,6 +706,7 @@ export class ChatController {
       ...(previous?.connectionMessage ? { connectionMessage: previous.connectionMessage } : {}),
       ...(previous?.planQuota ? { planQuota: previous.planQuota } : {}),
       ...(this.notFound ? { notFound: this.notFound } : {}),
+      ...(this.zcodeVersion ? { zcodeVersion: this.zcodeVersion } : {}),
       promptCapabilities: this.promptCaps(),
       ...(this.env.features ? { featureUnavailable: featureUnavailable(this.env.features.capabilities, this.env.features.noReason) } : {}),
     });

@@ -118,7 +118,7 @@ export function registerChatView(
   statusBar?: { setNeedsInput(count: number): void },
   history?: SessionHistoryStore,
   quota?: { readonly onDidChange: vscode.Event<AccountUsageResponse>; readonly current: AccountUsageResponse | undefined },
-  locate?: { addView(view: { setNotFound(message: string | undefined): void }): vscode.Disposable },
+  locate?: { addView(view: { setNotFound(message: string | undefined): void; setZcodeVersion(version: string | undefined): void }): vscode.Disposable },
   features?: ChatFeatures,
 ): vscode.Disposable {
   const diffs = new DiffDocuments();
@@ -176,7 +176,7 @@ export function registerChatView(
   );
   controller.setPlanQuota(planQuotaView(quota?.current));
   return vscode.Disposable.from(
-    locate?.addView({ setNotFound: (message) => controller.setNotFound(message) }) ?? { dispose() {} },
+    locate?.addView({ setNotFound: (message) => controller.setNotFound(message), setZcodeVersion: (version) => controller.setZcodeVersion(version) }) ?? { dispose() {} },
     diffs.register(),
     turnChanges.disposable,
     quota?.onDidChange((usage) => {
