@@ -118,6 +118,7 @@ export class ChatController {
   /** zcode cannot be found (what discovery tried); undefined: found or not looked for yet. */
   private notFound: string | undefined;
   private zcodeVersion: string | undefined;
+  private firstPrompts: string[] = [];
   /** Each session's slash menu as the bridge last sent it (rememberMenu). */
   private readonly menus = new Map<string, AvailableCommand[]>();
 
@@ -630,6 +631,13 @@ export class ChatController {
     this.queue(T.patchSession(this.state, { zcodeVersion: version ?? '' }));
   }
 
+  /** The empty chat's first prompts for this workspace (firstPrompts.ts). */
+  setFirstPrompts(prompts: readonly string[]): void {
+    if (this.firstPrompts.join('\n') === prompts.join('\n')) return;
+    this.firstPrompts = [...prompts];
+    this.queue(T.patchSession(this.state, { firstPrompts: [...prompts] }));
+  }
+
   /** The last menu of each session (the newest few: a chat shows one session at a time). */
   private rememberMenu(sessionId: string, commands: AvailableCommand[]): void {
     this.menus.delete(sessionId);
@@ -707,6 +715,7 @@ export class ChatController {
       ...(previous?.planQuota ? { planQuota: previous.planQuota } : {}),
       ...(this.notFound ? { notFound: this.notFound } : {}),
       ...(this.zcodeVersion ? { zcodeVersion: this.zcodeVersion } : {}),
+      ...(this.firstPrompts.length ? { firstPrompts: [...this.firstPrompts] } : {}),
       promptCapabilities: this.promptCaps(),
       ...(this.env.features ? { featureUnavailable: featureUnavailable(this.env.features.capabilities, this.env.features.noReason) } : {}),
     });

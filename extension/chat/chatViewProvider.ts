@@ -18,6 +18,8 @@ import { planQuotaView } from '../planQuota.ts';
 import { defaultSessionFolder, pickSessionFolder } from '../sessionFolders.ts';
 import { ChatAttention } from './chatAttention.ts';
 import { ChatController, type ChatEnvironment } from './chatController.ts';
+import { firstPrompts } from './firstPrompts.ts';
+import { readWorkspaceFacts } from './workspaceFacts.ts';
 import { confirmRewind, sharedChatEnvironment } from './chatEnvironment.ts';
 import type { ChatFeatures } from './chatFeatures.ts';
 import { rewindFromChat } from '../rewindChoices.ts';
@@ -175,7 +177,10 @@ export function registerChatView(
     (message) => log?.warn(message),
   );
   controller.setPlanQuota(planQuotaView(quota?.current));
+  const suggest = (): void => void readWorkspaceFacts().then((facts) => controller.setFirstPrompts(firstPrompts(facts, vscode.l10n.t)));
+  suggest();
   return vscode.Disposable.from(
+    vscode.window.onDidChangeActiveTextEditor((editor) => editor && suggest()),
     locate?.addView({ setNotFound: (message) => controller.setNotFound(message), setZcodeVersion: (version) => controller.setZcodeVersion(version) }) ?? { dispose() {} },
     diffs.register(),
     turnChanges.disposable,

@@ -43,7 +43,7 @@ function NotFound({ message }: { message: string }) {
   );
 }
 
-/** First prompts that work in any workspace. */
+/** First prompts that work in any workspace (until the host sends this workspace's: `firstPrompts`). */
 const starters = (): string[] => [t('Explain what this workspace does and how it is organised'), t('Find a likely bug and propose a fix'), t('Write tests for the file I have open')];
 
 export function Welcome({ session }: { session: SessionView }) {
@@ -61,7 +61,7 @@ export function Welcome({ session }: { session: SessionView }) {
       )}
       <p class="field-hint">{t('Try one of these to start:')}</p>
       <div class="starters">
-        {starters().map((text) => (
+        {(session.firstPrompts?.length ? session.firstPrompts : starters()).map((text) => (
           <button key={text} type="button" class="starter" onClick={() => actions.sendPrompt(text, [])}>
             <Icon name="sparkle" /> {text}
           </button>

@@ -69,11 +69,14 @@ export function firstHourSuite({ locale }) {
       // Which zcode runs arrives once zcode has started and answered `--version`.
       const connected = chat.locator('.welcome .welcome-model', { hasText: zh ? /已连接 zcode \d+\.\d+\.\d+/ : /Connected to zcode \d+\.\d+\.\d+/ });
       await connected.waitFor({ timeout: 30_000 }).catch(() => {});
+      await chat.locator('.welcome .starter', { hasText: 'zcode-demo-workspace' }).waitFor({ timeout: 30_000 }).catch(() => {});
       await shot('empty');
       assert.ok(await connected.isVisible(), `the empty chat names the zcode that runs: ${await welcome.innerText()}`);
       assert.match(await chat.locator('.welcome .welcome-model').innerText(), zh ? /模型：/ : /Model: /, 'and the model');
       assert.match(await welcome.innerText(), zh ? /开始|试试/ : /Start|Try/);
       assert.ok((await chat.locator('.welcome .starter').count()) >= 2, 'suggested first prompts');
+      // For this workspace: the fixture's package.json names the project.
+      assert.match(await chat.locator('.welcome .starter').first().innerText(), /zcode-demo-workspace/, 'the first prompt names this project');
       // The placeholder fits one line of the input at the default width.
       const fits = await input().evaluate((el) => {
         const probe = document.createElement('span');
