@@ -1,12 +1,13 @@
 /**
  * What the bridge itself writes for people (form messages, choice labels, permission options,
- * picker names, tool card titles, retry notices, failures), in the client's language. The English text is the key and the fallback; a
- * language is a table of its translations. zcode's own texts (the model's questions, its error
- * messages) are never translated here: they stay as zcode sent them.
+ * picker names, tool card titles, retry notices, failures), in the client's language. The English
+ * text is the key and the fallback; a language is a table of its translations. zcode's own texts
+ * (the model's questions, its error messages, tool output, model names) are never translated here:
+ * they stay as zcode sent them.
  *
- * The language comes from the client (language.ts): the VS Code extension passes its display language
- * (`vscode.env.language`), any client may name one in `initialize` `_meta.zcode.locale`, and
- * `zcode-acp` falls back to `LC_ALL` / `LC_MESSAGES` / `LANG`.
+ * The language comes from the client (language.ts): the VS Code extension passes its display
+ * language (`vscode.env.language`), any client may name one in `initialize` `_meta.zcode.locale`,
+ * and `zcode-acp` falls back to `LC_ALL` / `LC_MESSAGES` / `LANG`.
  */
 
 export type BridgeLocale = 'en' | 'zh-cn';
