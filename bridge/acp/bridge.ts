@@ -209,7 +209,7 @@ class BridgeImpl implements Bridge {
       { ...DEFAULT_TURN_TUNING, ...options.tuning?.turns },
     );
     this.config = new ConfigService(this.sessions, this.backend);
-    this.commands = new CommandCatalog(this.backend, logger, undefined, () => unavailableSlashCommands(this.features.snapshot));
+    this.commands = new CommandCatalog(this.backend, logger, undefined, () => unavailableSlashCommands(this.features.snapshot), () => this.sessions.locale);
     this.quota = new QuotaService(logger);
     this.features = new ZcodeFeatures(this.backend, (method, params) => this.registry.broadcast(method, params), logger);
     this.backend.setInteractionHandler(this.router.handle);

@@ -223,7 +223,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
   async function sendCommands(client: AgentContext, sessionId: string, scope: CommandScope): Promise<void> {
     const menu = await deps.context.commands.menu(sessionId, scope).catch((error: unknown) => {
       logger.warn(`slash menu discovery failed: ${error instanceof Error ? error.message : String(error)}`);
-      return availableCommands();
+      return availableCommands(sessions.locale);
     });
     sendTo(client, sessionId, { sessionUpdate: 'available_commands_update', availableCommands: menu });
   }

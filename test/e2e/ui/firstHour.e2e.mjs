@@ -104,6 +104,8 @@ export function firstHourSuite({ locale }) {
       await shot('slash-menu');
       const names = await menu.locator('[role="option"] .command-name').allInnerTexts();
       assert.ok(names.includes('/compact'), `the bridge's commands are listed (${names.join(' ')})`);
+      const compact = menu.locator('[role="option"]', { has: chat.locator('.command-name', { hasText: /^\/compact$/ }) });
+      assert.match(await compact.locator('.command-description').innerText(), zh ? /压缩对话历史/ : /Compact the conversation/, 'the bridge describes its commands in the user\'s language');
       await input().pressSequentially('comp');
       await waitUntil(async () => (await menu.locator('[role="option"]').count()) < names.length, { what: 'the menu to filter' });
       assert.equal(await menu.locator('[role="option"] .command-name').first().innerText(), '/compact');

@@ -1,8 +1,9 @@
 /**
  * The bridge's own words in the client's language, end to end through the official SDK client and
- * the simulator: picker names, tool card titles, permission options, the questions and plan forms,
- * retry notices and failure explanations in Simplified Chinese, while zcode's own texts (its
- * questions, the command it runs, what it said about a failure) stay as zcode sent them.
+ * the simulator: picker names, the `/` menu's descriptions, tool card titles, permission options,
+ * the questions and plan forms, retry notices and failure explanations in Simplified Chinese, while
+ * zcode's own texts (its questions, the command it runs, what it said about a failure) stay as zcode
+ * sent them.
  *
  * The language comes from the in-process bridge's creator (the VS Code extension) or, for
  * `zcode-acp` over stdio, from `initialize` `_meta.zcode.locale`, else the environment.
@@ -64,6 +65,14 @@ describe('the bridge speaks the client\'s language (inproc, zh-cn)', () => {
       const level = names(configOptions, 'thought_level');
       assert.equal(level.name, '思考程度');
       assert.equal(level.values.high, '高');
+
+      // The `/` menu: the bridge's commands described in Chinese (their input hints are syntax).
+      await h.waitFor('the slash menu', () => h.updatesOf(sessionId).some((u) => u.sessionUpdate === 'available_commands_update'));
+      const menu = h.updatesOf(sessionId).find((u) => u.sessionUpdate === 'available_commands_update');
+      assert.ok(menu?.sessionUpdate === 'available_commands_update');
+      const compact = menu.availableCommands.find((c) => c.name === 'compact');
+      assert.equal(compact?.description, '压缩对话历史以释放上下文');
+      assert.equal(menu.availableCommands.find((c) => c.name === 'goal')?.input?.hint, 'set <objective> | replace <objective> | show | clear | pause | resume');
 
       // A tool card's title: the bridge's verb, zcode's command.
       await prompt(h, sessionId, '[scenario:bash]');
