@@ -366,9 +366,13 @@ class BridgeImpl implements Bridge {
         },
       };
     };
+    const sessions = this.sessions;
     return {
       backend: this.backend,
       logger: this.options.logger,
+      get locale() {
+        return sessions.locale;
+      },
       clients: this.registry,
       commands: this.commands,
       quota: this.quota,
