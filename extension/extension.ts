@@ -66,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): ZcodeExtensionApi {
   const statusBar = new StatusBar(host, remote);
   const quota = new QuotaStatus(host, statusBar);
   const locate = new LocateUi(host, [tree, statusBar]);
+  locate.watchVersion(readLocateOptions);
   const features = new ZcodeFeatures(host, {
     notStartedReason: vscode.l10n.t('zcode has not been started yet'),
     stoppedReason: vscode.l10n.t('zcode is not running'),

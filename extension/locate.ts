@@ -3,9 +3,11 @@
  * context key drives the welcome view (package.json `viewsWelcome`) and the status bar; the
  * Background Tasks view's message and a notification say exactly what discovery tried (the
  * message of bridge/zcode/locateZcode.ts). "Locate zcode…" picks the CLI and writes `zcode.path`.
+ * Once zcode runs, which zcode it is (`zcode --version`) goes to the same views: the empty chat names it.
  */
 import * as vscode from 'vscode';
 import { locateZcode, ZCODE_INSTALL_URL } from '../bridge/zcode/locateZcode.ts';
+import { readZcodeVersion } from '../bridge/zcode/versionProbe.ts';
 import type { LocateOptions } from '../bridge/zcode/backend.ts';
 import type { ZcodeClientHost } from './acpClient.ts';
 import { Disposable } from './disposable.ts';
@@ -15,12 +17,18 @@ import { classifyError } from './errors.ts';
 /** Where the not-found state is shown besides the context key. */
 export interface NotFoundView {
   setNotFound(message: string | undefined): void;
+  /** Which zcode runs (its version), undefined while not known. */
+  setZcodeVersion?(version: string | undefined): void;
 }
 
 const WALKTHROUGH_ID = 'zcode-community.zcode-vscode#zcode.gettingStarted';
 
 export class LocateUi extends Disposable {
   private _message: string | undefined;
+  private version: string | undefined;
+  /** Bumped when the zcode in use may have changed: an older probe's answer is dropped. */
+  private probeGeneration = 0;
+  private probing = false;
 
   constructor(
     private readonly host: ZcodeClientHost,
@@ -29,7 +37,10 @@ export class LocateUi extends Disposable {
     super();
     this.register(
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('zcode.path') || event.affectsConfiguration('zcode.nodePath')) this.clear();
+        if (event.affectsConfiguration('zcode.path') || event.affectsConfiguration('zcode.nodePath')) {
+          this.clear();
+          this.setVersion(undefined);
+        }
       }),
     );
     this.register(
@@ -123,14 +134,40 @@ export class LocateUi extends Disposable {
     }
   }
 
+  /**
+   * Once zcode runs, asks it which version it is (`zcode --version`, launched as the bridge launches
+   * it: bridge/zcode/versionProbe.ts), once per zcode in use, and tells the views.
+   */
+  watchVersion(readOptions: () => LocateOptions): void {
+    this.register(
+      this.host.onDidChangeState((state) => {
+        if (state !== 'ready' || this.version !== undefined || this.probing) return;
+        this.probing = true;
+        const generation = this.probeGeneration;
+        void readZcodeVersion(readOptions()).then((version) => {
+          this.probing = false;
+          if (generation === this.probeGeneration && version) this.setVersion(version);
+        });
+      }),
+    );
+  }
+
   /** Another place that shows the not-found state (a chat); it gets the current state at once. */
   addView(view: NotFoundView): vscode.Disposable {
     this.views.push(view);
     view.setNotFound(this._message);
+    view.setZcodeVersion?.(this.version);
     return new vscode.Disposable(() => {
       const at = this.views.indexOf(view);
       if (at >= 0) this.views.splice(at, 1);
     });
+  }
+
+  private setVersion(version: string | undefined): void {
+    if (version === undefined) this.probeGeneration += 1;
+    if (this.version === version) return;
+    this.version = version;
+    for (const view of this.views) view.setZcodeVersion?.(version);
   }
 
   private clear(): void {

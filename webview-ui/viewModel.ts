@@ -261,6 +261,10 @@ export interface SessionView {
   earlier?: 'available' | 'loading' | 'none';
   /** zcode cannot be found: what discovery tried (empty or absent: found, or not looked for yet). */
   notFound?: string;
+  /** Which zcode runs (`zcode --version`, e.g. `0.16.9`) for the empty chat; empty or absent: not known yet. */
+  zcodeVersion?: string;
+  /** First prompts for this workspace (extension/chat/firstPrompts.ts); absent or empty: the generic ones. */
+  firstPrompts?: string[];
 }
 
 export interface ChatSnapshot {

@@ -61,6 +61,7 @@
  *   editor. `defaultMode` overrides it (VS Code setting `zcode.defaultMode`).
  */
 import { resolveLocale } from '../l10n/messages.ts';
+import { BridgeLanguage } from '../l10n/language.ts';
 import type { AgentApp, AgentConnection, ClientApp, ClientConnection, Stream } from '@agentclientprotocol/sdk';
 import { agent } from '@agentclientprotocol/sdk';
 import { createZcodeBackend } from '../zcode/client.ts';
@@ -128,7 +129,10 @@ export interface BridgeOptions {
    * not retried.
    */
   retryTurnInPlace?: RetryTurnInPlace;
-  /** The client's language (`zh-cn`, `zh_CN.UTF-8` …) for what the bridge writes itself; default English. */
+  /**
+   * The client's language (`zh-cn`, `zh_CN.UTF-8` …) for what the bridge writes itself; default
+   * English. A client's `initialize` `_meta.zcode.locale` replaces it (l10n/language.ts).
+   */
   locale?: string;
 }
 
@@ -202,7 +206,7 @@ class BridgeImpl implements Bridge {
       clients: this.registry,
       logger,
       defaultMode: options.defaultMode ?? DEFAULT_MODE,
-      locale: resolveLocale(options.locale),
+      language: new BridgeLanguage(resolveLocale(options.locale)),
       models: new ModelOptionCache(options.storageDir, logger),
       draft,
       modes: this.buildModes,
@@ -212,7 +216,7 @@ class BridgeImpl implements Bridge {
     this.router = new InteractionRouter(this.sessions, this.registry, this.races, logger, (runtime) => this.turns.cancelRunning(runtime), {
       ...DEFAULT_INTERACTION_TUNING,
       ...options.tuning?.interactions,
-    }, resolveLocale(options.locale));
+    });
     this.turns = new TurnEngine(
       this.sessions,
       this.backend,
@@ -221,7 +225,7 @@ class BridgeImpl implements Bridge {
       { ...DEFAULT_TURN_TUNING, ...options.tuning?.turns },
     );
     this.config = new ConfigService(this.sessions, this.backend);
-    this.commands = new CommandCatalog(this.backend, logger, undefined, () => unavailableSlashCommands(this.features.snapshot));
+    this.commands = new CommandCatalog(this.backend, logger, undefined, () => unavailableSlashCommands(this.features.snapshot), () => this.sessions.locale);
     this.quota = new QuotaService(logger);
     this.features = new ZcodeFeatures(this.backend, (method, params) => this.registry.broadcast(method, params), logger);
     this.backend.setInteractionHandler(this.router.handle);

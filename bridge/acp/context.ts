@@ -42,6 +42,7 @@ export interface SessionHandle {
 /** Config changes the core knows how to apply (and announce with config_option_update); `model` is a model id. */
 export type { ConfigPatch } from '../translate/config.ts';
 import type { ConfigPatch } from '../translate/config.ts';
+import type { BridgeLocale } from '../l10n/messages.ts';
 
 export interface BridgeContext {
   readonly backend: ZcodeBackend;
@@ -79,6 +80,8 @@ export interface BridgeContext {
   whenIdle(acpSessionId: string): Promise<void>;
   /** Give the session a title the bridge keeps itself (announced as `session_info_update`); zcode's generated titles no longer replace it. */
   renameLocally(acpSessionId: string, title: string): void;
+  /** The language of the bridge's own words now (l10n/language.ts): slash command replies use it. */
+  readonly locale: BridgeLocale;
 }
 
 /**

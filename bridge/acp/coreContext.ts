@@ -56,6 +56,9 @@ export function coreContext(core: ContextCore): BridgeContext {
   return {
     backend: core.backend,
     logger: core.logger,
+    get locale() {
+      return core.sessions.locale;
+    },
     clients: core.registry,
     commands: core.commands,
     quota: core.quota,

@@ -31,6 +31,7 @@ import { SessionHolders } from './sessions/sessionHolders.ts';
 import type { RequestRaces } from './turns/races.ts';
 import type { SessionManager } from './sessions/sessionTable.ts';
 import type { TurnEngine } from './turns/turns.ts';
+import { initializeLocale } from '../l10n/language.ts';
 
 export interface HandlerDeps {
   app: AgentApp;
@@ -58,6 +59,8 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
   app.onRequest('initialize', ({ params, client }) => {
     const me = clients.of(client);
     if (me) clients.initialized(me, params.clientCapabilities, params.clientInfo?.name);
+    const locale = initializeLocale(params._meta);
+    if (locale !== undefined) sessions.language.clientNamed(locale);
     logger.info(`initialize from ${params.clientInfo?.name ?? 'an unnamed client'} (asked for protocol ${params.protocolVersion}, answering ${PROTOCOL_VERSION})`);
     return initializeResponse();
   });
@@ -101,7 +104,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
         // A long history replays its tail (replayPage.ts); `_zcode/session/loadEarlier` pages back.
         const messages = await settledMessages(deps.backend, runtime.zcodeId, logger);
         const page = pageEndingAt(messages, messages.length, limit ?? DEFAULT_REPLAY_MESSAGES);
-        const updates = historyToUpdates(page.messages, { cwd: runtime.cwd, todos: runtime.todos, terminalOutput: supportsTerminalOutput(clients.of(client)?.capabilities) });
+        const updates = historyToUpdates(page.messages, { cwd: runtime.cwd, todos: runtime.todos, terminalOutput: supportsTerminalOutput(clients.of(client)?.capabilities), locale: sessions.locale });
         if (runtime.title) updates.push({ sessionUpdate: 'session_info_update', title: runtime.title });
         for (const update of updates) sendTo(client, params.sessionId, update);
         replay = { total: page.total, replayed: page.messages.length, ...(page.cursor ? { cursor: page.cursor } : {}) };
@@ -203,7 +206,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
   async function sendCommands(client: AgentContext, sessionId: string, scope: CommandScope): Promise<void> {
     const menu = await deps.context.commands.menu(sessionId, scope).catch((error: unknown) => {
       logger.warn(`slash menu discovery failed: ${error instanceof Error ? error.message : String(error)}`);
-      return availableCommands();
+      return availableCommands(sessions.locale);
     });
     sendTo(client, sessionId, { sessionUpdate: 'available_commands_update', availableCommands: menu });
   }

@@ -4,6 +4,7 @@
  * and as the legacy ACP mode state (`modes`, `session/set_mode`, `current_mode_update`).
  */
 import type { SessionConfigOption, SessionConfigSelectOption, SessionModeState } from '@agentclientprotocol/sdk';
+import { bt, type BridgeLocale } from '../l10n/messages.ts';
 import type { ModelInfo, SessionSettings } from '../zcode/protocol.ts';
 
 /** ACP config option ids (also their categories). */
@@ -45,20 +46,28 @@ export interface ConfigFallbacks {
   /** Models to offer when the settings list none. */
   models?: readonly ModelInfo[];
   thoughtLevel?: string;
+  /** The language of the names and descriptions the bridge writes (l10n/messages.ts); English when absent. */
+  locale?: BridgeLocale;
 }
 
 function titleCase(id: string): string {
   return id.length > 0 ? id[0].toUpperCase() + id.slice(1) : id;
 }
 
-function known(defaults: readonly SessionConfigSelectOption[], value: string): SessionConfigSelectOption {
-  return defaults.find((o) => o.value === value) ?? EXTRA_MODES[value] ?? { value, name: titleCase(value) };
+/**
+ * The value `value` of a select, named in `locale`: the bridge's names and descriptions of the modes
+ * and levels it knows are translated; a value it does not know keeps its id, title-cased (zcode's word).
+ */
+function known(defaults: readonly SessionConfigSelectOption[], value: string, locale: BridgeLocale): SessionConfigSelectOption {
+  const option = defaults.find((o) => o.value === value) ?? EXTRA_MODES[value];
+  if (!option) return { value, name: titleCase(value) };
+  return { ...option, name: bt(locale, option.name), ...(option.description ? { description: bt(locale, option.description) } : {}) };
 }
 
 /** The select values of `ids` (described when known), with `current` added if zcode did not list it. */
-function selectValues(ids: readonly string[] | undefined, defaults: readonly SessionConfigSelectOption[], current: string): SessionConfigSelectOption[] {
-  const values = ids && ids.length > 0 ? [...new Set(ids)].map((id) => ({ ...known(defaults, id) })) : defaults.map((o) => ({ ...o }));
-  if (!values.some((o) => o.value === current)) values.push({ ...known(defaults, current) });
+function selectValues(ids: readonly string[] | undefined, defaults: readonly SessionConfigSelectOption[], current: string, locale: BridgeLocale): SessionConfigSelectOption[] {
+  const values = (ids && ids.length > 0 ? [...new Set(ids)] : defaults.map((o) => o.value)).map((id) => known(defaults, id, locale));
+  if (!values.some((o) => o.value === current)) values.push(known(defaults, current, locale));
   return values;
 }
 
@@ -112,17 +121,18 @@ export function modelSelectionFor(settings: SessionSettings | undefined, value: 
  */
 export function buildConfigOptions(settings: SessionSettings | undefined, fallbacks: ConfigFallbacks = {}): SessionConfigOption[] {
   const options: SessionConfigOption[] = [];
+  const locale = fallbacks.locale ?? 'en';
 
   const modeIds = settings?.mode?.available;
   const mode = settings?.mode?.current ?? fallbacks.mode ?? modeIds?.[0] ?? DEFAULT_MODES[0].value;
   options.push({
     id: CONFIG_ID.mode,
-    name: 'Mode',
-    description: 'How much zcode may do without asking',
+    name: bt(locale, 'Mode'),
+    description: bt(locale, 'How much zcode may do without asking'),
     category: 'mode',
     type: 'select',
     currentValue: mode,
-    options: selectValues(modeIds ?? fallbacks.modes, DEFAULT_MODES, mode),
+    options: selectValues(modeIds ?? fallbacks.modes, DEFAULT_MODES, mode, locale),
   });
 
   const models = settings?.model?.available ?? fallbacks.models ?? [];
@@ -133,19 +143,19 @@ export function buildConfigOptions(settings: SessionSettings | undefined, fallba
   if (model !== undefined) {
     const values = models.map((m) => modelOption(m, models));
     if (!values.some((o) => o.value === model)) values.push(current ? modelOption(current, models) : { value: model, name: model });
-    options.push({ id: CONFIG_ID.model, name: 'Model', category: 'model', type: 'select', currentValue: model, options: dedupe(values) });
+    options.push({ id: CONFIG_ID.model, name: bt(locale, 'Model'), category: 'model', type: 'select', currentValue: model, options: dedupe(values) });
   }
 
   const levelIds = settings?.thoughtLevel?.available;
   const level = settings?.thoughtLevel?.current ?? settings?.thoughtLevel?.defaultLevel ?? fallbacks.thoughtLevel ?? DEFAULT_THOUGHT_LEVEL;
   options.push({
     id: CONFIG_ID.thoughtLevel,
-    name: 'Thought level',
-    description: 'How much the model reasons before answering',
+    name: bt(locale, 'Thought level'),
+    description: bt(locale, 'How much the model reasons before answering'),
     category: 'thought_level',
     type: 'select',
     currentValue: level,
-    options: selectValues(levelIds, DEFAULT_THOUGHT_LEVELS, level),
+    options: selectValues(levelIds, DEFAULT_THOUGHT_LEVELS, level, locale),
   });
   return options;
 }
@@ -189,7 +199,7 @@ export function validateConfigValue(options: readonly SessionConfigOption[], con
  * (so the client can show it). Returns the same array when nothing changes, so callers can skip
  * announcing a no-op (`next !== prev`). Unknown ids are ignored.
  */
-export function withConfigValue(options: SessionConfigOption[], configId: string, value: string | boolean): SessionConfigOption[] {
+export function withConfigValue(options: SessionConfigOption[], configId: string, value: string | boolean, locale: BridgeLocale = 'en'): SessionConfigOption[] {
   const index = options.findIndex((o) => o.id === configId);
   if (index < 0) return options;
   const option = options[index];
@@ -202,7 +212,7 @@ export function withConfigValue(options: SessionConfigOption[], configId: string
     if (typeof value !== 'string') return options;
     const listed = selectOptionValues(option).some((o) => o.value === value);
     const defaults = configId === CONFIG_ID.thoughtLevel ? DEFAULT_THOUGHT_LEVELS : configId === CONFIG_ID.mode ? DEFAULT_MODES : [];
-    const values = listed || option.options.some((o) => 'group' in o) ? option.options : [...(option.options as SessionConfigSelectOption[]), known(defaults, value)];
+    const values = listed || option.options.some((o) => 'group' in o) ? option.options : [...(option.options as SessionConfigSelectOption[]), known(defaults, value, locale)];
     next = { ...option, currentValue: value, options: values } as SessionConfigOption;
   }
   const copy = [...options];
@@ -221,16 +231,16 @@ export interface ConfigPatch {
  * Apply a backend-side change. A model reported while the options have no model option adds one.
  * Same array back when nothing changed.
  */
-export function applyConfigPatch(options: SessionConfigOption[], patch: ConfigPatch): SessionConfigOption[] {
+export function applyConfigPatch(options: SessionConfigOption[], patch: ConfigPatch, locale: BridgeLocale = 'en'): SessionConfigOption[] {
   let next = options;
-  if (patch.mode !== undefined) next = withConfigValue(next, CONFIG_ID.mode, patch.mode);
+  if (patch.mode !== undefined) next = withConfigValue(next, CONFIG_ID.mode, patch.mode, locale);
   if (patch.model !== undefined) {
-    if (next.some((o) => o.id === CONFIG_ID.model)) next = withConfigValue(next, CONFIG_ID.model, patch.model);
+    if (next.some((o) => o.id === CONFIG_ID.model)) next = withConfigValue(next, CONFIG_ID.model, patch.model, locale);
     else {
       const modeIndex = next.findIndex((o) => o.id === CONFIG_ID.mode);
       const model: SessionConfigOption = {
         id: CONFIG_ID.model,
-        name: 'Model',
+        name: bt(locale, 'Model'),
         category: 'model',
         type: 'select',
         currentValue: patch.model,
@@ -239,6 +249,6 @@ export function applyConfigPatch(options: SessionConfigOption[], patch: ConfigPa
       next = [...next.slice(0, modeIndex + 1), model, ...next.slice(modeIndex + 1)];
     }
   }
-  if (patch.thoughtLevel !== undefined) next = withConfigValue(next, CONFIG_ID.thoughtLevel, patch.thoughtLevel);
+  if (patch.thoughtLevel !== undefined) next = withConfigValue(next, CONFIG_ID.thoughtLevel, patch.thoughtLevel, locale);
   return next;
 }

@@ -177,7 +177,8 @@ export function planToElicitation(sessionId: string, plan: string, toolCallId?: 
   const request: CreateElicitationRequest = {
     mode: 'form',
     sessionId,
-    message: `${bt(locale, 'Ready to code?')}\n\n${plan}\n\n${bt(locale, 'Leave the box empty and submit to approve; type feedback to reject and redirect.')}`,
+    // The rule (empty approves, text redirects) is said once, by the field it is about.
+    message: `${bt(locale, 'Ready to code?')}\n\n${plan}`,
     requestedSchema: {
       type: 'object',
       properties: {

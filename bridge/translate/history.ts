@@ -7,6 +7,7 @@ import type { SessionUpdate, ToolCallStatus } from '@agentclientprotocol/sdk';
 import type { HistoryMessage } from '../zcode/protocol.ts';
 import { errorText, parseSubagentResult, resultText, textContent } from './content.ts';
 import { planUpdate } from './plan.ts';
+import type { BridgeLocale } from '../l10n/messages.ts';
 import { completionContent, exitCodeOf, isTerminalCard, terminalExitMeta, terminalOutputMeta, toolCallCard, zcodeMeta, type CardOptions, type Meta } from './toolCards.ts';
 import { asRecord, canonicalToolName, isAgentTool } from './toolInfo.ts';
 import { lastVersionOfEach, messageTreatment, noticeCard, partNotice, stripSystemReminders } from './historyNotices.ts';
@@ -18,6 +19,8 @@ export interface HistoryOptions {
   todos?: readonly unknown[];
   /** The client takes terminal meta (see `CardOptions.terminalOutput`). */
   terminalOutput: boolean;
+  /** The language of the bridge's card titles (l10n/messages.ts); English when absent. */
+  locale?: BridgeLocale;
 }
 
 /** A stored tool status → ACP status. Unknown with an error → failed; unknown otherwise → completed. */
@@ -115,7 +118,7 @@ function visibleText(parts: readonly unknown[]): string {
  * (compaction, background tasks, hand-offs) become collapsed cards. System messages and unknown parts are skipped.
  */
 export function historyToUpdates(messages: readonly HistoryMessage[], opts: HistoryOptions): SessionUpdate[] {
-  const cardOpts: CardOptions = { cwd: opts.cwd, terminalOutput: opts.terminalOutput };
+  const cardOpts: CardOptions = { cwd: opts.cwd, terminalOutput: opts.terminalOutput, ...(opts.locale ? { locale: opts.locale } : {}) };
   const out: SessionUpdate[] = [];
   for (const message of lastVersionOfEach(messages)) {
     const info = message.info as Record<string, unknown> & { id: string; role: string };

@@ -31,7 +31,7 @@ function questionsMarkdown(questions: readonly Question[]): string {
  * (switch_mode), questions the questions (AskUserQuestion card).
  */
 export function pendingInteractionCard(interaction: Interaction, opts: Partial<CardOptions> = {}): ToolCallStart {
-  const cardOpts: CardOptions = { cwd: opts.cwd ?? '', terminalOutput: opts.terminalOutput ?? false };
+  const cardOpts: CardOptions = { cwd: opts.cwd ?? '', terminalOutput: opts.terminalOutput ?? false, ...(opts.locale ? { locale: opts.locale } : {}) };
   const id = interactionCardId(interaction);
   const meta = { requestId: interaction.params.requestId, interaction: interaction.kind };
   switch (interaction.kind) {

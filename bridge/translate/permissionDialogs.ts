@@ -122,7 +122,7 @@ export function permissionToAcp(params: PermissionRequestParams, toolCall?: Tool
   const ref: ToolCallUpdate = {
     ...toolCall,
     toolCallId: toolCall?.toolCallId ?? interactionCardId({ kind: 'permission', params }),
-    title: toolCall?.title ?? toolTitle(params.toolName, input, ctx.cwd ?? ''),
+    title: toolCall?.title ?? toolTitle(params.toolName, input, ctx.cwd ?? '', ctx.locale),
     kind: toolCall?.kind ?? toolKind(params.toolName),
     rawInput: toolCall?.rawInput ?? input,
   };

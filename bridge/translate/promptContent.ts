@@ -6,6 +6,7 @@ import type { AvailableCommand, ContentBlock } from '@agentclientprotocol/sdk';
 import type { ImageAttachment } from '../zcode/backend.ts';
 import type { CheckpointTarget, GoalAction } from '../zcode/protocol.ts';
 import { fenced } from './content.ts';
+import { bt, type BridgeLocale } from '../l10n/messages.ts';
 
 /** A prompt as zcode takes it. */
 export interface ZcodePrompt {
@@ -121,25 +122,28 @@ export function tuiOnlyCommand(text: string): string | undefined {
   return m && (TUI_ONLY_COMMANDS as readonly string[]).includes(m[1]) ? m[1] : undefined;
 }
 
-/** The commands for `available_commands_update`, with descriptions and input hints. */
-export function availableCommands(): AvailableCommand[] {
+/**
+ * The commands for `available_commands_update`, with descriptions (in `locale`: l10n/messages.ts)
+ * and input hints (syntax, never translated).
+ */
+export function availableCommands(locale: BridgeLocale = 'en'): AvailableCommand[] {
   return [
-    { name: 'compact', description: 'Compact the conversation history to free context' },
+    { name: 'compact', description: bt(locale, 'Compact the conversation history to free context') },
     {
       name: 'goal',
-      description: 'Show or manage the session goal: show, set <objective>, replace <objective>, clear, pause, resume',
+      description: bt(locale, 'Show or manage the session goal: show, set <objective>, replace <objective>, clear, pause, resume'),
       input: { hint: 'set <objective> | replace <objective> | show | clear | pause | resume' },
     },
-    { name: 'fork', description: 'Fork this session into a new one (latest checkpoint, or the one given)', input: { hint: '[checkpoint]' } },
-    { name: 'rewind', description: 'Rewind the session to a checkpoint (latest if none given)', input: { hint: '[checkpoint]' } },
-    { name: 'steer', description: 'Add instructions to the running turn', input: { hint: '<instructions>' } },
-    { name: 'mode', description: 'Switch mode: plan, build, edit or yolo', input: { hint: '<plan|build|edit|yolo>' } },
-    { name: 'thought', description: 'Set the thinking level: low, medium, high or max', input: { hint: '<low|medium|high|max>' } },
-    { name: 'model', description: 'Switch the model (without a value: list the models)', input: { hint: '[model id]' } },
-    { name: 'mcp', description: 'Show the MCP servers zcode has for this session and whether they connected' },
-    { name: 'init', description: 'Ask zcode to study this project and write its AGENTS.md (what to build, test and avoid)', input: { hint: '[what to focus on]' } },
-    { name: 'resume', description: 'List the earlier conversations of this folder to open again' },
-    { name: 'quota', description: 'Show what is left of your GLM Coding Plan windows and when they reset' },
+    { name: 'fork', description: bt(locale, 'Fork this session into a new one (latest checkpoint, or the one given)'), input: { hint: '[checkpoint]' } },
+    { name: 'rewind', description: bt(locale, 'Rewind the session to a checkpoint (latest if none given)'), input: { hint: '[checkpoint]' } },
+    { name: 'steer', description: bt(locale, 'Add instructions to the running turn'), input: { hint: '<instructions>' } },
+    { name: 'mode', description: bt(locale, 'Switch mode: plan, build, edit or yolo'), input: { hint: '<plan|build|edit|yolo>' } },
+    { name: 'thought', description: bt(locale, 'Set the thinking level: low, medium, high or max'), input: { hint: '<low|medium|high|max>' } },
+    { name: 'model', description: bt(locale, 'Switch the model (without a value: list the models)'), input: { hint: '[model id]' } },
+    { name: 'mcp', description: bt(locale, 'Show the MCP servers zcode has for this session and whether they connected') },
+    { name: 'init', description: bt(locale, 'Ask zcode to study this project and write its AGENTS.md (what to build, test and avoid)'), input: { hint: '[what to focus on]' } },
+    { name: 'resume', description: bt(locale, 'List the earlier conversations of this folder to open again') },
+    { name: 'quota', description: bt(locale, 'Show what is left of your GLM Coding Plan windows and when they reset') },
   ];
 }
 

@@ -4,6 +4,7 @@
  * result give the same kind, title, locations, diff and content on both paths.
  */
 import type { SessionUpdate, ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk';
+import type { BridgeLocale } from '../l10n/messages.ts';
 import { fenced, textContent } from './content.ts';
 import {
   asRecord,
@@ -35,6 +36,8 @@ export interface CardOptions {
    * is fenced text content.
    */
   terminalOutput: boolean;
+  /** The language of the card titles the bridge writes (l10n/messages.ts); English when absent. */
+  locale?: BridgeLocale;
 }
 
 /** Info-string of the fence around shell output sent as text. */
@@ -106,7 +109,7 @@ export function toolCallCard(
   const card: ToolCallStart = {
     sessionUpdate: 'tool_call',
     toolCallId,
-    title: toolTitle(toolName, args, opts.cwd),
+    title: toolTitle(toolName, args, opts.cwd, opts.locale),
     kind: toolKind(toolName),
     status,
     rawInput: args,

@@ -9,6 +9,7 @@
  */
 import { isAbsolute, normalize, relative, resolve, sep } from 'node:path';
 import type { ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
+import { bt, type BridgeLocale } from '../l10n/messages.ts';
 
 /** A tool's input as zcode sends it (a JSON object; anything else is treated as empty). */
 export type ToolInput = Record<string, unknown>;
@@ -166,85 +167,88 @@ export function codeSpan(text: string): string {
 // Titles and locations
 // ---------------------------------------------------------------------------------------------
 
-function lineRange(input: ToolInput): string {
+function lineRange(input: ToolInput, locale: BridgeLocale): string {
   const offset = numberField(input, 'offset');
   const limit = numberField(input, 'limit');
-  if (offset !== undefined && offset > 0 && limit !== undefined && limit > 0) return ` (lines ${offset}-${offset + limit - 1})`;
-  if (offset !== undefined && offset > 0) return ` (from line ${offset})`;
-  if (limit !== undefined && limit > 0) return ` (first ${limit} lines)`;
+  if (offset !== undefined && offset > 0 && limit !== undefined && limit > 0) return bt(locale, ' (lines {0}-{1})', offset, offset + limit - 1);
+  if (offset !== undefined && offset > 0) return bt(locale, ' (from line {0})', offset);
+  if (limit !== undefined && limit > 0) return bt(locale, ' (first {0} lines)', limit);
   return '';
 }
 
 /**
  * A human title for the card, e.g. "Read src/a.ts", "Edit src/a.ts", "Write new.ts",
  * "Run `npm test`", "Grep `pattern` in src", "Fetch https://…", "Search the web: q",
- * "Update plan", "Agent: <description>", "Plan ready for approval". Paths inside `cwd` are shown
+ * "Update plan", "Agent: <description>", "Plan ready for approval", in `locale` (l10n/messages.ts;
+ * the paths, commands and questions in it stay as zcode sent them). Paths inside `cwd` are shown
  * relative to it. An unknown tool (or a known one without usable input) is titled by its name.
  */
-export function toolTitle(toolName: string | undefined, input: unknown, cwd: string): string {
+export function toolTitle(toolName: string | undefined, input: unknown, cwd: string, locale: BridgeLocale = 'en'): string {
   const args = asRecord(input);
   const known = canonicalToolName(toolName);
-  const fallback = toolName && toolName !== '' ? toolName : 'Tool';
+  const fallback = toolName && toolName !== '' ? toolName : bt(locale, 'Tool');
   const file = toolFilePath(args);
   const shown = file !== undefined ? displayPath(file, cwd) : undefined;
+  const t = (message: string, ...values: (string | number)[]): string => bt(locale, message, ...values);
   switch (known) {
     case 'Read':
     case 'NotebookRead':
-      return shown ? `Read ${shown}${lineRange(args)}` : 'Read';
+      return shown ? t('Read {0}', shown) + lineRange(args, locale) : t('Read');
     case 'Write':
-      return shown ? `Write ${shown}` : 'Write';
+      return shown ? t('Write {0}', shown) : t('Write');
     case 'Edit':
     case 'MultiEdit':
     case 'NotebookEdit':
-      return shown ? `Edit ${shown}` : 'Edit';
+      return shown ? t('Edit {0}', shown) : t('Edit');
     case 'Bash': {
       const command = stringField(args, 'command', 'cmd');
-      return command ? `Run ${codeSpan(command)}` : 'Run command';
+      return command ? t('Run {0}', codeSpan(command)) : t('Run command');
     }
     case 'BashOutput': {
       const id = stringField(args, 'bash_id', 'shell_id', 'id');
-      return id ? `Read output of ${id}` : 'Read background output';
+      return id ? t('Read output of {0}', id) : t('Read background output');
     }
     case 'KillShell':
     case 'KillBash': {
       const id = stringField(args, 'shell_id', 'bash_id', 'id');
-      return id ? `Stop ${id}` : 'Stop background command';
+      return id ? t('Stop {0}', id) : t('Stop background command');
     }
     case 'Grep':
     case 'Glob': {
+      // The tool's name stays: it is what the model called, and a user searching logs finds it.
       const pattern = stringField(args, 'pattern', 'query');
       if (!pattern) return known;
       const where = stringField(args, 'path');
-      return `${known} ${codeSpan(pattern)}${where ? ` in ${displayPath(where, cwd)}` : ''}`;
+      return where ? t('{0} {1} in {2}', known, codeSpan(pattern), displayPath(where, cwd)) : `${known} ${codeSpan(pattern)}`;
     }
     case 'LS': {
       const where = stringField(args, 'path');
-      return `List ${where ? displayPath(where, cwd) : '.'}`;
+      return t('List {0}', where ? displayPath(where, cwd) : '.');
     }
     case 'WebFetch': {
       const url = stringField(args, 'url');
-      return url ? `Fetch ${url}` : 'Fetch';
+      return url ? t('Fetch {0}', url) : t('Fetch');
     }
     case 'WebSearch': {
       const query = stringField(args, 'query', 'q');
-      return query ? `Search the web: ${query}` : 'Search the web';
+      return query ? t('Search the web: {0}', query) : t('Search the web');
     }
     case 'TodoWrite':
-      return 'Update plan';
+      return t('Update plan');
     case 'Agent':
     case 'Task': {
       const description = stringField(args, 'description', 'subagent_type');
-      return description ? `Agent: ${description}` : 'Agent';
+      return description ? t('Agent: {0}', description) : t('Agent');
     }
     case 'ExitPlanMode':
-      return 'Plan ready for approval';
+      return t('Plan ready for approval');
     case 'AskUserQuestion': {
       const questions = Array.isArray(args.questions) ? args.questions.map(asRecord) : [];
       if (questions.length === 1) {
         const q = stringField(questions[0], 'header', 'question');
-        if (q) return `Question: ${q}`;
+        if (q) return t('Question: {0}', q);
       }
-      return questions.length > 1 ? `${questions.length} questions` : 'Question';
+      return questions.length > 1 ? t('{0} questions', questions.length) : t('Question');
     }
     case undefined:
       return fallback;

@@ -4,7 +4,6 @@
  * own configuration has a provider with credentials, whether it really starts, and a short
  * verdict with the fix. Presence only: no key, token or other secret value is ever part of it.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { createZcodeBackend } from './client.ts';
 import { defaultConfigSource, isEncodedSecret } from './hostRequests.ts';
 import { buildLaunchEnv, cliFileOf, defaultLaunchHost, PROVIDER_ENV } from './launchEnv.ts';
 import { locateZcode } from './locateZcode.ts';
+import { runVersionCommand } from './versionProbe.ts';
 
 export interface DoctorReport {
   zcode: { found: boolean; command?: string; args?: string[]; how?: string; tried: string[]; error?: string };
@@ -66,7 +66,7 @@ export async function runDoctor(options: LocateOptions, { start = true, home = h
       removed: plan.changes.filter((c) => c.includes(' removed')).map((c) => c.split(' ')[0]),
       ...(plan.env.NODE_OPTIONS ? { nodeOptions: plan.env.NODE_OPTIONS } : {}),
     };
-    report.version = await readVersion(cli.command, [...cli.args, '--version'], plan.env);
+    report.version = await runVersionCommand(cli.command, [...cli.args, '--version'], plan.env);
     if (start) report.start = await tryStart(options);
   }
   report.verdict = verdict(report);
@@ -103,16 +103,6 @@ function readConfiguration(env: NodeJS.ProcessEnv, home: string): DoctorReport['
     cliConfig: { file: cliConfig, exists: existsSync(cliConfig) },
     environment: { ZCODE_MODEL: !!env.ZCODE_MODEL, ZCODE_BASE_URL: !!env.ZCODE_BASE_URL, ZCODE_API_KEY: !!env.ZCODE_API_KEY },
   };
-}
-
-function readVersion(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ text?: string; error?: string }> {
-  return new Promise((resolve) => {
-    execFile(command, args, { env, timeout: 15_000, windowsHide: true, maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
-      const text = String(stdout).trim().split('\n')[0];
-      if (error && !text) resolve({ error: (String(stderr).trim().split('\n').pop() || error.message).slice(0, 500) });
-      else resolve({ text });
-    });
-  });
 }
 
 /** Start zcode for real and ask it something cheap (`session/list`). */

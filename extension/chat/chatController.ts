@@ -62,6 +62,8 @@ export class ChatController {
   private focusOnReady = false;
   /** zcode cannot be found (what discovery tried); undefined: found or not looked for yet. */
   private notFound: string | undefined;
+  private zcodeVersion: string | undefined;
+  private firstPrompts: string[] = [];
   /** Each session's slash menu as the bridge last sent it (rememberMenu). */
   private readonly menus = new Map<string, AvailableCommand[]>();
   private readonly interactions: ChatInteractions;
@@ -218,6 +220,20 @@ export class ChatController {
     this.queue(T.patchSession(this.state, { notFound: message ?? '' }));
   }
 
+  /** Which zcode runs (extension/locate.ts): the empty chat names it. */
+  setZcodeVersion(version: string | undefined): void {
+    if (this.zcodeVersion === version) return;
+    this.zcodeVersion = version;
+    this.queue(T.patchSession(this.state, { zcodeVersion: version ?? '' }));
+  }
+
+  /** The empty chat's first prompts for this workspace (firstPrompts.ts). */
+  setFirstPrompts(prompts: readonly string[]): void {
+    if (this.firstPrompts.join('\n') === prompts.join('\n')) return;
+    this.firstPrompts = [...prompts];
+    this.queue(T.patchSession(this.state, { firstPrompts: [...prompts] }));
+  }
+
   // ---------------------------------------------------------------------------------------------
   // The session shown
 
@@ -349,6 +365,8 @@ export class ChatController {
       ...(previous?.connectionMessage ? { connectionMessage: previous.connectionMessage } : {}),
       ...(previous?.planQuota ? { planQuota: previous.planQuota } : {}),
       ...(this.notFound ? { notFound: this.notFound } : {}),
+      ...(this.zcodeVersion ? { zcodeVersion: this.zcodeVersion } : {}),
+      ...(this.firstPrompts.length ? { firstPrompts: [...this.firstPrompts] } : {}),
       promptCapabilities: this.promptCaps(),
       ...(this.env.features ? { featureUnavailable: featureUnavailable(this.env.features.capabilities, this.env.features.noReason) } : {}),
     });

@@ -18,6 +18,8 @@ import { planQuotaView } from '../planQuota.ts';
 import { defaultSessionFolder, pickSessionFolder } from '../sessions/folders.ts';
 import { ChatAttention } from './chatAttention.ts';
 import { ChatController, type ChatEnvironment } from './chatController.ts';
+import { firstPrompts } from './firstPrompts.ts';
+import { readWorkspaceFacts } from './workspaceFacts.ts';
 import { confirmRewind, sharedChatEnvironment } from './chatEnvironment.ts';
 import type { ChatFeatures } from './chatFeatures.ts';
 import { rewindFromChat } from '../rewindChoices.ts';
@@ -118,7 +120,7 @@ export function registerChatView(
   statusBar?: { setNeedsInput(count: number): void },
   history?: SessionHistoryStore,
   quota?: { readonly onDidChange: vscode.Event<AccountUsageResponse>; readonly current: AccountUsageResponse | undefined },
-  locate?: { addView(view: { setNotFound(message: string | undefined): void }): vscode.Disposable },
+  locate?: { addView(view: { setNotFound(message: string | undefined): void; setZcodeVersion(version: string | undefined): void }): vscode.Disposable },
   features?: ChatFeatures,
 ): vscode.Disposable {
   const diffs = new DiffDocuments();
@@ -182,8 +184,11 @@ export function registerChatView(
     (message) => log?.warn(message),
   );
   controller.setPlanQuota(planQuotaView(quota?.current));
+  const suggest = (): void => void readWorkspaceFacts().then((facts) => controller.setFirstPrompts(firstPrompts(facts, vscode.l10n.t)));
+  suggest();
   return vscode.Disposable.from(
-    locate?.addView({ setNotFound: (message) => controller.setNotFound(message) }) ?? { dispose() {} },
+    vscode.window.onDidChangeActiveTextEditor((editor) => editor && suggest()),
+    locate?.addView({ setNotFound: (message) => controller.setNotFound(message), setZcodeVersion: (version) => controller.setZcodeVersion(version) }) ?? { dispose() {} },
     diffs.register(),
     turnChanges.disposable,
     quota?.onDidChange((usage) => {

@@ -21,6 +21,7 @@ import {
   type ErrorAction,
   type ChatSnapshot,
   type SessionView,
+  type ToolItem,
   type TranscriptItem,
 } from '../../webview-ui/viewModel.ts';
 import { applyTranscriptOps, itemList, type ItemList, type TranscriptOp } from '../../webview-ui/transcriptOps.ts';
@@ -41,6 +42,12 @@ export interface TranscriptState {
   echo?: string;
   /** Tool calls a question or plan form stands for: the form is their one card. */
   formTools?: Set<string>;
+  /**
+   * Tool calls whose card waits behind a pending shell permission (by tool call id): the permission
+   * card shows the command, so the tool's card would say the same twice. The card (kept up to date
+   * here) comes back below the answered permission, where its output will stream.
+   */
+  heldTools?: Map<string, { permissionId: string; item?: ToolItem }>;
   counter: number;
 }
 
@@ -149,6 +156,14 @@ export function applySessionUpdate(state: TranscriptState, update: SessionUpdate
     case 'tool_call_update': {
       if (state.formTools?.has(update.toolCallId)) break;
       const id = toolItemId(update.toolCallId);
+      const held = state.heldTools?.get(update.toolCallId);
+      if (held) {
+        const output = terminalOutput(update);
+        const item = held.item && output && isOutputOnly(update) ? held.item : foldToolCall(held.item, update).item;
+        const terminal = item.terminal ?? { terminalId: output?.terminalId || update.toolCallId, output: '', truncated: false, exited: false };
+        held.item = output ? { ...item, terminal: { ...terminal, output: terminal.output + output.data } } : item;
+        break;
+      }
       const prev = itemById(state, id);
       const output = terminalOutput(update);
       if (prev?.type === 'tool' && update.sessionUpdate === 'tool_call_update' && output && isOutputOnly(update)) {
@@ -302,7 +317,12 @@ export function addPermission(state: TranscriptState, params: RequestPermissionR
   const diffs = proposedDiffs(params);
   // Open Diff of the card reads the full texts by tool call id (the tool's own card may have none yet).
   if (diffs.length && !state.diffs.has(params.toolCall.toolCallId)) state.diffs.set(params.toolCall.toolCallId, diffs);
-  b.upsert(permissionItem(id, params, tool?.type === 'tool' ? tool : undefined, diffs));
+  const item = permissionItem(id, params, tool?.type === 'tool' ? tool : undefined, diffs);
+  if (item.command) {
+    (state.heldTools ??= new Map()).set(params.toolCall.toolCallId, { permissionId: id, ...(tool?.type === 'tool' ? { item: tool } : {}) });
+    if (tool) b.op({ op: 'remove', id: tool.id });
+  }
+  b.upsert(item);
   state.openText = undefined;
   return { id, change: b.change };
 }
@@ -329,7 +349,17 @@ export function answerPermission(state: TranscriptState, id: string, optionId: s
   if (item?.type !== 'permission' || item.state !== 'pending') return b.change;
   const answer = optionId ? (item.options.find((o) => o.optionId === optionId)?.name ?? optionId) : 'Dismissed';
   b.upsert({ ...item, state: 'answered', answer });
+  releaseHeldTool(state, b, id);
   return b.change;
+}
+
+/** The tool card a settled permission held back returns, below it (see `heldTools`). */
+function releaseHeldTool(state: TranscriptState, b: ChangeBuilder, permissionId: string): void {
+  for (const [toolCallId, held] of state.heldTools ?? []) {
+    if (held.permissionId !== permissionId) continue;
+    state.heldTools?.delete(toolCallId);
+    if (held.item) b.upsert(held.item);
+  }
 }
 
 export function answerElicitation(state: TranscriptState, id: string, response: CreateElicitationResponse): Change {
@@ -345,6 +375,7 @@ export function withdrawInteraction(state: TranscriptState, id: string): Change 
   const b = new ChangeBuilder(state);
   const item = itemById(state, id);
   if ((item?.type === 'permission' || item?.type === 'elicitation') && item.state === 'pending') b.upsert({ ...item, state: 'withdrawn' });
+  releaseHeldTool(state, b, id);
   return b.change;
 }
 

@@ -1,7 +1,8 @@
 /**
  * The empty chat. When zcode cannot be found it says so at once, with the ways out (Locate zcode…,
  * Open Settings, the install instructions) instead of a welcome that looks like a working install.
- * Otherwise it names the model the session will use and offers a few first prompts that start work.
+ * Otherwise it names the zcode that runs and the model the session will use, and offers a few first
+ * prompts that start work.
  */
 import type { SessionView } from '../viewModel.ts';
 import { useActions } from '../actions.ts';
@@ -42,7 +43,7 @@ function NotFound({ message }: { message: string }) {
   );
 }
 
-/** First prompts that work in any workspace. */
+/** First prompts that work in any workspace (until the host sends this workspace's: `firstPrompts`). */
 const starters = (): string[] => [t('Explain what this workspace does and how it is organised'), t('Find a likely bug and propose a fix'), t('Write tests for the file I have open')];
 
 export function Welcome({ session }: { session: SessionView }) {
@@ -53,10 +54,14 @@ export function Welcome({ session }: { session: SessionView }) {
     <div class="welcome">
       <Icon name="hubot" class="welcome-icon" />
       <p>{t('Ask zcode to explain, change or build something in this workspace.')}</p>
-      {model && <p class="field-hint welcome-model">{t('Model: {0}', model)}</p>}
+      {(session.zcodeVersion || model) && (
+        <p class="field-hint welcome-model">
+          {[session.zcodeVersion ? t('Connected to zcode {0}', session.zcodeVersion) : '', model ? t('Model: {0}', model) : ''].filter(Boolean).join(' · ')}
+        </p>
+      )}
       <p class="field-hint">{t('Try one of these to start:')}</p>
       <div class="starters">
-        {starters().map((text) => (
+        {(session.firstPrompts?.length ? session.firstPrompts : starters()).map((text) => (
           <button key={text} type="button" class="starter" onClick={() => actions.sendPrompt(text, [])}>
             <Icon name="sparkle" /> {text}
           </button>

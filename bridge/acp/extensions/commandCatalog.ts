@@ -25,6 +25,7 @@ import type { ZcodeBackend } from '../../zcode/backend.ts';
 import type { Logger } from '../../logger.ts';
 import type { ZcodeSlashCommand } from '../../zcode/catalogShapes.ts';
 import { enabledPluginRoots, folderSkills, pluginCommands } from '../../zcode/commandFolders.ts';
+import type { BridgeLocale } from '../../l10n/messages.ts';
 
 /** What discovery needs to know about the session. */
 export interface CommandScope {
@@ -54,6 +55,8 @@ export class CommandCatalog {
     private readonly logger: Logger,
     private readonly home: string = process.env.HOME || process.env.USERPROFILE || homedir(),
     private readonly hidden: () => ReadonlySet<string> = () => new Set(),
+    /** The language of the bridge's command descriptions, when the menu is built. */
+    private readonly locale: () => BridgeLocale = () => 'en',
   ) {}
 
   /** The full menu for an ACP id, recorded as sent. */
@@ -79,7 +82,7 @@ export class CommandCatalog {
     });
     this.zcode.set(acpId, commands);
     const hidden = this.hidden();
-    const menu = [...availableCommands().filter((command) => !hidden.has(command.name)), ...commands.map(zcodeCommandEntry)];
+    const menu = [...availableCommands(this.locale()).filter((command) => !hidden.has(command.name)), ...commands.map(zcodeCommandEntry)];
     const text = JSON.stringify(menu);
     const changed = this.sent.get(acpId) !== text;
     this.sent.set(acpId, text);

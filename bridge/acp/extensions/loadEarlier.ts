@@ -18,7 +18,7 @@ export async function loadEarlier(ctx: BridgeContext, params: LoadEarlierParams,
   const { messages } = await ctx.backend.messages({ sessionId: handle.zcodeSessionId });
   const page = pageBefore(messages, params.cursor, params.limit ?? DEFAULT_REPLAY_MESSAGES);
   if (page instanceof Error) throw RequestError.invalidParams({ cursor: params.cursor }, `${LoadEarlierRequest.method}: ${page.message}`);
-  const updates = historyToUpdates(page.messages, { cwd: handle.cwd, terminalOutput: supportsTerminalOutput(ctx.clients.of(client)?.capabilities) });
+  const updates = historyToUpdates(page.messages, { cwd: handle.cwd, terminalOutput: supportsTerminalOutput(ctx.clients.of(client)?.capabilities), locale: ctx.locale });
   for (const update of updates) {
     const marked = { ...update, _meta: { ...update._meta, zcode: { ...(update._meta?.zcode as object | undefined), earlierPage: params.cursor } } } as SessionUpdate;
     client.notify('session/update', { sessionId: params.sessionId, update: marked }).catch((error: unknown) => {

@@ -24,6 +24,7 @@ import type { BridgeContext, SlashCommandRunner } from '../context.ts';
 import { assertNever } from '../requestErrors.ts';
 import { SessionOperations } from './sessionOperations.ts';
 import type { CompactResponse, GoalResponse, RewindResponse } from './contractDescriptors.ts';
+import { bt, type BridgeLocale } from '../../l10n/messages.ts';
 
 /** Usage lines shown when a command is used wrongly. */
 export const SLASH_USAGE: Record<SlashCommand['name'], string> = {
@@ -76,7 +77,7 @@ export const runSlashCommand: SlashCommandRunner = async (ctx, call) => {
   const tuiOnly = tuiOnlyCommand(text);
   if (tuiOnly) {
     // zcode's terminal UI commands: say so in the chat rather than sending "/clear" to the model.
-    const reply = `\`/${tuiOnly}\` belongs to zcode's own terminal UI and does nothing here; this chat's commands are in the / menu.`;
+    const reply = bt(ctx.locale, "{0} belongs to zcode's own terminal UI and does nothing here; this chat's commands are in the / menu.", `\`/${tuiOnly}\``);
     ctx.sendUpdates(call.sessionId, [{ sessionUpdate: 'agent_message_chunk', messageId: randomUUID(), content: { type: 'text', text: reply } }]);
     return { stopReason: 'end_turn', _meta: { zcode: { command: { name: tuiOnly, ok: false, tuiOnly: true } } } } satisfies PromptResponse;
   }
@@ -90,7 +91,7 @@ export const runSlashCommand: SlashCommandRunner = async (ctx, call) => {
   } catch (error) {
     if (error instanceof RequestError && error.code === -32002) throw error;
     if (error instanceof RequestError && error.code === -32800) return { stopReason: 'cancelled' };
-    reply = { ok: false, text: `⚠️ /${command.name} failed: ${error instanceof Error ? error.message : String(error)}` };
+    reply = { ok: false, text: `⚠️ ${bt(ctx.locale, '/{0} failed: {1}', command.name, error instanceof Error ? error.message : String(error))}` };
   }
   ctx.sendUpdates(call.sessionId, [{ sessionUpdate: 'agent_message_chunk', messageId: randomUUID(), content: { type: 'text', text: reply.text } }]);
   const meta: Record<string, unknown> = { name: command.name, ok: reply.ok };
@@ -104,13 +105,14 @@ function promptText(prompt: readonly ContentBlock[]): string | undefined {
   return prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
 }
 
-function usage(name: SlashCommand['name'], problem?: string): Reply {
-  return { ok: false, text: `${problem ? `${problem}\n\n` : ''}Usage: ${SLASH_USAGE[name]}` };
+function usage(locale: BridgeLocale, name: SlashCommand['name'], problem?: string): Reply {
+  return { ok: false, text: `${problem ? `${problem}\n\n` : ''}${bt(locale, 'Usage: {0}', SLASH_USAGE[name])}` };
 }
 
 async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashCommand, signal: AbortSignal, holdEvents?: () => void): Promise<Reply> {
   const ops = new SessionOperations(ctx);
   const args = command.args;
+  const L = ctx.locale;
   switch (command.name) {
     case 'compact': {
       // The text is zcode's compaction instructions (`session/compact {instructions}`).
@@ -119,36 +121,36 @@ async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashC
     }
     case 'goal': {
       const parsed = parseGoalArgs(args);
-      if ('error' in parsed) return usage('goal', parsed.error);
+      if ('error' in parsed) return usage(L, 'goal', parsed.error);
       const result = await ops.goal({ sessionId, ...parsed });
-      return { ok: true, text: goalText(parsed.action, result), result };
+      return { ok: true, text: goalText(L, parsed.action, result), result };
     }
     case 'fork': {
       const words = splitArgs(args);
-      if (words.length > 1 || words.some((w) => w.startsWith('--'))) return usage('fork');
+      if (words.length > 1 || words.some((w) => w.startsWith('--'))) return usage(L, 'fork');
       const result = await ops.fork({ sessionId, checkpointId: words[0] });
-      const from = words[0] && words[0].toLowerCase() !== 'latest' ? `checkpoint \`${words[0]}\`` : 'the latest checkpoint';
-      return { ok: true, text: `Forked this session from ${from} into a new session: \`${result.sessionId}\`. Open it from the session list to continue there.`, result };
+      const from = words[0] && words[0].toLowerCase() !== 'latest' ? bt(L, 'checkpoint {0}', `\`${words[0]}\``) : bt(L, 'the latest checkpoint');
+      return { ok: true, text: bt(L, 'Forked this session from {0} into a new session: {1}. Open it from the session list to continue there.', from, `\`${result.sessionId}\``), result };
     }
     case 'rewind': {
       const words = splitArgs(args);
       const cascade = words.includes('--cascade');
       const rest = words.filter((w) => w !== '--cascade');
-      if (rest.length > 1 || rest.some((w) => w.startsWith('--'))) return usage('rewind');
+      if (rest.length > 1 || rest.some((w) => w.startsWith('--'))) return usage(L, 'rewind');
       const result = await ops.rewind({ sessionId, checkpointId: rest[0], ...(cascade ? { cascade } : {}) }, signal);
-      return { ok: true, text: rewindText(result, rest[0]), result };
+      return { ok: true, text: rewindText(L, result, rest[0]), result };
     }
     case 'steer': {
-      if (args === '') return usage('steer', '/steer needs the instructions to add.');
+      if (args === '') return usage(L, 'steer', bt(L, '/steer needs the instructions to add.'));
       const handle = ctx.peek(sessionId);
       if (!handle?.running) {
-        return { ok: false, text: 'Nothing to steer: no prompt is running on this session. Send the instructions as a normal prompt instead.' };
+        return { ok: false, text: bt(L, 'Nothing to steer: no prompt is running on this session. Send the instructions as a normal prompt instead.') };
       }
       // The running turn's events after the steer wait until this reply has been written: the
       // client reads "steer sent" before the turn it steered can end (turns.ts `holdEvents`).
       holdEvents?.();
       const result = await ops.steer({ sessionId, content: args });
-      return { ok: true, text: 'Steer sent: zcode will take your instructions into account in the running turn.', result };
+      return { ok: true, text: bt(L, 'Steer sent: zcode will take your instructions into account in the running turn.'), result };
     }
     case 'mcp':
       return mcpReply(ctx, sessionId);
@@ -166,25 +168,25 @@ async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashC
       const handle = await ctx.materialize(sessionId);
       const option = (handle.configOptions ?? buildConfigOptions(handle.settings)).find((o) => o.id === configId);
       const offered = option ? selectOptionValues(option).map((o) => o.value) : [];
-      const choices = offered.length > 0 ? ` Choose one of: ${offered.map((v) => `\`${v}\``).join(', ')}.` : '';
+      const choices = offered.length > 0 ? bt(L, ' Choose one of: {0}.', offered.map((v) => `\`${v}\``).join(', ')) : '';
       if (command.name === 'model' && words.length === 0) {
         const current = option?.currentValue;
-        return { ok: true, text: offered.length > 0 ? `Model: \`${String(current)}\`.${choices}` : 'zcode has not reported its models for this session yet.' };
+        return { ok: true, text: offered.length > 0 ? bt(L, 'Model: {0}.', `\`${String(current)}\``) + choices : bt(L, 'zcode has not reported its models for this session yet.') };
       }
-      if (words.length !== 1) return usage(command.name, `/${command.name} needs exactly one value.${choices}`);
+      if (words.length !== 1) return usage(L, command.name, bt(L, '/{0} needs exactly one value.', command.name) + choices);
       const value = words[0];
-      const what = command.name === 'mode' ? 'mode' : command.name === 'model' ? 'model' : 'thinking level';
-      if (offered.length > 0 && !offered.includes(value)) return usage(command.name, `Unknown ${what} \`${value}\`.${choices}`);
+      const unknown = command.name === 'mode' ? 'Unknown mode {0}.' : command.name === 'model' ? 'Unknown model {0}.' : 'Unknown thinking level {0}.';
+      if (offered.length > 0 && !offered.includes(value)) return usage(L, command.name, bt(L, unknown, `\`${value}\``) + choices);
       if (command.name === 'model') {
         await ctx.applyConfig(sessionId, { model: value });
-        return { ok: true, text: `Model set to \`${value}\`.`, result: { model: value } };
+        return { ok: true, text: bt(L, 'Model set to {0}.', `\`${value}\``), result: { model: value } };
       }
       if (command.name === 'mode') {
         const result = await ops.setMode({ sessionId, mode: value });
-        return { ok: true, text: `Mode set to \`${value}\`.`, result };
+        return { ok: true, text: bt(L, 'Mode set to {0}.', `\`${value}\``), result };
       }
       const result = await ops.setThoughtLevel({ sessionId, thoughtLevel: value });
-      return { ok: true, text: `Thinking level set to \`${value}\`.`, result };
+      return { ok: true, text: bt(L, 'Thinking level set to {0}.', `\`${value}\``), result };
     }
     default:
       return assertNever(command.name, 'slash command');
@@ -252,34 +254,37 @@ function compactText(result: CompactResponse): string {
   return result.message ?? `Compaction ${result.outcome}.`;
 }
 
-function goalText(action: string, result: GoalResponse): string {
+function goalText(L: BridgeLocale, action: string, result: GoalResponse): string {
   const goal = result.goal;
+  // The objective is the user's text and the status zcode's word: both stay as they are.
   const describe = goal?.objective ? `**${goal.objective}**${goal.status ? ` (${goal.status})` : ''}` : undefined;
+  const none = bt(L, '(none)');
   switch (action) {
     case 'show':
-      return describe ? `Goal: ${describe}` : 'No goal is set. Set one with `/goal set <objective>`.';
+      return describe ? bt(L, 'Goal: {0}', describe) : bt(L, 'No goal is set. Set one with `/goal set <objective>`.');
     case 'clear':
-      return 'Goal cleared.';
+      return bt(L, 'Goal cleared.');
     case 'set':
-      return `Goal set: ${describe ?? '(none)'}`;
+      return bt(L, 'Goal set: {0}', describe ?? none);
     case 'replace':
-      return `Goal replaced: ${describe ?? '(none)'}`;
+      return bt(L, 'Goal replaced: {0}', describe ?? none);
     case 'pause':
-      return `Goal paused: ${describe ?? '(none)'}`;
+      return bt(L, 'Goal paused: {0}', describe ?? none);
     case 'resume':
-      return `Goal resumed: ${describe ?? '(none)'}`;
+      return bt(L, 'Goal resumed: {0}', describe ?? none);
     default:
-      return describe ? `Goal: ${describe}` : 'No goal is set.';
+      return describe ? bt(L, 'Goal: {0}', describe) : bt(L, 'No goal is set.');
   }
 }
 
-function rewindText(result: RewindResponse, requested: string | undefined): string {
+function rewindText(L: BridgeLocale, result: RewindResponse, requested: string | undefined): string {
   const target = result.checkpointId ?? (requested && requested.toLowerCase() !== 'latest' ? requested : undefined);
-  let text = `Rewound the session to ${target ? `checkpoint \`${target}\`` : 'the latest checkpoint'}`;
-  if (result.removedMessages !== undefined) text += ` (${result.removedMessages} message${result.removedMessages === 1 ? '' : 's'} removed)`;
-  text += '.';
+  let text = bt(L, 'Rewound the session to {0}', target ? bt(L, 'checkpoint {0}', `\`${target}\``) : bt(L, 'the latest checkpoint'));
+  if (result.removedMessages !== undefined) text += result.removedMessages === 1 ? bt(L, ' (1 message removed)') : bt(L, ' ({0} messages removed)', result.removedMessages);
+  text += bt(L, '.');
   if (result.removedSessions && result.removedSessions.length > 0) {
-    text += ` Also deleted ${result.removedSessions.length} fork${result.removedSessions.length === 1 ? '' : 's'} made from the removed checkpoints.`;
+    const n = result.removedSessions.length;
+    text += n === 1 ? bt(L, ' Also deleted 1 fork made from the removed checkpoints.') : bt(L, ' Also deleted {0} forks made from the removed checkpoints.', n);
   }
   return text;
 }

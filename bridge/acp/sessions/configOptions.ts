@@ -80,7 +80,7 @@ export class ConfigService {
   /** A change zcode reports (or the bridge just made): update the options, announce if different. */
   changed(runtime: SessionRuntime, patch: ConfigPatch): void {
     const before = runtime.configOptions;
-    const after = applyConfigPatch(before, patch);
+    const after = applyConfigPatch(before, patch, this.sessions.locale);
     if (after === before) return;
     runtime.configOptions = after;
     const updates: SessionUpdate[] = [{ sessionUpdate: 'config_option_update', configOptions: after }];

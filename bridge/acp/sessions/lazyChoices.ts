@@ -11,6 +11,7 @@ import type { Logger } from '../../logger.ts';
 import type { BuildModes } from '../../zcode/buildModes.ts';
 import type { SessionSettings } from '../../zcode/protocol.ts';
 import type { ModelOptionCache } from './modelCache.ts';
+import { bt, type BridgeLocale } from '../../l10n/messages.ts';
 
 export interface PlaceholderSources {
   defaultMode: string;
@@ -19,6 +20,8 @@ export interface PlaceholderSources {
   drafted?: SessionSettings;
   /** The last model option seen (modelCache.ts). */
   models?: ModelOptionCache;
+  /** The language of the bridge's names (l10n/messages.ts). */
+  locale?: BridgeLocale;
 }
 
 /**
@@ -27,7 +30,7 @@ export interface PlaceholderSources {
  * model list seen, so clients see model support at `session/new`. Modes are the build's (buildModes.ts).
  */
 export function placeholderOptions(sources: PlaceholderSources): SessionConfigOption[] {
-  const fallbacks = { mode: sources.defaultMode, modes: sources.modes?.offered };
+  const fallbacks = { mode: sources.defaultMode, modes: sources.modes?.offered, locale: sources.locale };
   if (sources.drafted) {
     const options = buildConfigOptions({ ...sources.drafted, mode: undefined }, fallbacks);
     sources.models?.remember(options.find((o) => o.id === CONFIG_ID.model));
@@ -35,13 +38,14 @@ export function placeholderOptions(sources: PlaceholderSources): SessionConfigOp
   }
   const options = buildConfigOptions(undefined, fallbacks);
   const model = sources.models?.current;
-  if (model && !options.some((o) => o.id === CONFIG_ID.model)) options.splice(1, 0, model);
+  // The cached option was named in the language of its day.
+  if (model && !options.some((o) => o.id === CONFIG_ID.model)) options.splice(1, 0, { ...model, name: bt(sources.locale ?? 'en', 'Model') });
   return options;
 }
 
 /** A choice on a placeholder: its new options and what to announce (nothing when it changed nothing). */
-export function chosen(before: SessionConfigOption[], patch: ConfigPatch): { after: SessionConfigOption[]; updates: SessionUpdate[] } {
-  const after = applyConfigPatch(before, patch);
+export function chosen(before: SessionConfigOption[], patch: ConfigPatch, locale: BridgeLocale = 'en'): { after: SessionConfigOption[]; updates: SessionUpdate[] } {
+  const after = applyConfigPatch(before, patch, locale);
   if (after === before) return { after, updates: [] };
   const updates: SessionUpdate[] = [{ sessionUpdate: 'config_option_update', configOptions: after }];
   const mode = after.find((o) => o.id === CONFIG_ID.mode)?.currentValue;

@@ -35,6 +35,7 @@ import { newTranslator } from '../translation.ts';
 import { SessionEvents } from './sessionEvents.ts';
 import { SessionRuntime } from './sessionRuntime.ts';
 import { createZcodeSession, openRuntime, resumeRuntime } from './sessionCalls.ts';
+import { BridgeLanguage } from '../../l10n/language.ts';
 
 /** Placeholder ids look like this so logs show at a glance that a session was never materialized. */
 const PLACEHOLDER_PREFIX = 'lazy_';
@@ -67,8 +68,8 @@ export interface SessionManagerOptions {
   modes?: BuildModes;
   /** Which tools a build without `automation/*` must not offer (automation.ts). */
   automation?: AutomationProbe;
-  /** The client's language for the bridge's own words (translator: failure explanations). */
-  locale?: BridgeLocale;
+  /** The client's language for the bridge's own words (l10n/language.ts); English when absent. */
+  language?: BridgeLanguage;
 }
 
 export class SessionManager implements Disposable {
@@ -79,8 +80,11 @@ export class SessionManager implements Disposable {
   /** The outbound pipe: zcode's events in, ACP updates and translator signals out (sessionEvents.ts). */
   readonly events: SessionEvents;
   private readonly subscriptions: Disposable[] = [];
+  /** The language of the bridge's own words (forms, options, card titles, notices); its one owner. */
+  readonly language: BridgeLanguage;
 
   constructor(private readonly options: SessionManagerOptions) {
+    this.language = options.language ?? new BridgeLanguage();
     // First, so that on a backend exit the streamed text goes out before anything else reacts.
     this.events = new SessionEvents(options.backend, options.clients, this.runtimes, options.logger);
     const { backend } = options;
@@ -134,7 +138,7 @@ export class SessionManager implements Disposable {
   choose(acpId: string, patch: ConfigPatch): SessionConfigOption[] {
     const entry = this.entries.get(acpId);
     if (!entry) throw RequestError.sessionNotFound(acpId);
-    const { after, updates } = chosen(entry.options ?? this.placeholderConfig(entry.cwd), patch);
+    const { after, updates } = chosen(entry.options ?? this.placeholderConfig(entry.cwd), patch, this.locale);
     entry.pending = { ...entry.pending, ...patch };
     entry.options = after;
     for (const update of updates) this.options.clients.broadcast('session/update', { sessionId: acpId, update });
@@ -178,6 +182,11 @@ export class SessionManager implements Disposable {
   /** The runtime of a zcode session, if some ACP session has it open. */
   byZcodeId(zcodeId: string): SessionRuntime | undefined {
     return this.runtimes.get(zcodeId);
+  }
+
+  /** The language to write the bridge's own words in now. */
+  get locale(): BridgeLocale {
+    return this.language.current;
   }
 
   /** Every runtime (for summaries and shutdown). */
@@ -289,7 +298,7 @@ export class SessionManager implements Disposable {
     let runtime = this.runtimes.get(zcodeId);
     const fresh = !runtime;
     if (!runtime) {
-      runtime = new SessionRuntime(zcodeId, cwd, newTranslator(cwd, this.events.terminalOutput, this.options.locale), this.placeholderConfig(cwd));
+      runtime = new SessionRuntime(zcodeId, cwd, newTranslator(cwd, this.events.terminalOutput, this.locale), this.placeholderConfig(cwd));
       runtime.mcpServers = entry.mcpServers;
       this.events.attachSink(runtime);
       if (how.settings) this.setSettings(runtime, how.settings);
@@ -344,13 +353,13 @@ export class SessionManager implements Disposable {
   /** The config options of a session zcode has no session for yet (lazyChoices.ts). */
   placeholderConfig(cwd?: string): SessionConfigOption[] {
     const { defaultMode, modes, models, draft } = this.options;
-    return placeholderOptions({ defaultMode, modes, models, drafted: cwd === undefined ? undefined : draft?.peek(cwd) });
+    return placeholderOptions({ defaultMode, modes, models, drafted: cwd === undefined ? undefined : draft?.peek(cwd), locale: this.locale });
   }
 
   /** New settings from zcode: the config options are rebuilt from them. */
   private setSettings(runtime: SessionRuntime, settings: SessionSettings): void {
     runtime.settings = settings;
-    runtime.configOptions = buildConfigOptions(settings, { mode: this.options.defaultMode, modes: this.options.modes?.offered });
+    runtime.configOptions = buildConfigOptions(settings, { mode: this.options.defaultMode, modes: this.options.modes?.offered, locale: this.locale });
     this.options.models?.remember(runtime.configOptions.find((o) => o.id === CONFIG_ID.model));
   }
 

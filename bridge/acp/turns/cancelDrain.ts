@@ -3,6 +3,7 @@
  * does not stop"): it waits, bounded, for the old turn's real end, asking zcode rather than the
  * clock, and escalates to a restart of zcode when no other session runs a turn.
  */
+import { bt } from '../../l10n/messages.ts';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { SessionRuntime } from '../sessions/sessionRuntime.ts';
 import type { TurnNotice } from './notices.ts';
@@ -35,7 +36,7 @@ export async function drainCancelled(d: DrainDeps, runtime: SessionRuntime, turn
   const old = turns.lingering;
   if (!old) return 'ready';
   d.logger.info(`waiting for the cancelled turn of ${runtime.zcodeId} to end before sending the next prompt`);
-  d.notify(runtime, { kind: 'waitingForCancelledTurn', severity: 'info', title: 'Waiting for zcode to finish stopping the previous turn…' });
+  d.notify(runtime, { kind: 'waitingForCancelledTurn', severity: 'info', title: bt(d.sessions.locale, 'Waiting for zcode to finish stopping the previous turn…') });
   d.backend.stop({ sessionId: runtime.zcodeId });
   let timer: NodeJS.Timeout | undefined;
   // Ends zcode's status polling (untilIdle) when this wait is over, whatever ended it.
@@ -66,7 +67,11 @@ export async function drainCancelled(d: DrainDeps, runtime: SessionRuntime, turn
   if (busyElsewhere) {
     throw new RequestError(
       -32603,
-      `zcode has not stopped the previous turn of this session ${seconds} s after it was cancelled. Restarting zcode would end it, but other sessions are running turns: send this again once they have finished (the bridge then restarts zcode), or restart zcode now ("ZCode: Restart zcode").`,
+      bt(
+        d.sessions.locale,
+        'zcode has not stopped the previous turn of this session {0} s after it was cancelled. Restarting zcode would end it, but other sessions are running turns: send this again once they have finished (the bridge then restarts zcode), or restart zcode now ("ZCode: Restart zcode").',
+        seconds,
+      ),
       { zcode: { status: 'cancelledTurnStillRunning' } },
     );
   }
@@ -74,7 +79,7 @@ export async function drainCancelled(d: DrainDeps, runtime: SessionRuntime, turn
   d.notify(runtime, {
     kind: 'restartingZcode',
     severity: 'warning',
-    title: `zcode did not stop the previous turn; restarting zcode and resuming this session…`,
+    title: bt(d.sessions.locale, 'zcode did not stop the previous turn; restarting zcode and resuming this session…'),
     facts: { waitedMs: d.tuning.cancelDrainMs },
   });
   // The exit ends every lingering turn and settles the running attempts (onDidExit above).

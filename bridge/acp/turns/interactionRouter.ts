@@ -14,7 +14,6 @@
  *   `requestId` and answers every copy.
  * Replies are built only by bridge/translate/permissionDialogs.ts and formDialogs.ts.
  */
-import type { BridgeLocale } from '../../l10n/messages.ts';
 import type { CreateElicitationResponse, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import { permissionOutcomeToReply, permissionToAcp } from '../../translate/permissionDialogs.ts';
 import { elicitationToAnswers, permissionAnswersToReply, planElicitationToReply, planPermissionToReply, planToElicitation, planToPermission, questionsToElicitation, questionToPermission } from '../../translate/formDialogs.ts';
@@ -59,8 +58,6 @@ export class InteractionRouter {
      */
     private readonly onPermissionCancelled: (runtime: SessionRuntime) => void,
     private readonly tuning: InteractionTuning = DEFAULT_INTERACTION_TUNING,
-    /** The client's language for the bridge's own words in forms and options. */
-    private readonly locale: BridgeLocale = 'en',
   ) {}
 
   /** The backend's `InteractionHandler`. Never rejects: a failure becomes zcode's decline reply. */
@@ -115,7 +112,7 @@ export class InteractionRouter {
   ): Promise<{ reply: InteractionReply; settlement: Settlement }> {
     switch (interaction.kind) {
       case 'permission': {
-        const request = permissionToAcp(interaction.params, toolCall, { sessionId: acpId, cwd: runtime.cwd, locale: this.locale });
+        const request = permissionToAcp(interaction.params, toolCall, { sessionId: acpId, cwd: runtime.cwd, locale: this.sessions.locale });
         const result = await this.askPermission(acpId, runtime, request, signal);
         const reply: PermissionReply = permissionOutcomeToReply(answerOf(result, CANCELLED_PERMISSION), interaction.params);
         return { reply, settlement: reply.decision === 'allow' ? 'approved' : result.kind === 'answered' ? 'rejected' : 'cancelled' };
@@ -137,7 +134,7 @@ export class InteractionRouter {
     signal: AbortSignal,
   ): Promise<{ reply: UserInputReply; settlement: Settlement }> {
     if (supportsForms(this.clients.capabilities)) {
-      const result = await this.askForm(acpId, runtime, questionsToElicitation(acpId, questions, toolCall?.toolCallId, this.locale), signal, this.tuning.formTimeoutMs);
+      const result = await this.askForm(acpId, runtime, questionsToElicitation(acpId, questions, toolCall?.toolCallId, this.sessions.locale), signal, this.tuning.formTimeoutMs);
       if (result.kind !== 'failed' && !(result.kind === 'withdrawn' && result.reason === 'timeout')) {
         const reply = elicitationToAnswers(questions, answerOf(result, CANCELLED_FORM));
         return { reply, settlement: reply.action === 'accept' ? 'answered' : 'cancelled' };
@@ -164,7 +161,7 @@ export class InteractionRouter {
     signal: AbortSignal,
   ): Promise<{ reply: UserInputReply; settlement: Settlement }> {
     if (supportsForms(this.clients.capabilities)) {
-      const result = await this.askForm(acpId, runtime, planToElicitation(acpId, plan, toolCall?.toolCallId, this.locale), signal, this.tuning.formTimeoutMs);
+      const result = await this.askForm(acpId, runtime, planToElicitation(acpId, plan, toolCall?.toolCallId, this.sessions.locale), signal, this.tuning.formTimeoutMs);
       if (result.kind === 'answered' || result.kind === 'dismissed' || (result.kind === 'withdrawn' && result.reason === 'aborted')) {
         const reply = planElicitationToReply(answerOf(result, CANCELLED_FORM));
         return { reply, settlement: planSettlement(reply) };

@@ -3,6 +3,7 @@
  * zcode's in-place retry of a failed turn — each raced against the turn's own end, since zcode's
  * answer only says it admitted the input (turns.ts drives the attempts).
  */
+import { bt } from '../../l10n/messages.ts';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { ZcodePrompt } from '../../translate/promptContent.ts';
 import type { ZcodeBackend } from '../../zcode/backend.ts';
@@ -94,7 +95,7 @@ async function send(d: AttemptDeps, runtime: SessionRuntime, prompt: ZcodePrompt
       if (!job.cancelled) await pause(ms, job);
       if (job.cancelled) throw RequestError.requestCancelled();
     },
-    gaveUp: (attempts) => `zcode is still busy with another prompt on this session (tried ${attempts} times); try again when it has finished`,
+    gaveUp: (attempts) => bt(d.sessions.locale, 'zcode is still busy with another prompt on this session (tried {0} times); try again when it has finished', attempts),
   });
 }
 

@@ -31,6 +31,7 @@
  *   prompt keeps the session while it waits, so a queued prompt gets its own turn's figures
  *   (turnState.ts `RunningTurn`).
  */
+import { bt } from '../../l10n/messages.ts';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { ContentBlock, PromptResponse } from '@agentclientprotocol/sdk';
 import { promptToZcode } from '../../translate/promptContent.ts';
@@ -107,8 +108,8 @@ export class TurnEngine implements Disposable {
         const error = new RequestError(
           -32603,
           info.expected
-            ? 'zcode was stopped while the prompt was running'
-            : (info.reason ?? `zcode exited unexpectedly while the prompt was running${info.stderrTail ? `: ${info.stderrTail.trim().split('\n').pop()}` : ''}`),
+            ? bt(sessions.locale, 'zcode was stopped while the prompt was running')
+            : (info.reason ?? `${bt(sessions.locale, 'zcode exited unexpectedly while the prompt was running')}${info.stderrTail ? `: ${info.stderrTail.trim().split('\n').pop()}` : ''}`),
           { zcode: { code: BackendErrorCode.ProcessExited, exitCode: info.code, signal: info.signal } },
         );
         for (const runtime of sessions.allRuntimes) {
@@ -339,11 +340,12 @@ export class TurnEngine implements Disposable {
    * attempt up to `maxBackoffMs`, at most `transientRetries` attempts (500 ms, 1 s by default).
    */
   private announceRetry(runtime: SessionRuntime, outcome: Extract<Outcome, { kind: 'failed' }>, attempt: number, delayMs: number): void {
-    const why = outcome.cause && outcome.cause !== 'unknown' ? outcome.cause.replace(/_/g, ' ') : 'a transient error';
+    const locale = this.sessions.locale;
+    const why = bt(locale, outcome.cause && outcome.cause !== 'unknown' ? outcome.cause.replace(/_/g, ' ') : 'a transient error');
     this.notify(runtime, {
       kind: 'retrying',
       severity: 'warning',
-      title: `zcode's turn failed (${why}); retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt} of ${this.tuning.transientRetries})…`,
+      title: bt(locale, "zcode's turn failed ({0}); retrying in {1} s (attempt {2} of {3})…", why, (delayMs / 1000).toFixed(1), attempt, this.tuning.transientRetries),
       facts: { attempt, of: this.tuning.transientRetries, delayMs, ...(outcome.cause ? { cause: outcome.cause } : {}) },
     });
   }

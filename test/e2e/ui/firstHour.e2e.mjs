@@ -35,6 +35,12 @@ export function firstHourSuite({ locale }) {
     await input().press('Enter');
   };
   const idle = () => chat.locator('button.send').waitFor({ timeout: 60_000 });
+  /** The outline a card's heading shows once focused (as the chat focuses it for screen readers). */
+  const headingOutline = (card) =>
+    card.locator('.card-title').first().evaluate((heading) => {
+      heading.focus();
+      return getComputedStyle(heading).outlineStyle;
+    });
   /** A test that failed mid-turn leaves the next one a stopped turn and an empty input. */
   const settle = async () => {
     await openViewContainer(wb.page, 'ZCode');
@@ -60,9 +66,17 @@ export function firstHourSuite({ locale }) {
       const welcome = chat.locator('.welcome');
       await welcome.waitFor();
       await chat.locator('.welcome .starter').first().waitFor({ timeout: 30_000 }).catch(() => {});
+      // Which zcode runs arrives once zcode has started and answered `--version`.
+      const connected = chat.locator('.welcome .welcome-model', { hasText: zh ? /已连接 zcode \d+\.\d+\.\d+/ : /Connected to zcode \d+\.\d+\.\d+/ });
+      await connected.waitFor({ timeout: 30_000 }).catch(() => {});
+      await chat.locator('.welcome .starter', { hasText: 'zcode-demo-workspace' }).waitFor({ timeout: 30_000 }).catch(() => {});
       await shot('empty');
+      assert.ok(await connected.isVisible(), `the empty chat names the zcode that runs: ${await welcome.innerText()}`);
+      assert.match(await chat.locator('.welcome .welcome-model').innerText(), zh ? /模型：/ : /Model: /, 'and the model');
       assert.match(await welcome.innerText(), zh ? /开始|试试/ : /Start|Try/);
       assert.ok((await chat.locator('.welcome .starter').count()) >= 2, 'suggested first prompts');
+      // For this workspace: the fixture's package.json names the project.
+      assert.match(await chat.locator('.welcome .starter').first().innerText(), /zcode-demo-workspace/, 'the first prompt names this project');
       // The placeholder fits one line of the input at the default width.
       const fits = await input().evaluate((el) => {
         const probe = document.createElement('span');
@@ -90,6 +104,8 @@ export function firstHourSuite({ locale }) {
       await shot('slash-menu');
       const names = await menu.locator('[role="option"] .command-name').allInnerTexts();
       assert.ok(names.includes('/compact'), `the bridge's commands are listed (${names.join(' ')})`);
+      const compact = menu.locator('[role="option"]', { has: chat.locator('.command-name', { hasText: /^\/compact$/ }) });
+      assert.match(await compact.locator('.command-description').innerText(), zh ? /压缩对话历史/ : /Compact the conversation/, 'the bridge describes its commands in the user\'s language');
       await input().pressSequentially('comp');
       await waitUntil(async () => (await menu.locator('[role="option"]').count()) < names.length, { what: 'the menu to filter' });
       assert.equal(await menu.locator('[role="option"] .command-name').first().innerText(), '/compact');
@@ -156,12 +172,43 @@ export function firstHourSuite({ locale }) {
       await card.waitFor();
       await card.scrollIntoViewIfNeeded();
       await shot('shell-permission');
+      // One card: the tool's own card waits behind the permission (it would show the command twice).
+      assert.equal(await chat.locator('section.tool').filter({ hasText: 'npm test' }).count(), 0, 'no tool card beside the permission');
+      assert.equal(await headingOutline(card), 'none', 'no focus rectangle on the card heading');
       assert.equal((await card.locator('.shell-command code').innerText()).trim(), 'npm test');
       assert.match(await card.innerText(), /Run the test suite/);
       assert.doesNotMatch(await card.innerText(), /"command"/, 'no raw JSON');
       const buttons = await card.locator('button').allInnerTexts();
       assert.ok(buttons.some((b) => b.includes(L('Allow once', '允许一次'))), `options: ${buttons.join(' | ')}`);
       await card.locator('button', { hasText: L('Allow once', '允许一次') }).click();
+      await idle();
+      // Answered, the tool card comes back below the permission with the command's output.
+      await chat.locator('section.tool').filter({ hasText: 'npm test' }).last().waitFor();
+    }));
+
+  test('the plan box: one card, its feedback field inside it, "empty = approve" said once, no focus rectangle on its heading', T, () =>
+    step(wb, 'plan', async () => {
+      await settle();
+      await send('[scenario:plan]');
+      const card = chat.locator('form.plan-feedback');
+      await card.waitFor();
+      await card.scrollIntoViewIfNeeded();
+      await shot('plan-box');
+      const box = await card.evaluate((form) => {
+        const field = form.querySelector('textarea');
+        const outer = form.getBoundingClientRect();
+        const inner = field?.getBoundingClientRect();
+        return { cardRight: outer.right, cardLeft: outer.left, fieldRight: inner?.right ?? Infinity, fieldLeft: inner?.left ?? -Infinity };
+      });
+      assert.ok(box.fieldRight <= box.cardRight, `the feedback field's right edge ${box.fieldRight}px is inside the card's ${box.cardRight}px`);
+      assert.ok(box.fieldLeft >= box.cardLeft, `the feedback field's left edge ${box.fieldLeft}px is inside the card's ${box.cardLeft}px`);
+      const text = await card.innerText();
+      // The rule ("leave it empty to approve") is said once, however it is worded.
+      const rule = zh ? /留空/g : /\bempty\b/gi;
+      assert.equal(text.match(rule)?.length ?? 0, 1, `"empty = approve" once in: ${text}`);
+      assert.equal(await chat.locator('section.tool').filter({ hasText: /Plan ready for approval|计划待批准/ }).count(), 0, 'no tool card beside the plan box');
+      assert.equal(await headingOutline(card), 'none', 'no focus rectangle on the card heading');
+      await card.locator('button[type="submit"]').click();
       await idle();
     }));
 

@@ -57,6 +57,12 @@ export interface HarnessOptions {
   wrapBackend?: (backend: ZcodeBackend) => ZcodeBackend;
   /** The bridge's in-place retry of a failed turn (inproc only; BridgeOptions.retryTurnInPlace). */
   retryTurnInPlace?: BridgeOptions['retryTurnInPlace'];
+  /** The language the bridge is created with (inproc only; BridgeOptions.locale). */
+  locale?: string;
+  /** `_meta` of the primary client's `initialize` (e.g. `{ zcode: { locale: 'zh-CN' } }`). */
+  initializeMeta?: Record<string, unknown>;
+  /** More environment for the `zcode-acp` process (stdio only), e.g. `LANG`. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -126,6 +132,8 @@ export class TestClient {
   onForm: FormAnswerer = async () => ({ action: 'accept', content: {} });
   /** The ClientInfo of this link (identifies its traffic in the bridge's tap). */
   readonly info: { kind: 'local'; label: string };
+  /** `_meta` sent with `initialize`. */
+  initializeMeta: Record<string, unknown> | undefined;
 
   constructor(
     label: string,
@@ -139,7 +147,12 @@ export class TestClient {
   }
 
   async initialize(caps: ClientCapabilities | undefined = this.caps): Promise<unknown> {
-    return this.agent.request('initialize', { protocolVersion: 1, clientCapabilities: caps ?? {}, clientInfo: { name: 'acp-test', version: '1.0.0' } });
+    return this.agent.request('initialize', {
+      protocolVersion: 1,
+      clientCapabilities: caps ?? {},
+      clientInfo: { name: 'acp-test', version: '1.0.0' },
+      ...(this.initializeMeta ? { _meta: this.initializeMeta } : {}),
+    });
   }
 
   app() {
@@ -193,6 +206,7 @@ export class AcpHarness extends TestClient {
     readonly options: HarnessOptions,
   ) {
     super('primary', options.caps);
+    this.initializeMeta = options.initializeMeta;
     this.temp = mkdtempSync(path.join(tmpdir(), 'zcode-acp-test-'));
     this.recordFile = path.join(this.temp, 'sim-record.jsonl');
     this.storeDir = options.storeDir ?? path.join(this.temp, 'store');
@@ -231,6 +245,7 @@ export class AcpHarness extends TestClient {
         storageDir: this.storeDir,
         tuning: this.options.tuning,
         ...(this.options.retryTurnInPlace ? { retryTurnInPlace: this.options.retryTurnInPlace } : {}),
+        ...(this.options.locale ? { locale: this.options.locale } : {}),
         tap: (dir, msg, info) => (info === this.info ? this : this.others.find((o) => o.info === info))?.traffic.record(dir, msg),
       });
       this.connection = this.bridge.connectClient(this.app(), this.info);
@@ -239,7 +254,7 @@ export class AcpHarness extends TestClient {
     const cli = await buildCli();
     const simEnv = simLocateOptions(this.simOptions).env ?? {};
     const child = spawn(process.execPath, [cli], {
-      env: { ...simEnv, ZCODE_BIN: SIM_PATH, ZCODE_NODE: process.execPath, ZCODE_ACP_STORE_DIR: this.storeDir, ZCODE_ACP_DEBUG: '1' },
+      env: { ...simEnv, ...this.options.env, ZCODE_BIN: SIM_PATH, ZCODE_NODE: process.execPath, ZCODE_ACP_STORE_DIR: this.storeDir, ZCODE_ACP_DEBUG: '1' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.child = child;

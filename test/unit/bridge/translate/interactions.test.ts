@@ -247,7 +247,7 @@ describe('plan approval', () => {
     assert.deepEqual(request, {
       mode: 'form',
       sessionId: 'sess_abc123',
-      message: 'Ready to code?\n\n1. Implement login\n2. Implement signup\n\nLeave the box empty and submit to approve; type feedback to reject and redirect.',
+      message: 'Ready to code?\n\n1. Implement login\n2. Implement signup',
       requestedSchema: {
         type: 'object',
         properties: {

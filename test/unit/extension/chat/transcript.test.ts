@@ -212,6 +212,33 @@ describe('turns and interactions', () => {
     assert.equal((state.list.items[3] as { retryable: boolean }).retryable, true);
   });
 
+  test('a shell permission is one card: the tool card waits behind it (kept up to date) and returns below it once answered', () => {
+    const state = T.createTranscript({ sessionId: 's1' });
+    const mirror = itemList([]);
+    const apply = (change: { ops: Parameters<typeof applyTranscriptOps>[1] }): void => applyTranscriptOps(mirror, change.ops);
+    apply(T.applySessionUpdate(state, { sessionUpdate: 'tool_call', toolCallId: 'b1', title: 'Run `npm test`', kind: 'execute', status: 'pending', rawInput: { command: 'npm test', description: 'Run the tests' } }));
+    const { id, change } = T.addPermission(state, {
+      sessionId: 's1',
+      toolCall: { toolCallId: 'b1', title: 'Run `npm test`', kind: 'execute', rawInput: { command: 'npm test', description: 'Run the tests' } },
+      options: [{ optionId: 'allow', name: 'Allow once', kind: 'allow_once' }],
+    });
+    apply(change);
+    assert.deepEqual(state.list.items.map((i) => i.type), ['permission'], 'one card while the permission waits');
+    const card = state.list.items[0];
+    assert.ok(card.type === 'permission');
+    assert.deepEqual(card.command, { line: 'npm test', description: 'Run the tests' });
+    apply(T.applySessionUpdate(state, { sessionUpdate: 'tool_call_update', toolCallId: 'b1', status: 'in_progress' }));
+    assert.deepEqual(state.list.items.map((i) => i.type), ['permission'], 'an update of the held card shows nothing yet');
+    apply(T.answerPermission(state, id, 'allow'));
+    assert.deepEqual(state.list.items.map((i) => i.type), ['permission', 'tool'], 'the tool card returns below the answered permission');
+    const tool = state.list.items[1];
+    assert.ok(tool.type === 'tool');
+    assert.equal(tool.status, 'in_progress', 'with what happened while it was held');
+    apply(T.applySessionUpdate(state, { sessionUpdate: 'tool_call_update', toolCallId: 'b1', status: 'completed' }));
+    assert.equal((state.list.items[1] as { status: string }).status, 'completed');
+    assert.deepEqual(mirror.items, state.list.items, 'the ops rebuild exactly the host state');
+  });
+
   test('permission: card from the request, answered once, withdraw after answer is a no-op', () => {
     const state = T.createTranscript({ sessionId: 's1' });
     T.applySessionUpdate(state, { sessionUpdate: 'tool_call', toolCallId: 'p1', title: 'Run rm -rf build', kind: 'execute', status: 'pending', rawInput: { command: 'rm -rf build' } });

@@ -19,6 +19,7 @@ import type { SessionSettings, ZcodeEvent } from '../../../../../bridge/zcode/pr
 import { testLogger } from '../../../../helpers/sim.ts';
 import { BackendErrorCode, ZcodeError } from '../../../../../bridge/zcode/backend.ts';
 import { CheckpointsResult } from '../../../../../bridge/zcode/operationShapes.ts';
+import type { BridgeLocale } from '../../../../../bridge/l10n/messages.ts';
 
 export const ACP_ID = 'lazy_test';
 export const ZCODE_ID = 'sess_zcode';
@@ -49,7 +50,7 @@ export function fail(error: Error): (params: Record<string, unknown>) => never {
   };
 }
 
-export function fakeContext(options: { terminalOutput?: boolean } = {}): FakeContext {
+export function fakeContext(options: { terminalOutput?: boolean; locale?: BridgeLocale } = {}): FakeContext {
   const answers = new Map<string, Answer>();
   const calls: Array<[string, unknown]> = [];
   const eventListeners = new Set<(event: ZcodeEvent) => void>();
@@ -148,6 +149,7 @@ export function fakeContext(options: { terminalOutput?: boolean } = {}): FakeCon
       onSignal: (l) => listen(signalListeners, l),
       whenIdle: async () => undefined,
       renameLocally: () => undefined,
+      locale: options.locale ?? 'en',
     },
   };
   return fake;

@@ -48,6 +48,16 @@ describe('runSlashCommand', () => {
     assert.deepEqual(f.calls, [['goal', { sessionId: ZCODE_ID, action: 'set', objective: 'ship' }]]);
   });
 
+  test('zh-cn: the replies the bridge writes are Chinese; the goal, values and zcode\'s words in them are not translated', async () => {
+    const f = fakeContext({ locale: 'zh-cn' });
+    f.answers.set('goal', { goal: { objective: 'ship the release', status: 'active' } });
+    assert.equal((await run(f, '/goal set ship the release')).said, '目标已设置：**ship the release** (active)');
+    f.updates.length = 0;
+    assert.match((await run(f, '/steer')).said, /^\/steer 需要要追加的指示。\n\n用法：/);
+    f.updates.length = 0;
+    assert.match((await run(f, '/clear')).said, /^`\/clear` 属于 zcode 自己的终端界面/);
+  });
+
   test('a command of zcode’s terminal UI (/clear, /exit …) gets a friendly line, not the model', async () => {
     const f = fakeContext();
     for (const name of ['clear', 'exit', 'help']) {
