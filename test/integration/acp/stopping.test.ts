@@ -107,10 +107,9 @@ describe('stop that stops (inproc)', () => {
     test(`${fault}: the turn's own end ends the prompt; the missing acknowledgement is logged`, T, async () => {
       await withHarness('inproc', { sim: { env: { ZCODE_SIM_FAULTS: fault } } }, async (h) => {
         const sessionId = await newSession(h);
-        const started = Date.now();
+        // end_turn, not the request timeout's error: the turn's own end ended the prompt.
         const response = await prompt(h, sessionId, '[scenario:text]');
         assert.equal(response.stopReason, 'end_turn');
-        assert.ok(Date.now() - started < 20_000, 'well before the 30 s request timeout');
         assert.equal(h.logger.find('warn', 'before it answered session/send').length, 1);
       });
     });

@@ -139,12 +139,10 @@ for (const mode of MODES) {
           const other = await newSession(h);
           assert.equal((await prompt(h, sessionId, '[scenario:text]')).stopReason, 'end_turn');
           assert.equal((await prompt(h, other, '[scenario:text]')).stopReason, 'end_turn');
-          const started = Date.now();
           const error = await errorOf(prompt(h, sessionId, '[scenario:crash]'));
           assert.equal(error.code, -32603);
           assert.equal((error.data as { zcode?: { code?: number } }).zcode?.code, -33002);
           assert.match(error.message, /exited/);
-          assert.ok(Date.now() - started < 5000, 'promptly');
           const after = await prompt(h, sessionId, '[scenario:text] after the crash');
           assert.equal(after.stopReason, 'end_turn');
           await h.waitFor('the other session to be resumed too', () =>
@@ -217,12 +215,9 @@ describe('turn.terminal after turn.completed (inproc)', () => {
       const sessionId = await newSession(h);
       await prompt(h, sessionId, '[scenario:text] one');
       await h.waitFor('the first late turn.terminal', () => seen.size === 1, 5000);
-      const started = Date.now();
       const response = await prompt(h, sessionId, '[scenario:text] two');
-      const took = Date.now() - started;
       assert.equal(response.stopReason, 'end_turn');
       assert.equal((response._meta as { zcode: { terminal?: unknown } }).zcode.terminal, undefined, 'too late: answered without it');
-      assert.ok(took < 1000, `bounded (${took} ms)`);
       // The late terminal of that turn lands on no later prompt.
       await h.waitFor('the second late turn.terminal', () => seen.size === 2, 5000);
       const third = await prompt(h, sessionId, '[scenario:text] three');

