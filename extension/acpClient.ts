@@ -16,6 +16,7 @@ import type { Bridge, BridgeOptions } from '../bridge/acp/bridge.ts';
 import { callExtension, CompactRequest, loadExtensionSchemas } from '../bridge/acp/extensionSchemas.ts';
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../bridge/acp/extensionSchemas.ts';
 import type { ExitInfo, LocateOptions, Logger } from '../bridge/zcode/backend.ts';
+import { protocolTrace } from './protocolTrace.ts';
 import { Disposable } from './disposable.ts';
 import { InteractiveUiSlot } from './interactiveUi.ts';
 import type { InteractiveUi } from './interactiveUi.ts';
@@ -340,7 +341,7 @@ export class ZcodeClientHost extends Disposable {
         defaultMode: this.options.defaultMode(),
         ...(this.options.locale ? { locale: this.options.locale } : {}),
         // The in-process link's protocol trace, at trace level ("Developer: Set Log Level…").
-        tap: (direction, message) => logger.trace(`${direction === 'in' ? '→ bridge' : '← bridge'} ${JSON.stringify(message)}`),
+        tap: protocolTrace(logger),
       });
       this._bridge = bridge;
       const current = bridge;
