@@ -341,7 +341,7 @@ export class ZcodeClientHost extends Disposable {
         defaultMode: this.options.defaultMode(),
         ...(this.options.locale ? { locale: this.options.locale } : {}),
         // The in-process link's protocol trace, at trace level ("Developer: Set Log Level…").
-        tap: protocolTrace(logger),
+        tap: protocolTrace(logger, vscode.LogLevel.Trace),
       });
       this._bridge = bridge;
       const current = bridge;

@@ -7,19 +7,20 @@
  * traces.
  */
 
-/** VS Code's `LogLevel.Trace` (the enum's value, stable API; read here without importing vscode). */
-const TRACE_LEVEL = 1;
-
 /** What the trace needs of a log: VS Code's LogOutputChannel has both; a plain logger has no level. */
 export interface TraceLog {
   readonly logLevel?: number;
   trace(message: string): void;
 }
 
-/** A tap for the bridge's in-process link (`BridgeOptions.tap`). A log with no level traces everything. */
-export function protocolTrace(log: TraceLog): (direction: 'in' | 'out', message: unknown) => void {
+/**
+ * A tap for the bridge's in-process link (`BridgeOptions.tap`): writes while the log's level is
+ * `traceLevel` (VS Code's `LogLevel.Trace`, passed in so this file needs no vscode). A log with no
+ * level traces everything.
+ */
+export function protocolTrace(log: TraceLog, traceLevel: number): (direction: 'in' | 'out', message: unknown) => void {
   return (direction, message) => {
-    if (log.logLevel !== undefined && log.logLevel !== TRACE_LEVEL) return;
+    if (log.logLevel !== undefined && log.logLevel !== traceLevel) return;
     log.trace(`${direction === 'in' ? '→ bridge' : '← bridge'} ${JSON.stringify(message)}`);
   };
 }
