@@ -2,9 +2,10 @@
 // counted inside the real extension host from outside the extension: nothing of it is in the
 // shipped code. VS Code's RPC protocol object calls `this._logger?.logOutgoing / logIncoming` for
 // every message it sends or receives (request `Proxy.$method(`, ack, reply); the bench gives that
-// object a counting logger over the inspector. It finds the protocol's `_remoteCall` in the host's
-// script, sets a one-shot conditional breakpoint there whose condition assigns the logger to `this`
-// and answers false (the host never pauses), waits for the next RPC, and removes the breakpoint.
+// object a counting logger over the inspector. It finds the protocol's `_remoteCall` and
+// `_receiveOneMessage` in the host's script and sets conditional breakpoints there whose condition
+// assigns the logger to `this` and answers false (the host never pauses); once the first message
+// installed it, the breakpoints are removed.
 //
 // The counts say which vscode API calls cross to the renderer per streamed delta (a status bar
 // entry, a context key, a webview message…), and how many of them repeat a value already sent.
@@ -18,35 +19,42 @@ export async function hostRpcCounter(inspector) {
   });
   await inspector.call('Debugger.enable');
   off();
-  let location;
+  const locations = [];
   for (const scriptId of scripts) {
     const { scriptSource } = await inspector.call('Debugger.getScriptSource', { scriptId });
-    const m = /_remoteCall\(\w+,\w+,\w+\)\{/.exec(scriptSource);
-    if (!m) continue;
-    const at = m.index + m[0].length;
-    const before = scriptSource.slice(0, at);
-    const lineNumber = before.split('\n').length - 1;
-    location = { scriptId, lineNumber, columnNumber: at - (before.lastIndexOf('\n') + 1) };
-  }
-  if (!location) throw new Error("the extension host's RPC protocol (_remoteCall) was not found");
-  const condition = '(this._logger = globalThis.__zcodeRpc, globalThis.__zcodeRpc.installed = true, false)';
-  const { breakpointId } = await inspector.call('Debugger.setBreakpoint', { location, condition });
-  try {
-    for (let i = 0; ; i++) {
-      const r = await inspector.call('Runtime.evaluate', { expression: 'globalThis.__zcodeRpc.installed', returnByValue: true });
-      if (r.result.value) break;
-      if (i > 300) throw new Error('the extension host made no RPC call in 30 s');
-      await new Promise((res) => setTimeout(res, 100));
+    // Sending (`_remoteCall(rpcId, method, args)`) and receiving (`_receiveOneMessage(buffer)`).
+    for (const m of scriptSource.matchAll(/(?:_remoteCall\(\w+,\w+,\w+\)|_receiveOneMessage\(\w+\))\{/g)) {
+      const at = m.index + m[0].length;
+      const before = scriptSource.slice(0, at);
+      locations.push({ scriptId, lineNumber: before.split('\n').length - 1, columnNumber: at - (before.lastIndexOf('\n') + 1) });
     }
-  } finally {
-    await inspector.call('Debugger.removeBreakpoint', { breakpointId });
-    await inspector.call('Debugger.disable');
   }
+  if (locations.length < 2) throw new Error("the extension host's RPC protocol (_remoteCall, _receiveOneMessage) was not found");
+  const condition = '(this._logger = globalThis.__zcodeRpc, globalThis.__zcodeRpc.installed = true, false)';
+  const breakpoints = [];
+  for (const location of locations) breakpoints.push((await inspector.call('Debugger.setBreakpoint', { location, condition })).breakpointId);
+  // The host may be silent until the stream begins: the first message either way installs the
+  // logger (before it is logged); the breakpoints go as soon as it did, or at stop().
+  let removed;
+  const remove = () =>
+    (removed ??= (async () => {
+      for (const breakpointId of breakpoints) await inspector.call('Debugger.removeBreakpoint', { breakpointId });
+      await inspector.call('Debugger.disable');
+    })());
   const evaluate = async (expression) => (await inspector.call('Runtime.evaluate', { expression, returnByValue: true })).result.value;
+  let watching = true;
+  const watch = (async () => {
+    while (watching && !(await evaluate('globalThis.__zcodeRpc.installed'))) await new Promise((res) => setTimeout(res, 50));
+    await remove();
+  })();
   return {
     start: () => evaluate('globalThis.__zcodeRpc.start()'),
     /** [{ key: '→ request: MainThreadX.$y', n, bytes, distinct, samples }], most frequent first. */
-    stop: async () => JSON.parse(await evaluate('JSON.stringify(globalThis.__zcodeRpc.stop())')),
+    stop: async () => {
+      watching = false;
+      await watch;
+      return JSON.parse(await evaluate('JSON.stringify(globalThis.__zcodeRpc.stop())'));
+    },
   };
 }
 
