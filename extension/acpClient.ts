@@ -30,6 +30,7 @@ import type * as ContractSchemas from '../bridge/acp/extensions/contractSchemas.
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../bridge/acp/extensions/contractDescriptors.ts';
 import type { LocateOptions } from '../bridge/zcode/backend.ts';
 import type { Logger } from '../bridge/logger.ts';
+import { protocolTrace } from './protocolTrace.ts';
 import { Disposable } from './disposable.ts';
 import { InteractiveUiSlot } from './interactiveUi.ts';
 import type { InteractiveUi } from './interactiveUi.ts';
@@ -333,7 +334,7 @@ export class ZcodeClientHost extends Disposable {
         defaultMode: this.options.defaultMode(),
         ...(this.options.locale ? { locale: this.options.locale } : {}),
         // The in-process link's protocol trace, at trace level ("Developer: Set Log Level…").
-        tap: (direction, message) => logger.trace(`${direction === 'in' ? '→ bridge' : '← bridge'} ${JSON.stringify(message)}`),
+        tap: protocolTrace(logger, vscode.LogLevel.Trace),
       });
       this._bridge = bridge;
       this.process.follow(bridge.process);

@@ -18,21 +18,29 @@
 // Playwright (again nothing in the shipped code) schedules a requestAnimationFrame after each DOM update
 // and reads the stamps that became visible: latency = that frame's time − the stamp (one clock, one
 // machine). 2 s at 1,000 and at 5,000 deltas/s; plus Enter in the composer → first token painted.
+// The extension host's CPU per delta over the same stream (/proc, all threads: it does not depend on
+// the webview), less the same host idle for as long just before, next to a peer measured right after:
+// bare Node reading the same stream from a pipe (pipeFloor.mjs).
 //
 // Env: ZCODE_BENCH_HEAP_DIR=<dir> also writes heap snapshots at the idle and after-leaving samples
 // (idle / left1 / left2 .heapsnapshot, each after its memory sample; a snapshot may perturb later samples a
 // little) and says what the heap grew by, by kind (heapSnapshot.mjs);
-// ZCODE_BENCH_STREAM_PROF=<dir> writes CPU profiles of the extension host while it streams (stream-<rate>.cpuprofile)
-// and lists the top self-time frames; ZCODE_BENCH_RUNS (activations in fresh windows, default 3), ZCODE_BENCH_SOURCE=<checkout> (measure
+// ZCODE_BENCH_STREAM_PROF=<dir> writes CPU profiles of the extension host while it streams (stream-<rate>.cpuprofile,
+// summarised by profileTop.mjs in stream-<rate>.txt) and lists the top self-time frames; ZCODE_BENCH_HOST_RPC=1 counts
+// the extension host's RPC messages to and from the workbench over each stream, by method (hostRpc.mjs);
+// ZCODE_BENCH_STREAM_PERF=<dir> records the host with Linux `perf` over each stream (stream-<rate>.perf.data); ZCODE_BENCH_RUNS (activations in fresh windows, default 3), ZCODE_BENCH_SOURCE=<checkout> (measure
 // another tree, e.g. a worktree of the commit before a change), ZCODE_BENCH_CPU_PROF=<file> writes a CPU profile of the extension host during activation (the
 // profiler slows activation: the row then says so). Standalone: node test/bench/vscode.mjs
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { heapByKind, kindGrowth } from './heapSnapshot.mjs';
+import { formatRpcRows, hostRpcCounter } from './hostRpc.mjs';
+import { pipeFloor } from './pipeFloor.mjs';
+import { formatSummary, summarise } from './profileTop.mjs';
 import { REPO_ROOT, openViewContainer, openWorkbench, runCommand, webviewFrame } from '../e2e/ui/harness.mjs';
 
 const ACTIVATION_TARGET_MS = 50;
@@ -44,6 +52,7 @@ const PER_SESSION_SLACK_MB = 0.5;
 const LATENCY_P99_TARGET_MS = 50;
 const FIRST_TOKEN_TARGET_MS = 100;
 const FRAME_MS = 1000 / 60;
+const EXT_HOST_CPU_PER_DELTA_TARGET_US = 30;
 const TRANSCRIPT_ITEMS = 1000;
 const RATES = [1000, 5000];
 const INSPECTOR_PORT = 9229;
@@ -72,6 +81,28 @@ function cpuTicks(pid) {
   return Number(fields[11]) + Number(fields[12]);
 }
 
+/** CPU ticks per thread kind: the main thread (tid = pid) and the others by name (V8 workers, libuv's pool…). */
+function threadTicks(pid) {
+  const byKind = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended
+    }
+    const kind = tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/\d+$/, '').trim();
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    byKind.set(kind, (byKind.get(kind) ?? 0) + Number(fields[11]) + Number(fields[12]));
+  }
+  return byKind;
+}
+
+/** `later − earlier` per thread kind, in ms, largest first: "main 250 · V8 DefaultWorker 60 …". */
+function threadDelta(earlier, later) {
+  return [...later].map(([k, t]) => [k, (t - (earlier.get(k) ?? 0)) * 10]).filter(([, t]) => t > 0).sort((a, b) => b[1] - a[1]).map(([k, t]) => `${k} ${t}`).join(' · ');
+}
+
 /** Waits until the process used at most 2 ticks (20 ms of CPU) in a second, up to `timeout`. */
 async function quiet(pid, timeout = 30_000) {
   const deadline = Date.now() + timeout;
@@ -98,10 +129,12 @@ export async function inspect(pid) {
   let nextId = 0;
   const pending = new Map();
   let snapshotChunks;
+  const listeners = new Set();
   ws.on('message', (data) => {
     const m = JSON.parse(String(data));
     if (m.id !== undefined) pending.get(m.id)?.(m), pending.delete(m.id);
     else if (m.method === 'HeapProfiler.addHeapSnapshotChunk') snapshotChunks?.push(m.params.chunk);
+    else for (const l of listeners) if (l.method === m.method) l.fn(m.params);
   });
   const call = (method, params = {}) =>
     new Promise((res, rej) => {
@@ -111,6 +144,12 @@ export async function inspect(pid) {
     });
   return {
     call,
+    /** Listens to a protocol event; returns the unsubscribe. */
+    on(method, fn) {
+      const l = { method, fn };
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
     /** heapUsed / rss after two full collections. */
     async memory() {
       await call('HeapProfiler.collectGarbage');
@@ -256,20 +295,41 @@ export async function streamLatency(page, chat, frame, rate, extHostPid, inspect
   await newSession(page, chat);
   await frame.evaluate(PAINT_PROBE);
   const count = 2 * rate;
+  // The floor: the same host's CPU with the chat open and nothing streaming (code-server's heartbeats,
+  // other extensions' timers), measured right before the stream and scaled to the stream's window.
+  const idleFrom = performance.now();
+  const idle0 = cpuTicks(extHostPid);
+  const idleThreads0 = threadTicks(extHostPid);
+  await sleep((count / rate) * 1000);
+  const idleThreads = threadDelta(idleThreads0, threadTicks(extHostPid));
+  const idleRate = ((cpuTicks(extHostPid) - idle0) * 10) / (performance.now() - idleFrom);
   // ZCODE_BENCH_STREAM_PROF=<dir>: a CPU profile of the extension host while it streams (the profiler
   // itself costs CPU: the stream's rows then measure a profiled host).
   const profileDir = inspector && process.env.ZCODE_BENCH_STREAM_PROF;
+  // ZCODE_BENCH_HOST_RPC=1: count what the extension host sends to the workbench over the stream.
+  const rpc = inspector && process.env.ZCODE_BENCH_HOST_RPC ? await hostRpcCounter(inspector) : undefined;
+  await rpc?.start();
   if (profileDir) {
     await inspector.call('Profiler.enable');
     await inspector.call('Profiler.setSamplingInterval', { interval: 200 });
     await inspector.call('Profiler.start');
   }
+  // ZCODE_BENCH_STREAM_PERF=<dir>: `perf record` of the extension host over the stream (CPU time, not the
+  // wall-clock samples of V8's profiler, which charge a descheduled thread's wait to the frame it stopped in).
+  const perfDir = process.env.ZCODE_BENCH_STREAM_PERF;
+  const perf = perfDir ? spawn('perf', ['record', '-q', '-g', '-F', '1999', '-p', String(extHostPid), '-o', join(perfDir, `stream-${rate}.perf.data`)], { stdio: 'ignore' }) : undefined;
+  if (perf) await sleep(500);
   const ticks = cpuTicks(extHostPid);
+  const threads0 = threadTicks(extHostPid);
+  const from = performance.now();
   await turn(chat, `[scenario:stamped:${rate}]`);
+  const rpcRows = rpc ? await rpc.stop() : [];
+  if (perf) await new Promise((res) => (perf.once('exit', res), perf.kill('SIGINT')));
   let profileTop = [];
   if (profileDir) {
     const { profile } = await inspector.call('Profiler.stop');
     writeFileSync(join(profileDir, `stream-${rate}.cpuprofile`), JSON.stringify(profile));
+    writeFileSync(join(profileDir, `stream-${rate}.txt`), `${formatSummary(summarise(profile, 25))}\n`);
     profileTop = topSelfTime(profile, '', 12, true);
   }
   await sleep(300);
@@ -280,8 +340,12 @@ export async function streamLatency(page, chat, frame, rate, extHostPid, inspect
   const sorted = [...probe.latencies].sort((a, b) => a - b);
   const arrivals = [...probe.arrivals].sort((a, b) => a - b);
   const extHostCpuMs = (cpuTicks(extHostPid) - ticks) * 10;
+  const threads = threadDelta(threads0, threadTicks(extHostPid));
+  const idleCpuMs = Math.round(idleRate * (performance.now() - from));
+  // The peer, right after: a bare Node process reading the same stream from a pipe.
+  const floor = await pipeFloor(rate);
   const longest = Math.max(0, ...probe.longTasks);
-  return { rate, count, profileTop, extHostCpuMs, longest, longTaskMs: probe.longTasks.reduce((a, b) => a + b, 0), seen: probe.seen, sorted, arrivals, first: probe.first ?? NaN, submitToFirst: probe.firstPaint - probe.submitAt };
+  return { rate, count, profileTop, rpcRows, threads, idleThreads, extHostCpuMs, idleCpuMs, floorCpuMs: floor.cpuMs, longest, longTaskMs: probe.longTasks.reduce((a, b) => a + b, 0), seen: probe.seen, sorted, arrivals, first: probe.first ?? NaN, submitToFirst: probe.firstPaint - probe.submitAt };
 }
 
 // ── the bench ───────────────────────────────────────────────────────────────────────────────────
@@ -416,6 +480,15 @@ export async function benchVscode() {
         name: `vscode:   of which zcode → the webview's message event p50 / p99; webview longest task; extension-host CPU`,
         value: `${ms(percentile(s.arrivals, 50))} / ${ms(percentile(s.arrivals, 99))}; ${ms(s.longest)}; ${s.extHostCpuMs} ms in ${(s.count / s.rate).toFixed(0)} s`,
       });
+      const perDelta = ((s.extHostCpuMs - s.idleCpuMs) * 1000) / s.count;
+      rows.push({
+        name: `vscode: extension-host CPU per streamed delta at ${s.rate}/s (all its threads, /proc, minus the same host idle for as long); peer: bare Node reading the same stream from a pipe, same run`,
+        value: `${perDelta.toFixed(0)} µs = (${s.extHostCpuMs} − ${s.idleCpuMs} ms) / ${s.count} = ${(perDelta / ((s.floorCpuMs * 1000) / s.count)).toFixed(1)}× the peer's ${((s.floorCpuMs * 1000) / s.count).toFixed(0)} µs${process.env.ZCODE_BENCH_STREAM_PROF ? ' (CPU profiler on)' : ''}`,
+        target: `≤ ${EXT_HOST_CPU_PER_DELTA_TARGET_US} µs`,
+        ok: perDelta <= EXT_HOST_CPU_PER_DELTA_TARGET_US,
+      });
+      rows.push({ name: `vscode:   extension-host CPU at ${s.rate}/s by thread, ms: streaming; idle as long before`, value: `${s.threads}; ${s.idleThreads}` });
+      if (s.rpcRows.length) rows.push({ name: `vscode:   extension host ⇄ workbench RPC messages while streaming at ${s.rate}/s (ZCODE_BENCH_HOST_RPC)`, value: formatRpcRows(s.rpcRows, s.count) });
       if (s.profileTop.length) rows.push({ name: `vscode:   extension-host CPU profile while streaming at ${s.rate}/s, top self time`, value: s.profileTop.join(' · ') });
       rows.push({
         name: `vscode: first token at ${s.rate}/s: zcode sent → painted; Enter pressed → painted`,
