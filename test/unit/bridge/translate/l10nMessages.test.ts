@@ -129,9 +129,9 @@ test('zh-cn: why a feature is unavailable is Chinese (what a client shows before
 });
 
 test('zh-cn: a /quota line is Chinese; the figures and times are the provider\'s', () => {
-  const line = windowLine({ key: 'tokens_5h', label: '5-hour window', remainingPercent: 72, used: 28, total: 100, resetsAt: '2030-01-01T14:05:00.000Z' }, 'zh-cn');
+  const line = windowLine({ key: 'tokens_5h', label: '5-hour window', remainingPercent: 72, usedPercent: 28, used: 28, total: 100, resetsAt: '2030-01-01T14:05:00.000Z' }, 'zh-cn');
   assert.equal(line, '5 小时窗口剩余 72%（已用 28 / 100），2030-01-01 14:05 UTC 重置');
-  assert.equal(windowLine({ key: 'mcp', label: 'MCP calls', remainingPercent: 10 }, 'zh-cn'), 'MCP 调用剩余 10%');
+  assert.equal(windowLine({ key: 'mcp', label: 'MCP calls', remainingPercent: 10, usedPercent: 90 }, 'zh-cn'), 'MCP 调用剩余 10%');
 });
 
 test('zh-cn: "zcode not found" is Chinese around the places tried, which stay as they are', () => {
