@@ -117,7 +117,7 @@ async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashC
     case 'compact': {
       // The text is zcode's compaction instructions (`session/compact {instructions}`).
       const result = await ops.compact({ sessionId, ...(args !== '' ? { instructions: args } : {}) }, signal);
-      return { ok: result.outcome === 'compacted', text: compactText(L, result), result };
+      return { ok: result.outcome === 'compacted', text: compactText(result), result };
     }
     case 'goal': {
       const parsed = parseGoalArgs(args);
@@ -277,18 +277,9 @@ function splitArgs(args: string): string[] {
   return args.split(/\s+/).filter((w) => w !== '');
 }
 
-function compactText(L: BridgeLocale, result: CompactResponse): string {
-  if (result.message) return result.message;
-  switch (result.outcome) {
-    case 'compacted':
-      return bt(L, 'The conversation was compacted.');
-    case 'failed':
-      return bt(L, 'The compaction failed.');
-    case 'cancelled':
-      return bt(L, 'The compaction was cancelled.');
-    default:
-      return assertNever(result.outcome, 'compaction outcome');
-  }
+/** The outcome as the bridge wrote it (operationResults.ts `compactionOf`, in the client's language); the outcome word only if a response came without one. */
+function compactText(result: CompactResponse): string {
+  return result.message ?? result.outcome;
 }
 
 function goalText(L: BridgeLocale, action: string, result: GoalResponse): string {
