@@ -192,6 +192,17 @@ const ZH_CN: Readonly<Record<string, string>> = {
   'this zcode build can steer neither the legacy way (removed in 0.16) nor with v4 commands (desktop 3.12 / CLI 0.16.5 and newer): update zcode to use it':
     '此 zcode 版本既不能用旧方式引导（0.16 已移除），也没有 v4 命令（桌面版 3.12 / CLI 0.16.5 及更新版本）：请更新 zcode 后使用',
   'this zcode build has no v4 commands: the title is kept by this bridge only': '此 zcode 版本没有 v4 命令：标题只由此桥接保存',
+  // The refusal when the user acts anyway ({0} is the action, {1} the reason above).
+  '{0} is not available: {1}': '{0}不可用：{1}',
+  Steer: '引导',
+  'Removing a queued message': '删除排队的消息',
+  'Editing a queued message': '编辑排队的消息',
+  'Going back to a message': '回到某条消息',
+  'Asking again': '重新提问',
+  'Restoring files': '恢复文件',
+  'Going back to an earlier message': '回到较早的消息',
+  'Forking from a reply': '从回复分叉',
+  'Retrying a turn': '重试回合',
   // `/mcp` (server names, states, transports and errors are zcode's).
   'This zcode build cannot list MCP servers (no `mcp/list`).': '此 zcode 版本无法列出 MCP 服务器（没有 `mcp/list`）。',
   'No MCP servers are configured for this session.': '此会话没有配置 MCP 服务器。',

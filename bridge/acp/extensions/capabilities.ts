@@ -141,12 +141,13 @@ export class ZcodeFeatures implements Disposable {
 
   /**
    * The capabilities for an operation about to use `feature`: probed first; refuses with the
-   * reason when the build lacks it (`unsupportedByZcode`).
+   * reason when the build lacks it (`unsupportedByZcode`). `what` names the action in English, a
+   * catalogue key (l10n/messages.ts): the refusal is in the client's language.
    */
   async requireFeature(feature: Feature, what: string): Promise<ZcodeCapabilities> {
     const caps = await this.probe();
     const availability = caps[feature];
-    if (!availability.available) throw unsupportedByZcode(what, availability.reason ?? noV4Reason(this.locale()));
+    if (!availability.available) throw unsupportedByZcode(what, availability.reason ?? noV4Reason(this.locale()), this.locale());
     return caps;
   }
 
@@ -190,8 +191,9 @@ export class ZcodeFeatures implements Disposable {
  * A `_zcode/*` operation the running zcode cannot do: a clear message, never a -32601 leak (the
  * bridge's method exists; zcode lacks what it needs). `data.reason` lets a client tell it apart.
  */
-export function unsupportedByZcode(what: string, reason: string): RequestError {
-  return new RequestError(-32603, `${what} is not available: ${reason}`, { reason: 'unsupportedByZcode' });
+export function unsupportedByZcode(what: string, reason: string, locale: BridgeLocale = 'en'): RequestError {
+  // `what` is the caller's English name of the action (a catalogue key, l10nCatalogue.test.ts reads them).
+  return new RequestError(-32603, bt(locale, '{0} is not available: {1}', bt(locale, what), reason), { reason: 'unsupportedByZcode' });
 }
 
 /**

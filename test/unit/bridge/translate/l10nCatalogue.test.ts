@@ -1,7 +1,8 @@
 /**
  * The catalogue is complete: every English text the bridge writes through `bt` (l10n/messages.ts)
  * has a zh-cn entry. The call sites are read with the TypeScript parser: a literal key, each branch
- * of a conditional key, and the literals of a local alias (`const t = (…) => bt(locale, …)`). Keys
+ * of a conditional key, the literals of a local alias (`const t = (…) => bt(locale, …)`) and the
+ * action names handed to `requireFeature` (its refusal translates them). Keys
  * computed at run time (zcode's permission option names, config names) are covered by the
  * rendering tests of their families (l10nMessages.test.ts).
  */
@@ -45,6 +46,10 @@ function usedKeys(): { file: string; key: string }[] {
         const name = node.expression.text;
         const key = name === 'bt' ? node.arguments[1] : aliases.has(name) ? node.arguments[0] : undefined;
         if (key) for (const k of literals(key)) found.push({ file: path.relative(BRIDGE, file), key: k });
+      }
+      // `features.requireFeature(feature, what)`: `what` names the action in a refusal (capabilities.ts).
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'requireFeature' && node.arguments[1]) {
+        for (const k of literals(node.arguments[1])) found.push({ file: path.relative(BRIDGE, file), key: k });
       }
       ts.forEachChild(node, visit);
     };

@@ -13,7 +13,7 @@ import { permissionToAcp } from '../../../../bridge/translate/permissionDialogs.
 import { planToElicitation, questionsToElicitation } from '../../../../bridge/translate/formDialogs.ts';
 import { PermissionRequestParams, type Question } from '../../../../bridge/zcode/protocol.ts';
 import { compactionOf } from '../../../../bridge/acp/extensions/operationResults.ts';
-import { capabilitiesOf, unprobedCapabilities } from '../../../../bridge/acp/extensions/capabilities.ts';
+import { capabilitiesOf, unprobedCapabilities, unsupportedByZcode } from '../../../../bridge/acp/extensions/capabilities.ts';
 import { windowLine } from '../../../../bridge/translate/quotaWindows.ts';
 import { locateZcode } from '../../../../bridge/zcode/locateZcode.ts';
 import type { LocateHost } from '../../../../bridge/zcode/locateZcode.ts';
@@ -125,6 +125,7 @@ test('zh-cn: why a feature is unavailable is Chinese (what a client shows before
   assert.equal(reasons[2], '此 zcode 版本没有 v4 命令：标题只由此桥接保存');
   for (const reason of reasons) assert.doesNotMatch(reason, /this zcode build|update zcode/);
   assert.equal(unprobedCapabilities('zh-cn').steer.reason, 'zcode 尚未启动');
+  assert.equal(unsupportedByZcode('Retrying a turn', seed.retryTurn.reason ?? '', 'zh-cn').message, `重试回合不可用：${reasons[3]}`, 'the refusal after a click too');
   assert.equal(unprobedCapabilities().steer.reason, 'zcode has not been started yet', 'English by default');
 });
 
