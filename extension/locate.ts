@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { locateZcode, ZCODE_INSTALL_URL } from '../bridge/zcode/locateZcode.ts';
 import { readZcodeVersion } from '../bridge/zcode/versionProbe.ts';
+import { resolveLocale } from '../bridge/l10n/messages.ts';
 import type { LocateOptions } from '../bridge/zcode/backend.ts';
 import type { ZcodeClientHost } from './acpClient.ts';
 import { Disposable } from './disposable.ts';
@@ -128,7 +129,8 @@ export class LocateUi extends Disposable {
    */
   lookQuietly(options: LocateOptions): void {
     try {
-      locateZcode(options);
+      // The explanation in VS Code's display language (the places tried stay as they are).
+      locateZcode({ ...options, locale: () => resolveLocale(vscode.env.language) });
     } catch (error) {
       if (classifyError(error) === 'notFound') this.set(errorMessage(error));
     }

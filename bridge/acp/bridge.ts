@@ -194,7 +194,7 @@ class BridgeImpl implements Bridge {
 
   constructor(private readonly options: BridgeOptions) {
     const { logger } = options;
-    this.backend = options.backend ?? createZcodeBackend({ ...options.locate, logger });
+    this.backend = options.backend ?? createZcodeBackend({ ...options.locate, locale: () => this.sessions.locale, logger });
     this.disposeEmitter = new Emitter('bridge.onDidDispose', logger);
     this.registry = new ClientRegistry(logger);
     this.store = new LazySessionStore({ storageDir: options.storageDir, logger });
@@ -227,7 +227,7 @@ class BridgeImpl implements Bridge {
     this.config = new ConfigService(this.sessions, this.backend);
     this.commands = new CommandCatalog(this.backend, logger, undefined, () => unavailableSlashCommands(this.features.snapshot), () => this.sessions.locale);
     this.quota = new QuotaService(logger);
-    this.features = new ZcodeFeatures(this.backend, (method, params) => this.registry.broadcast(method, params), logger);
+    this.features = new ZcodeFeatures(this.backend, (method, params) => this.registry.broadcast(method, params), logger, () => this.sessions.locale);
     this.backend.setInteractionHandler(this.router.handle);
 
     const context = coreContext({

@@ -1,6 +1,7 @@
 /**
  * What the bridge itself writes for people (form messages, choice labels, permission options,
- * picker names, tool card titles, retry notices, failures), in the client's language. The English
+ * picker names, tool card titles, slash command replies, compaction outcomes, why a feature is
+ * unavailable, retry notices, failures, where zcode was looked for), in the client's language. The English
  * text is the key and the fallback; a language is a table of its translations. zcode's own texts
  * (the model's questions, its error messages, tool output, model names) are never translated here:
  * they stay as zcode sent them.
@@ -174,9 +175,76 @@ const ZH_CN: Readonly<Record<string, string>> = {
   'rate limit': '请求频率受限',
   network: '网络错误',
   'model request failed': '模型请求失败',
+  // Compaction outcomes ({0} is zcode's own error text).
+  'The conversation was compacted ({0} → {1} tokens of context).': '对话已压缩（上下文从 {0} 个 token 减至 {1} 个）。',
+  'The conversation was compacted.': '对话已压缩。',
+  'The compaction failed: {0}': '压缩失败：{0}',
+  'The compaction failed.': '压缩失败。',
+  'The compaction was cancelled.': '压缩已取消。',
+  'zcode exited before the compaction finished': '压缩完成前 zcode 已退出',
+  'zcode did not report the outcome of the compaction within {0} s': 'zcode 在 {0} 秒内未报告压缩结果',
+  'zcode is busy with this session (a turn or a compaction is running; tried {0} times); try again when it has finished':
+    'zcode 正忙于此会话（有回合或压缩正在运行；已尝试 {0} 次）；请在它结束后重试',
+  // Why a feature is unavailable with this zcode (shown before the user clicks it).
+  'zcode has not been started yet': 'zcode 尚未启动',
+  'this zcode build has no v4 commands (desktop 3.12 / CLI 0.16.5 and newer have them): update zcode to use it':
+    '此 zcode 版本没有 v4 命令（桌面版 3.12 / CLI 0.16.5 及更新版本才有）：请更新 zcode 后使用',
+  'this zcode build can steer neither the legacy way (removed in 0.16) nor with v4 commands (desktop 3.12 / CLI 0.16.5 and newer): update zcode to use it':
+    '此 zcode 版本既不能用旧方式引导（0.16 已移除），也没有 v4 命令（桌面版 3.12 / CLI 0.16.5 及更新版本）：请更新 zcode 后使用',
+  'this zcode build has no v4 commands: the title is kept by this bridge only': '此 zcode 版本没有 v4 命令：标题只由此桥接保存',
+  // The refusal when the user acts anyway ({0} is the action, {1} the reason above).
+  '{0} is not available: {1}': '{0}不可用：{1}',
+  Steer: '引导',
+  'Removing a queued message': '删除排队的消息',
+  'Editing a queued message': '编辑排队的消息',
+  'Going back to a message': '回到某条消息',
+  'Asking again': '重新提问',
+  'Restoring files': '恢复文件',
+  'Going back to an earlier message': '回到较早的消息',
+  'Forking from a reply': '从回复分叉',
+  'Retrying a turn': '重试回合',
+  // `/mcp` (server names, states, transports and errors are zcode's).
+  'This zcode build cannot list MCP servers (no `mcp/list`).': '此 zcode 版本无法列出 MCP 服务器（没有 `mcp/list`）。',
+  'No MCP servers are configured for this session.': '此会话没有配置 MCP 服务器。',
+  'MCP servers:': 'MCP 服务器：',
+  ', 1 tool': '，1 个工具',
+  ', {0} tools': '，{0} 个工具',
+  unknown: '未知',
+  // `/quota` ({0} in the refusal is the reason: the provider's, or the bridge's English log text).
+  'No plan quota to show: {0}.': '没有可显示的套餐额度：{0}。',
+  'unknown reason': '原因未知',
+  'the provider refused the stored Coding Plan key': '服务商拒绝了已保存的 Coding Plan 密钥',
+  'the provider is rate limiting quota requests; try again in a minute': '服务商正在限制额度查询的频率；请一分钟后再试',
+  'These figures are from {0} UTC; the latest refresh failed ({1}).': '这些数据来自 {0} UTC；最近一次刷新失败（{1}）。',
+  '{0}% left of the {1}': '{1}剩余 {0}%',
+  ' ({0} of {1} used)': '（已用 {0} / {1}）',
+  ', resets {0} UTC': '，{0} UTC 重置',
+  '5-hour window': '5 小时窗口',
+  'weekly window': '每周窗口',
+  'token window': 'token 窗口',
+  'MCP calls': 'MCP 调用',
+  // `/resume` (titles and ids are zcode's).
+  'There are no earlier conversations in this folder.': '此文件夹中没有较早的对话。',
+  Untitled: '无标题',
+  'Earlier conversations in {0}:': '{0} 中较早的对话：',
+  'Earlier conversations:': '较早的对话：',
+  "Open one from your editor's conversation list (it loads with its history).": '在编辑器的对话列表中打开其中一个（会连同历史记录一起加载）。',
+  // zcode not found: the sentences around the places tried (paths and setting names stay).
+  'zcode was not found. Tried: {0}. Install ZCode ({1}), or set the "zcode.path" setting (or the ZCODE_BIN environment variable) to the zcode CLI (a "zcode" executable or the desktop app\'s resources/glm/zcode.cjs).':
+    '未找到 zcode。已查找：{0}。请安装 ZCode（{1}），或将 "zcode.path" 设置（或 ZCODE_BIN 环境变量）指向 zcode CLI（"zcode" 可执行文件或桌面应用的 resources/glm/zcode.cjs）。',
+  'zcode at {0} is a Node.js script, but no Node.js was found to run it. Tried: {1}. Install Node.js 20 or newer, or set the "zcode.nodePath" setting (or the ZCODE_NODE environment variable) to a node binary.':
+    '{0} 处的 zcode 是 Node.js 脚本，但未找到可运行它的 Node.js。已查找：{1}。请安装 Node.js 20 或更新版本，或将 "zcode.nodePath" 设置（或 ZCODE_NODE 环境变量）指向 node 可执行文件。',
+  '{0} is set to "{1}", but no file exists there. Point {0} at a node binary. Tried: {2}.': '{0} 设为 "{1}"，但该位置没有文件。请将 {0} 指向 node 可执行文件。已查找：{2}。',
+  '{0} is set to "{1}", but no file exists there. Point {0} at the zcode CLI, or unset it to let the bridge find zcode (install: {2}). Tried: {3}.':
+    '{0} 设为 "{1}"，但该位置没有文件。请将 {0} 指向 zcode CLI，或清除此设置让桥接自行查找 zcode（安装：{2}）。已查找：{3}。',
 };
 
 const CATALOGUES: Record<Exclude<BridgeLocale, 'en'>, Readonly<Record<string, string>>> = { 'zh-cn': ZH_CN };
+
+/** The translations of a language, English keys (the catalogue test checks every key the bridge uses has one). */
+export function translations(locale: Exclude<BridgeLocale, 'en'>): Readonly<Record<string, string>> {
+  return CATALOGUES[locale];
+}
 
 /** `message` in `locale` (English when it has no translation), `{0}`, `{1}` … replaced by `args`. */
 export function bt(locale: BridgeLocale, message: string, ...args: (string | number)[]): string {

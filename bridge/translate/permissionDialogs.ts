@@ -24,7 +24,8 @@ import type {
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
 import type { PermissionOption as ZcodePermissionOption, PermissionReply, PermissionRequestParams } from '../zcode/protocol.ts';
-import { toolDiffContent, toolKind, toolTitle } from './toolInfo.ts';
+import { toolKind, toolTitle } from './toolInfo.ts';
+import { toolDiffContent } from './toolDiffs.ts';
 import { interactionCardId } from './interactionCards.ts';
 
 // ---------------------------------------------------------------------------------------------

@@ -10,6 +10,8 @@
  * weekly one; the share comes from `remaining`/`currentValue` over their sum or `usage`, else from
  * `percentage` (used); `nextResetTime` is epoch ms.
  */
+import { bt } from '../l10n/messages.ts';
+import type { BridgeLocale } from '../l10n/messages.ts';
 
 export interface QuotaWindow {
   /** Stable id: `tokens_5h`, `tokens_week`, `tokens_<n>`, `mcp`, or the raw type in lower case. */
@@ -83,9 +85,25 @@ export function parseQuota(status: number, body: unknown): QuotaParse {
   return { ok: true, ...(typeof data.level === 'string' && data.level ? { plan: data.level } : {}), windows };
 }
 
-/** "72% left of the 5-hour window, resets 14:05 UTC" — times in UTC so every client reads the same. */
-export function windowLine(w: QuotaWindow): string {
-  const reset = w.resetsAt ? `, resets ${w.resetsAt.slice(0, 16).replace('T', ' ')} UTC` : '';
-  const counts = w.used !== undefined && w.total !== undefined ? ` (${w.used} of ${w.total} used)` : '';
-  return `${w.remainingPercent}% left of the ${w.label}${counts}${reset}`;
+/** "72% left of the 5-hour window, resets 14:05 UTC" in `locale` — times in UTC so every client reads the same. */
+export function windowLine(w: QuotaWindow, locale: BridgeLocale = 'en'): string {
+  const reset = w.resetsAt ? bt(locale, ', resets {0} UTC', w.resetsAt.slice(0, 16).replace('T', ' ')) : '';
+  const counts = w.used !== undefined && w.total !== undefined ? bt(locale, ' ({0} of {1} used)', w.used, w.total) : '';
+  return bt(locale, '{0}% left of the {1}', w.remainingPercent, windowLabel(w, locale)) + counts + reset;
+}
+
+/** The window's name in `locale`: the known windows by key; an unknown one keeps the provider's name. */
+function windowLabel(w: QuotaWindow, locale: BridgeLocale): string {
+  switch (w.key) {
+    case 'tokens_5h':
+      return bt(locale, '5-hour window');
+    case 'tokens_week':
+      return bt(locale, 'weekly window');
+    case 'tokens':
+      return bt(locale, 'token window');
+    case 'mcp':
+      return bt(locale, 'MCP calls');
+    default:
+      return w.label;
+  }
 }

@@ -12,12 +12,12 @@ import {
   isEditTool,
   isShellTool,
   stringField,
-  toolDiffContent,
   toolKind,
   toolLocations,
   toolTitle,
   type ToolInput,
 } from './toolInfo.ts';
+import { toolDiffContent } from './toolDiffs.ts';
 
 /** A `tool_call` session update. */
 export type ToolCallStart = Extract<SessionUpdate, { sessionUpdate: 'tool_call' }>;

@@ -25,6 +25,7 @@ import type { PluginListResult, SkillCatalogResult } from './catalogShapes.ts';
 import type { V4Commands } from './v4Commands.ts';
 import type { Logger } from '../logger.ts';
 import type { V4Ack, V4CommandKey, V4CommandsQueryResult, V4Envelope, V4FileRewindPreview, V4RowsRange, V4RowTarget } from './v4Shapes.ts';
+import type { BridgeLocale } from '../l10n/messages.ts';
 
 export interface Disposable {
   dispose(): void;
@@ -42,6 +43,8 @@ export interface LocateOptions {
   extraArgs?: string[];
   /** Working directory for the child. */
   cwd?: string;
+  /** The language of a "not found" explanation, asked when zcode is looked for (the client's, l10n/messages.ts); else English. */
+  locale?: () => BridgeLocale;
 }
 
 /** Per-request timeouts in ms; turns are event-driven, so these only bound request/response pairs. */

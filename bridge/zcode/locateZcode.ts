@@ -23,6 +23,8 @@ import { homedir as osHomedir } from 'node:os';
 import path from 'node:path';
 import { BackendErrorCode, ZcodeError } from './backend.ts';
 import type { LocateOptions } from './backend.ts';
+import { bt } from '../l10n/messages.ts';
+import type { BridgeLocale } from '../l10n/messages.ts';
 
 /** Where the desktop app and users are pointed when nothing is found. */
 export const ZCODE_INSTALL_URL = 'https://zcode.z.ai';
@@ -66,7 +68,9 @@ const SCRIPT_RE = /\.(?:c|m)?js$/i;
 /** Find the zcode CLI (and a Node for it). Throws `ZcodeError(NotFound)` with an actionable message. */
 export function locateZcode(options: LocateOptions = {}, host: LocateHost = defaultLocateHost()): LocatedCli {
   const env = options.env ?? host.env;
-  const finder = new Finder({ ...host, env });
+  // The sentences are in the client's language; the places tried stay as they are (paths, setting names).
+  const L = options.locale?.() ?? 'en';
+  const finder = new Finder({ ...host, env }, L);
 
   const cli =
     finder.explicit('zcode.path', options.zcodePath) ??
@@ -75,9 +79,12 @@ export function locateZcode(options: LocateOptions = {}, host: LocateHost = defa
     finder.firstExisting('desktop app', desktopAppCandidates(host.platform, env, host.homedir));
   if (!cli) {
     throw new ZcodeError(
-      `zcode was not found. Tried: ${finder.tried.join('; ')}. ` +
-        `Install ZCode (${ZCODE_INSTALL_URL}), or set the "zcode.path" setting (or the ZCODE_BIN environment variable) ` +
-        `to the zcode CLI (a "zcode" executable or the desktop app's resources/glm/zcode.cjs).`,
+      bt(
+        L,
+        'zcode was not found. Tried: {0}. Install ZCode ({1}), or set the "zcode.path" setting (or the ZCODE_BIN environment variable) to the zcode CLI (a "zcode" executable or the desktop app\'s resources/glm/zcode.cjs).',
+        finder.tried.join('; '),
+        ZCODE_INSTALL_URL,
+      ),
       BackendErrorCode.NotFound,
     );
   }
@@ -91,8 +98,12 @@ export function locateZcode(options: LocateOptions = {}, host: LocateHost = defa
     finder.execPath();
   if (!node) {
     throw new ZcodeError(
-      `zcode at ${cli} is a Node.js script, but no Node.js was found to run it. Tried: ${finder.tried.join('; ')}. ` +
-        `Install Node.js 20 or newer, or set the "zcode.nodePath" setting (or the ZCODE_NODE environment variable) to a node binary.`,
+      bt(
+        L,
+        'zcode at {0} is a Node.js script, but no Node.js was found to run it. Tried: {1}. Install Node.js 20 or newer, or set the "zcode.nodePath" setting (or the ZCODE_NODE environment variable) to a node binary.',
+        cli,
+        finder.tried.join('; '),
+      ),
       BackendErrorCode.NotFound,
     );
   }
@@ -135,7 +146,10 @@ class Finder {
   readonly tried: string[] = [];
   private readonly p: path.PlatformPath;
 
-  constructor(private readonly host: LocateHost) {
+  constructor(
+    private readonly host: LocateHost,
+    private readonly locale: BridgeLocale,
+  ) {
     this.p = host.platform === 'win32' ? path.win32 : path.posix;
   }
 
@@ -202,11 +216,11 @@ class Finder {
 
   private explicitMissing(source: string, value: string): ZcodeError {
     const isNode = source === 'zcode.nodePath' || source === 'ZCODE_NODE';
-    const what = isNode ? 'a node binary' : 'the zcode CLI';
+    const tried = this.tried.join('; ');
     return new ZcodeError(
-      `${source} is set to "${value}", but no file exists there. Point ${source} at ${what}` +
-        (isNode ? '.' : `, or unset it to let the bridge find zcode (install: ${ZCODE_INSTALL_URL}).`) +
-        ` Tried: ${this.tried.join('; ')}.`,
+      isNode
+        ? bt(this.locale, '{0} is set to "{1}", but no file exists there. Point {0} at a node binary. Tried: {2}.', source, value, tried)
+        : bt(this.locale, '{0} is set to "{1}", but no file exists there. Point {0} at the zcode CLI, or unset it to let the bridge find zcode (install: {2}). Tried: {3}.', source, value, ZCODE_INSTALL_URL, tried),
       BackendErrorCode.NotFound,
     );
   }

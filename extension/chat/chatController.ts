@@ -9,12 +9,12 @@
  *   chatHistory.ts      paging back through a session replayed only in part
  *   chatChanges.ts      the changes cards (recording a turn's files, Review, Undo, stored cards)
  *   chatSteerRewind.ts, transcriptCheckpoints.ts  steer, rewind and fork
+ *   chatSetupFacts.ts   what the empty chat says about the install and workspace, across sessions
  *
  * Everything vscode-specific (posting to the webview, opening diffs/files, the clipboard, reading
  * the editor selection) comes in through `ChatEnvironment`, so this class is tested in plain Node.
  */
 import type {
-  AvailableCommand,
   CreateElicitationRequest,
   CreateElicitationResponse,
   RequestPermissionRequest,
@@ -37,7 +37,9 @@ import { featureUnavailable } from './chatFeatures.ts';
 import { ChatHistory } from './chatHistory.ts';
 import { ChatInteractions } from './chatInteractions.ts';
 import type { ChatEnvironment, ChatHost, ChatSessions, Disposable, LoadedSession } from './chatPorts.ts';
+import { ChatSetupFacts } from './chatSetupFacts.ts';
 import { ChatSteerRewind } from './chatSteerRewind.ts';
+import { SessionMenus } from './sessionMenus.ts';
 import { ChatTurns } from './chatTurns.ts';
 import { PatchStream } from './patchStream.ts';
 import * as T from './transcript.ts';
@@ -45,9 +47,6 @@ import { TranscriptCheckpoints } from './transcriptCheckpoints.ts';
 import { transcriptMarkdown } from './transcriptMarkdown.ts';
 
 export type { ChatEnvironment, ChatHost, ChatSessions } from './chatPorts.ts';
-
-/** Session menus kept for sessions this chat may switch to. */
-const MAX_MENUS = 20;
 
 const CONNECTION: Record<string, ConnectionState> = { notStarted: 'notStarted', starting: 'starting', ready: 'ready', turnRunning: 'ready', crashed: 'crashed' };
 
@@ -60,12 +59,10 @@ export class ChatController {
   /** Drafts of failed sends waiting for the view to listen. */
   private readonly restoreOnReady: { text: string; attachments: Attachment[] }[] = [];
   private focusOnReady = false;
-  /** zcode cannot be found (what discovery tried); undefined: found or not looked for yet. */
-  private notFound: string | undefined;
-  private zcodeVersion: string | undefined;
-  private firstPrompts: string[] = [];
-  /** Each session's slash menu as the bridge last sent it (rememberMenu). */
-  private readonly menus = new Map<string, AvailableCommand[]>();
+  /** Not found, the zcode version, first prompts: the empty chat's, across sessions (chatSetupFacts.ts). */
+  private readonly facts = new ChatSetupFacts();
+  /** Each session's slash menu as the bridge last sent it (sessionMenus.ts). */
+  private readonly menus = new SessionMenus();
   private readonly interactions: ChatInteractions;
   private readonly changes: ChatChangeCards;
   private readonly history: ChatHistory;
@@ -214,24 +211,17 @@ export class ChatController {
 
   /** The not-found state (extension/locate.ts): the empty chat shows it with the ways out. */
   setNotFound(message: string | undefined): void {
-    if (this.notFound === message) return;
-    this.notFound = message;
-    // '' clears it: a patch field set to undefined is lost on the way to the webview.
-    this.queue(T.patchSession(this.state, { notFound: message ?? '' }));
+    this.patchSession(this.facts.setNotFound(message));
   }
 
   /** Which zcode runs (extension/locate.ts): the empty chat names it. */
   setZcodeVersion(version: string | undefined): void {
-    if (this.zcodeVersion === version) return;
-    this.zcodeVersion = version;
-    this.queue(T.patchSession(this.state, { zcodeVersion: version ?? '' }));
+    this.patchSession(this.facts.setZcodeVersion(version));
   }
 
   /** The empty chat's first prompts for this workspace (firstPrompts.ts). */
   setFirstPrompts(prompts: readonly string[]): void {
-    if (this.firstPrompts.join('\n') === prompts.join('\n')) return;
-    this.firstPrompts = [...prompts];
-    this.queue(T.patchSession(this.state, { firstPrompts: [...prompts] }));
+    this.patchSession(this.facts.setFirstPrompts(prompts));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -314,9 +304,8 @@ export class ChatController {
   private onSessionUpdate(n: SessionNotification): void {
     if (this.history.collect(n)) return;
     this.changes.note(n);
-    // The bridge sends a session's menu right after session/new answers, often before this chat
-    // has switched to that session: kept per session, a transcript made later starts with it.
-    if (n.update.sessionUpdate === 'available_commands_update') this.rememberMenu(n.sessionId, n.update.availableCommands);
+    // Kept per session: the menu often comes before this chat has switched to its session.
+    if (n.update.sessionUpdate === 'available_commands_update') this.menus.remember(n.sessionId, n.update.availableCommands);
     if (n.sessionId !== this.state.session.sessionId) return;
     this.queue(T.applySessionUpdate(this.state, n.update));
   }
@@ -325,13 +314,6 @@ export class ChatController {
     if (this.steerRewind.onNotification(notification)) return;
     const tasks = notificationOf(BackgroundTasksNotification, notification);
     if (tasks && tasks.sessionId === this.state.session.sessionId) this.queue(T.patchSession(this.state, { backgroundTasks: tasks.tasks }));
-  }
-
-  /** The last menu of each session (the newest few: a chat shows one session at a time). */
-  private rememberMenu(sessionId: string, commands: AvailableCommand[]): void {
-    this.menus.delete(sessionId);
-    this.menus.set(sessionId, commands);
-    for (const old of [...this.menus.keys()].slice(0, Math.max(0, this.menus.size - MAX_MENUS))) this.menus.delete(old);
   }
 
   private afterLoad({ sessionId, earlierCursor }: LoadedSession): void {
@@ -360,13 +342,11 @@ export class ChatController {
 
   private freshTranscript(sessionId: string | undefined, previous?: SessionView): T.TranscriptState {
     return T.createTranscript({
-      ...(sessionId ? { sessionId, title: this.sessions.title(sessionId), configOptions: [...(this.sessions.configOptions(sessionId) ?? [])], commands: [...(this.menus.get(sessionId) ?? [])] } : {}),
+      ...(sessionId ? { sessionId, title: this.sessions.title(sessionId), configOptions: [...(this.sessions.configOptions(sessionId) ?? [])], commands: this.menus.of(sessionId) } : {}),
       connection: previous?.connection ?? CONNECTION[this.host.state] ?? 'notStarted',
       ...(previous?.connectionMessage ? { connectionMessage: previous.connectionMessage } : {}),
       ...(previous?.planQuota ? { planQuota: previous.planQuota } : {}),
-      ...(this.notFound ? { notFound: this.notFound } : {}),
-      ...(this.zcodeVersion ? { zcodeVersion: this.zcodeVersion } : {}),
-      ...(this.firstPrompts.length ? { firstPrompts: [...this.firstPrompts] } : {}),
+      ...this.facts.seed(),
       promptCapabilities: this.promptCaps(),
       ...(this.env.features ? { featureUnavailable: featureUnavailable(this.env.features.capabilities, this.env.features.noReason) } : {}),
     });
@@ -399,6 +379,10 @@ export class ChatController {
 
   private queue(change: T.Change): void {
     this.stream.queue(change);
+  }
+
+  private patchSession(fields: Partial<SessionView> | undefined): void {
+    if (fields) this.queue(T.patchSession(this.state, fields));
   }
 
   /** Sends buffered changes now (tests). */

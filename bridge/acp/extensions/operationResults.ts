@@ -6,6 +6,8 @@
 import type { CheckpointItem, RewindResult } from '../../zcode/operationShapes.ts';
 import { CompactionState } from '../../zcode/operationShapes.ts';
 import type { CheckpointInfo, CompactOutcome, CompactResponse, RewindResponse } from './contractDescriptors.ts';
+import { bt } from '../../l10n/messages.ts';
+import type { BridgeLocale } from '../../l10n/messages.ts';
 
 /** A rewind's answer: the figures zcode gave (current builds give none). */
 export function rewindResponseOf(result: RewindResult): RewindResponse {
@@ -16,8 +18,12 @@ export function rewindResponseOf(result: RewindResult): RewindResponse {
   return out;
 }
 
-/** A final compaction state (`{status, error?, tokensBefore?, tokensAfter?}`) as the response; undefined while in progress or unknown. */
-export function compactionOf(value: unknown): CompactResponse | undefined {
+/**
+ * A final compaction state (`{status, error?, tokensBefore?, tokensAfter?}`) as the response, its
+ * message in `locale` (zcode's error text inside it stays as zcode wrote it); undefined while in
+ * progress or unknown.
+ */
+export function compactionOf(value: unknown, locale: BridgeLocale = 'en'): CompactResponse | undefined {
   const parsed = CompactionState.safeParse(value);
   if (!parsed.success) return undefined;
   const outcome = compactOutcome(parsed.data.status);
@@ -29,14 +35,14 @@ export function compactionOf(value: unknown): CompactResponse | undefined {
     case 'compacted':
       response.message =
         tokensBefore !== undefined && tokensAfter !== undefined
-          ? `The conversation was compacted (${tokensBefore} → ${tokensAfter} tokens of context).`
-          : 'The conversation was compacted.';
+          ? bt(locale, 'The conversation was compacted ({0} → {1} tokens of context).', tokensBefore, tokensAfter)
+          : bt(locale, 'The conversation was compacted.');
       break;
     case 'failed':
-      response.message = error ? `The compaction failed: ${error}` : 'The compaction failed.';
+      response.message = error ? bt(locale, 'The compaction failed: {0}', error) : bt(locale, 'The compaction failed.');
       break;
     case 'cancelled':
-      response.message = 'The compaction was cancelled.';
+      response.message = bt(locale, 'The compaction was cancelled.');
       break;
   }
   if (tokensBefore !== undefined) response.tokensBefore = tokensBefore;

@@ -35,6 +35,7 @@ import { steerWithV4 } from './v4Operations.ts';
 import { noRunningTurn } from './capabilities.ts';
 import { compactionOf, rewindResponseOf, toCheckpointInfo } from './operationResults.ts';
 import { retryWhileBusy } from '../turns/busyRetry.ts';
+import { bt } from '../../l10n/messages.ts';
 import type { CheckpointsResult } from '../../zcode/operationShapes.ts';
 import type {
   CancelBackgroundTaskParams,
@@ -143,7 +144,7 @@ export class SessionOperations {
     try {
       const result = await this.busyRetry(() => this.ctx.backend.compact({ sessionId: handle.zcodeSessionId, ...(p.instructions ? { instructions: p.instructions } : {}) }), signal);
       // A build that answers with the outcome itself needs no waiting.
-      const immediate = compactionOf(result) ?? compactionOf(result?.compaction);
+      const immediate = compactionOf(result, this.ctx.locale) ?? compactionOf(result?.compaction, this.ctx.locale);
       if (immediate) return immediate;
       return await waiter.wait(signal);
     } finally {
@@ -235,7 +236,7 @@ export class SessionOperations {
       return await retryWhileBusy(call, {
         policy: { retries: this.tuning.busyRetries, backoffMs: this.tuning.busyBackoffMs, maxBackoffMs: this.tuning.maxBackoffMs },
         wait: (ms) => abortable(delay(ms), signal),
-        gaveUp: (attempts) => `zcode is busy with this session (a turn or a compaction is running; tried ${attempts} times); try again when it has finished`,
+        gaveUp: (attempts) => bt(this.ctx.locale, 'zcode is busy with this session (a turn or a compaction is running; tried {0} times); try again when it has finished', attempts),
       });
     } catch (error) {
       throw operationError(error);
@@ -257,17 +258,18 @@ class CompactionWaiter implements Disposable {
   ) {
     this.subscriptions.push(
       ctx.backend.onEvent((event) => this.onEvent(event)),
-      ctx.backend.onDidExit(() => this.settle({ outcome: 'failed', message: 'zcode exited before the compaction finished' })),
+      ctx.backend.onDidExit(() => this.settle({ outcome: 'failed', message: bt(ctx.locale, 'zcode exited before the compaction finished') })),
     );
   }
 
   /** The outcome; the request's cancellation stops the compaction (`session/stop`) and waits a grace period for zcode's word. */
   wait(signal: AbortSignal): Promise<CompactResponse> {
     const seconds = Math.round(this.tuning.compactTimeoutMs / 1000);
-    this.later(this.tuning.compactTimeoutMs, { outcome: 'failed', message: `zcode did not report the outcome of the compaction within ${seconds} s` });
+    const L = this.ctx.locale;
+    this.later(this.tuning.compactTimeoutMs, { outcome: 'failed', message: bt(L, 'zcode did not report the outcome of the compaction within {0} s', seconds) });
     const onAbort = (): void => {
       this.ctx.backend.stop({ sessionId: this.zcodeSessionId });
-      this.later(this.tuning.compactCancelGraceMs, { outcome: 'cancelled', message: 'The compaction was cancelled.' });
+      this.later(this.tuning.compactCancelGraceMs, { outcome: 'cancelled', message: bt(L, 'The compaction was cancelled.') });
     };
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
@@ -283,7 +285,7 @@ class CompactionWaiter implements Disposable {
     if (event.sessionId !== this.zcodeSessionId || event.type !== 'state.updated') return;
     // Either era: `patch.compaction.status`, or (current builds) only a `reason` such as
     // "session_compact_failed" with no status: every documented outcome settles the request.
-    const response = compactionOf(compactionOutcomeOf(event.payload));
+    const response = compactionOf(compactionOutcomeOf(event.payload), this.ctx.locale);
     if (response) this.settle(response);
   }
 

@@ -23,7 +23,7 @@ import type { SlashCommand } from '../../translate/promptContent.ts';
 import type { BridgeContext, SlashCommandRunner } from '../context.ts';
 import { assertNever } from '../requestErrors.ts';
 import { SessionOperations } from './sessionOperations.ts';
-import type { CompactResponse, GoalResponse, RewindResponse } from './contractDescriptors.ts';
+import type { CompactResponse, GoalResponse, QuotaUnavailable, RewindResponse } from './contractDescriptors.ts';
 import { bt, type BridgeLocale } from '../../l10n/messages.ts';
 
 /** Usage lines shown when a command is used wrongly. */
@@ -198,34 +198,59 @@ async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashC
  * docs/zcode-protocol.md "Listings, usage and quota"), one line per server with its state and, for a failure, why.
  */
 async function mcpReply(ctx: BridgeContext, sessionId: string): Promise<Reply> {
+  const L = ctx.locale;
   const handle = await ctx.materialize(sessionId);
   let result: McpListResult;
   try {
     result = await ctx.backend.listMcpServers({ workspacePath: handle.cwd, mcpServers: handle.mcpServers });
   } catch (error) {
-    if (error instanceof Error && 'code' in error && error.code === -32601) return { ok: false, text: 'This zcode build cannot list MCP servers (no `mcp/list`).' };
+    if (error instanceof Error && 'code' in error && error.code === -32601) return { ok: false, text: bt(L, 'This zcode build cannot list MCP servers (no `mcp/list`).') };
     throw error;
   }
   const statuses = result.statuses ?? {};
   const names = Object.keys(statuses);
-  if (names.length === 0) return { ok: true, text: 'No MCP servers are configured for this session.', result };
+  if (names.length === 0) return { ok: true, text: bt(L, 'No MCP servers are configured for this session.'), result };
   const lines = names.map((name) => {
     const s = statuses[name];
     const icon = s.status === 'connected' ? '✅' : s.status === 'failed' ? '❌' : '•';
-    const tools = typeof s.toolCount === 'number' ? `, ${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}` : '';
-    return `${icon} \`${name}\` — ${s.status ?? 'unknown'}${s.transport ? ` (${s.transport}${tools})` : ''}${s.error ? `: ${s.error}` : ''}`;
+    // The server's name, status word, transport and error are zcode's: only the tool count is ours.
+    const tools = typeof s.toolCount === 'number' ? (s.toolCount === 1 ? bt(L, ', 1 tool') : bt(L, ', {0} tools', s.toolCount)) : '';
+    return `${icon} \`${name}\` — ${s.status ?? bt(L, 'unknown')}${s.transport ? ` (${s.transport}${tools})` : ''}${s.error ? `: ${s.error}` : ''}`;
   });
-  return { ok: true, text: `MCP servers:\n${lines.join('\n')}`, result };
+  return { ok: true, text: `${bt(L, 'MCP servers:')}\n${lines.join('\n')}`, result };
 }
 
 /** `/quota`: the plan windows (quota.ts), or why there are none. */
 async function quotaReply(ctx: BridgeContext): Promise<Reply> {
+  const L = ctx.locale;
   const result = await ctx.quota.quota();
-  if (!result.quota) return { ok: false, text: `No plan quota to show: ${result.unavailable?.message ?? 'unknown reason'}.`, result };
+  if (!result.quota) return { ok: false, text: bt(L, 'No plan quota to show: {0}.', unavailableText(L, result.unavailable)), result };
   const q = result.quota;
   const head = `GLM Coding Plan${q.plan ? ` (${q.plan})` : ''}:`;
-  const stale = q.stale ? `\n\n⚠️ These figures are from ${q.fetchedAt.slice(0, 16).replace('T', ' ')} UTC; the latest refresh failed (${q.staleReason ?? 'unknown reason'}).` : '';
-  return { ok: true, text: `${head}\n${q.windows.map((w) => `- ${windowLine(w)}`).join('\n')}${stale}`, result };
+  const stale = q.stale
+    ? `\n\n⚠️ ${bt(L, 'These figures are from {0} UTC; the latest refresh failed ({1}).', q.fetchedAt.slice(0, 16).replace('T', ' '), q.staleReason ?? bt(L, 'unknown reason'))}`
+    : '';
+  return { ok: true, text: `${head}\n${q.windows.map((w) => `- ${windowLine(w, L)}`).join('\n')}${stale}`, result };
+}
+
+/**
+ * Why there is no quota, in `L` where the reason is the bridge's own fixed sentence (quotaWindows.ts);
+ * the others name a path, a host or the provider's answer and stay as written.
+ */
+function unavailableText(L: BridgeLocale, unavailable: QuotaUnavailable | undefined): string {
+  if (!unavailable) return bt(L, 'unknown reason');
+  switch (unavailable.reason) {
+    case 'auth':
+      return bt(L, 'the provider refused the stored Coding Plan key');
+    case 'rate_limited':
+      return bt(L, 'the provider is rate limiting quota requests; try again in a minute');
+    case 'no_key':
+    case 'network':
+    case 'unexpected':
+      return unavailable.message;
+    default:
+      return assertNever(unavailable.reason, 'quota unavailable reason');
+  }
 }
 
 /**
@@ -233,15 +258,17 @@ async function quotaReply(ctx: BridgeContext): Promise<Reply> {
  * conversations (zcode's `session/list`, under the ids the client knows) for the client's own list.
  */
 async function resumeReply(ctx: BridgeContext, sessionId: string): Promise<Reply> {
+  const L = ctx.locale;
   const handle = ctx.peek(sessionId);
   const cwd = handle?.cwd;
   const { sessions } = await ctx.backend.listSessions({ workspacePath: cwd });
   const others = sessions.filter((s) => s.sessionId !== handle?.zcodeSessionId).slice(0, 10);
-  if (others.length === 0) return { ok: true, text: 'There are no earlier conversations in this folder.', result: { sessions: [] } };
-  const lines = others.map((s) => `- **${s.title || 'Untitled'}** — \`${s.sessionId}\`${typeof s.updatedAt === 'number' ? ` (${new Date(s.updatedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC)` : ''}`);
+  if (others.length === 0) return { ok: true, text: bt(L, 'There are no earlier conversations in this folder.'), result: { sessions: [] } };
+  const lines = others.map((s) => `- **${s.title || bt(L, 'Untitled')}** — \`${s.sessionId}\`${typeof s.updatedAt === 'number' ? ` (${new Date(s.updatedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC)` : ''}`);
+  const head = cwd ? bt(L, 'Earlier conversations in {0}:', `\`${cwd}\``) : bt(L, 'Earlier conversations:');
   return {
     ok: true,
-    text: `Earlier conversations${cwd ? ` in \`${cwd}\`` : ''}:\n${lines.join('\n')}\n\nOpen one from your editor's conversation list (it loads with its history).`,
+    text: `${head}\n${lines.join('\n')}\n\n${bt(L, "Open one from your editor's conversation list (it loads with its history).")}`,
     result: { sessions: others.map((s) => ({ sessionId: s.sessionId, title: s.title ?? null })) },
   };
 }
@@ -250,8 +277,9 @@ function splitArgs(args: string): string[] {
   return args.split(/\s+/).filter((w) => w !== '');
 }
 
+/** The outcome as the bridge wrote it (operationResults.ts `compactionOf`, in the client's language); the outcome word only if a response came without one. */
 function compactText(result: CompactResponse): string {
-  return result.message ?? `Compaction ${result.outcome}.`;
+  return result.message ?? result.outcome;
 }
 
 function goalText(L: BridgeLocale, action: string, result: GoalResponse): string {

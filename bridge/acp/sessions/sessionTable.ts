@@ -8,15 +8,15 @@
  *   ACP ids may name the same runtime (a placeholder and, after a restart, its real id): updates go
  *   out under every alias, and clients ignore ids they do not know.
  * - zcode's events leave through the table's outbound pipe, `events` (sessionEvents.ts); the zcode
- *   calls for one runtime (create, resume + subscribe, re-apply the model) are sessionCalls.ts.
+ *   calls for one runtime (create, resume + subscribe, re-apply the model) are sessionCalls.ts; the
+ *   config options a session shows, and the language they are named in, are sessionOptions.ts.
  * - After a backend crash every runtime is stale; `ensureOpen` resumes + re-subscribes (afterSeq)
  *   on next use, and all open runtimes are re-opened as soon as the new process is ready.
  */
 import type { ZcodeSlashCommand } from '../../zcode/catalogShapes.ts';
 import { randomUUID } from 'node:crypto';
 import { RequestError } from '@agentclientprotocol/sdk';
-import type { SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
-import { buildConfigOptions, CONFIG_ID } from '../../translate/config.ts';
+import type { SessionConfigOption } from '@agentclientprotocol/sdk';
 import type { ConfigPatch } from '../../translate/config.ts';
 import type { Disposable, ZcodeBackend, ZcodeMcpServer } from '../../zcode/backend.ts';
 import type { Logger } from '../../logger.ts';
@@ -25,17 +25,16 @@ import type { ReadSessionResult, SessionSettings } from '../../zcode/protocol.ts
 import type { ClientRegistry } from '../transport/clients.ts';
 import { isNotActive, isSessionNotFound } from '../requestErrors.ts';
 import type { LazyEntry, LazySessionStore } from './lazySessionStore.ts';
-import type { ModelOptionCache } from './modelCache.ts';
-import type { ModelDraft } from './modelDraft.ts';
-import { applyChoices, chosen, placeholderOptions } from './lazyChoices.ts';
-import type { BuildModes } from '../../zcode/buildModes.ts';
+import { applyChoices } from './lazyChoices.ts';
 import type { AutomationProbe } from '../../zcode/automation.ts';
 import type { BridgeLocale } from '../../l10n/messages.ts';
+import type { BridgeLanguage } from '../../l10n/language.ts';
 import { newTranslator } from '../translation.ts';
 import { SessionEvents } from './sessionEvents.ts';
 import { SessionRuntime } from './sessionRuntime.ts';
 import { createZcodeSession, openRuntime, resumeRuntime } from './sessionCalls.ts';
-import { BridgeLanguage } from '../../l10n/language.ts';
+import { SessionOptionBuilder } from './sessionOptions.ts';
+import type { SessionOptionSources } from './sessionOptions.ts';
 
 /** Placeholder ids look like this so logs show at a glance that a session was never materialized. */
 const PLACEHOLDER_PREFIX = 'lazy_';
@@ -54,22 +53,14 @@ interface AcpEntry {
   pending?: ConfigPatch;
 }
 
-export interface SessionManagerOptions {
+/** What the table needs; the option sources (default mode, models, draft, modes, language) are sessionOptions.ts's. */
+export interface SessionManagerOptions extends SessionOptionSources {
   backend: ZcodeBackend;
   store: LazySessionStore;
   clients: ClientRegistry;
   logger: Logger;
-  defaultMode: string;
-  /** The last model option seen (announced at `session/new`, modelCache.ts). */
-  models?: ModelOptionCache;
-  /** zcode's settings before any session, from a throwaway draft (modelDraft.ts). */
-  draft?: ModelDraft;
-  /** Which modes the build takes (zcode/buildModes.ts). */
-  modes?: BuildModes;
   /** Which tools a build without `automation/*` must not offer (automation.ts). */
   automation?: AutomationProbe;
-  /** The client's language for the bridge's own words (l10n/language.ts); English when absent. */
-  language?: BridgeLanguage;
 }
 
 export class SessionManager implements Disposable {
@@ -80,11 +71,11 @@ export class SessionManager implements Disposable {
   /** The outbound pipe: zcode's events in, ACP updates and translator signals out (sessionEvents.ts). */
   readonly events: SessionEvents;
   private readonly subscriptions: Disposable[] = [];
-  /** The language of the bridge's own words (forms, options, card titles, notices); its one owner. */
-  readonly language: BridgeLanguage;
+  /** The sessions' config options and the language they are named in (sessionOptions.ts). */
+  private readonly optionBuilder: SessionOptionBuilder;
 
   constructor(private readonly options: SessionManagerOptions) {
-    this.language = options.language ?? new BridgeLanguage();
+    this.optionBuilder = new SessionOptionBuilder(options);
     // First, so that on a backend exit the streamed text goes out before anything else reacts.
     this.events = new SessionEvents(options.backend, options.clients, this.runtimes, options.logger);
     const { backend } = options;
@@ -138,7 +129,7 @@ export class SessionManager implements Disposable {
   choose(acpId: string, patch: ConfigPatch): SessionConfigOption[] {
     const entry = this.entries.get(acpId);
     if (!entry) throw RequestError.sessionNotFound(acpId);
-    const { after, updates } = chosen(entry.options ?? this.placeholderConfig(entry.cwd), patch, this.locale);
+    const { after, updates } = this.optionBuilder.choose(entry.options ?? this.placeholderConfig(entry.cwd), patch);
     entry.pending = { ...entry.pending, ...patch };
     entry.options = after;
     for (const update of updates) this.options.clients.broadcast('session/update', { sessionId: acpId, update });
@@ -184,9 +175,14 @@ export class SessionManager implements Disposable {
     return this.runtimes.get(zcodeId);
   }
 
+  /** The language of the bridge's own words; a client's `initialize` may name it (l10n/language.ts). */
+  get language(): BridgeLanguage {
+    return this.optionBuilder.language;
+  }
+
   /** The language to write the bridge's own words in now. */
   get locale(): BridgeLocale {
-    return this.language.current;
+    return this.optionBuilder.locale;
   }
 
   /** Every runtime (for summaries and shutdown). */
@@ -241,21 +237,13 @@ export class SessionManager implements Disposable {
 
   /**
    * The client was given the placeholder's options (`session/new`, or `session/load`/`resume` of an
-   * unused placeholder): without a draft (modelDraft.ts) mode and thought level only, since zcode's
-   * models were unknown. Now that zcode's settings are known (create result, else `session/read`),
-   * the full set goes out once as `config_option_update` — without it a client shows no model picker
-   * — plus `current_mode_update` if zcode did not take the mode given. Nothing goes out when the
-   * client already has exactly these options (the draft showed the same list). A mapped placeholder
-   * or a real id is opened through `session/load`/`resume`, whose response carries the real options.
+   * unused placeholder); now that zcode's settings are known (create result, else `session/read`)
+   * it learns the real ones (sessionOptions.ts `materializedUpdates`). A mapped placeholder or a
+   * real id is opened through `session/load`/`resume`, whose response carries the real options.
    */
   private announceMaterialized(runtime: SessionRuntime, given: SessionConfigOption[] = this.placeholderConfig(runtime.cwd)): void {
-    if (JSON.stringify(runtime.configOptions) === JSON.stringify(given)) return;
-    const updates: SessionUpdate[] = [{ sessionUpdate: 'config_option_update', configOptions: runtime.configOptions }];
-    const mode = runtime.configOptions.find((o) => o.id === CONFIG_ID.mode)?.currentValue;
-    if (typeof mode === 'string' && mode !== given.find((o) => o.id === CONFIG_ID.mode)?.currentValue) {
-      updates.push({ sessionUpdate: 'current_mode_update', currentModeId: mode });
-    }
-    this.events.emit(runtime, updates);
+    const updates = this.optionBuilder.materializedUpdates(runtime.configOptions, given);
+    if (updates.length > 0) this.events.emit(runtime, updates);
   }
 
   /**
@@ -352,15 +340,13 @@ export class SessionManager implements Disposable {
 
   /** The config options of a session zcode has no session for yet (lazyChoices.ts). */
   placeholderConfig(cwd?: string): SessionConfigOption[] {
-    const { defaultMode, modes, models, draft } = this.options;
-    return placeholderOptions({ defaultMode, modes, models, drafted: cwd === undefined ? undefined : draft?.peek(cwd), locale: this.locale });
+    return this.optionBuilder.placeholder(cwd);
   }
 
   /** New settings from zcode: the config options are rebuilt from them. */
   private setSettings(runtime: SessionRuntime, settings: SessionSettings): void {
     runtime.settings = settings;
-    runtime.configOptions = buildConfigOptions(settings, { mode: this.options.defaultMode, modes: this.options.modes?.offered, locale: this.locale });
-    this.options.models?.remember(runtime.configOptions.find((o) => o.id === CONFIG_ID.model));
+    runtime.configOptions = this.optionBuilder.fromSettings(settings);
   }
 
   /** After a crash: bring every open session back (events of background tasks keep flowing). */

@@ -1,7 +1,8 @@
 /**
  * The bridge's own words in the client's language, end to end through the official SDK client and
  * the simulator: picker names, the `/` menu's descriptions, tool card titles, permission options,
- * the questions and plan forms, retry notices and failure explanations in Simplified Chinese, while
+ * the questions and plan forms, retry notices, failure explanations, the `/mcp`, `/quota`,
+ * `/resume` and `/compact` replies and why a feature is unavailable in Simplified Chinese, while
  * zcode's own texts (its questions, the command it runs, what it said about a failure) stay as zcode
  * sent them.
  *
@@ -11,11 +12,14 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { CreateElicitationRequest, RequestPermissionRequest, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
+import { useZcodeAccount } from '../../helpers/zcodeHome.ts';
 import { buildCli } from './harness.ts';
 import type { AcpHarness } from './harness.ts';
-import { errorOf, prompt, resendAsRetryInPlace, withHarness, WORKSPACE } from './helpers.ts';
+import { errorOf, newSession, prompt, resendAsRetryInPlace, say, withHarness, WORKSPACE } from './helpers.ts';
 
 const T = { timeout: 60_000 };
+/** A private HOME with a Coding Plan key, and a loopback stand-in for the provider's quota endpoint (`/quota`). */
+const account = useZcodeAccount();
 /** A client that shows forms (ACP elicitation): the questions and the plan come as forms. */
 const FORMS = { elicitation: { form: {} } };
 
@@ -154,6 +158,55 @@ describe('zcode-acp takes the client\'s language from initialize, else the envir
       await prompt(h, sessionId, '[scenario:permission]');
       const permission = h.dialogs.find((d) => d.method === 'session/request_permission')?.params as RequestPermissionRequest;
       assert.equal(permission.options[0].name, 'Allow once');
+    });
+  });
+});
+
+describe('slash command replies and capability reasons in the client\'s language (inproc, zh-cn)', () => {
+  test('/mcp, /quota, /resume and /compact answer in Chinese; server names, states, errors and titles stay zcode\'s', T, async () => {
+    await withHarness('inproc', { locale: 'zh-cn' }, async (h) => {
+      const cwd = account.zhome.home;
+      const older = await newSession(h, cwd);
+      await say(h, older, 'Fix the flaky test [scenario:text]');
+      const { sessionId } = await h.agent.request('session/new', {
+        cwd,
+        mcpServers: [
+          { name: 'files', command: '/usr/bin/mcp-files', args: [], env: [] },
+          { name: 'broken-one', command: '/nowhere/mcp', args: [], env: [] },
+        ],
+      });
+
+      const mcp = await say(h, sessionId, '/mcp');
+      assert.match(mcp, /^MCP 服务器：\n/);
+      assert.match(mcp, /✅ `files` — connected \(stdio，2 个工具\)/, "zcode's state word and transport stay");
+      assert.match(mcp, /❌ `broken-one` — failed \(stdio，0 个工具\): spawn \/nowhere\/mcp ENOENT/);
+      assert.doesNotMatch(mcp, /MCP servers|\btools?\b/);
+
+      const quota = await say(h, sessionId, '/quota');
+      assert.equal(quota, 'GLM Coding Plan (pro):\n- 5 小时窗口剩余 75%（已用 250 / 1000），2030-01-01 05:00 UTC 重置\n- 每周窗口剩余 60%，2030-01-07 00:00 UTC 重置');
+
+      const resume = await say(h, sessionId, '/resume');
+      assert.match(resume, /^`[^`]+` 中较早的对话：\n/);
+      assert.match(resume, /\*\*Fix the flaky test\*\* — `sess_/, "zcode's title stays");
+      assert.match(resume, /在编辑器的对话列表中打开其中一个/);
+      assert.doesNotMatch(resume, /Earlier conversations|Open one/);
+
+      await say(h, sessionId, 'some history to compact [scenario:text]');
+      const compact = await say(h, sessionId, '/compact');
+      assert.match(compact, /^对话已压缩（上下文从 \d+ 个 token 减至 \d+ 个）。$/);
+    });
+  });
+
+  test('what a build without v4 commands cannot do, and why, is said in Chinese before anyone clicks', T, async () => {
+    await withHarness('inproc', { locale: 'zh-cn', sim: { profile: '0.15.2' } }, async (h) => {
+      await newSession(h, WORKSPACE);
+      const caps = (await h.agent.request('_zcode/agent/capabilities', {})) as Record<string, { available?: boolean; reason?: string }>;
+      assert.equal(caps.rewindLatestPrompt.available, false);
+      assert.match(caps.rewindLatestPrompt.reason ?? '', /^此 zcode 版本没有 v4 命令/);
+      assert.match(caps.rename.reason ?? '', /^此 zcode 版本没有 v4 命令：标题只由此桥接保存$/);
+      for (const [feature, value] of Object.entries(caps)) {
+        if (typeof value === 'object' && value !== null && 'reason' in value) assert.doesNotMatch(value.reason ?? '', /this zcode build|update zcode/, feature);
+      }
     });
   });
 });
