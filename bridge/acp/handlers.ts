@@ -33,6 +33,9 @@ import type { SessionManager } from './sessions/sessionTable.ts';
 import type { TurnEngine } from './turns/turns.ts';
 import { initializeLocale } from '../l10n/language.ts';
 import { steersRunningTurn } from './extensions/slashCommands.ts';
+import { PromptStartedNotification } from './extensions/contractDescriptors.ts';
+import { PromptIdMeta } from './extensions/notificationSchemas.ts';
+import type { PromptStartedParams } from './extensions/notificationSchemas.ts';
 
 export interface HandlerDeps {
   app: AgentApp;
@@ -194,7 +197,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
         },
         // What zcode sends after the turn waits for this response (`SessionEvents.holdEvents`, sessionEvents.ts).
         (fn) => whenAnswered(client, fn),
-        inOrder,
+        { inOrder, onStart: () => promptStarted(client, params.sessionId, params._meta) },
       );
     }),
   );
@@ -206,6 +209,19 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     const runtime = sessions.peek(params.sessionId);
     if (runtime && deps.backend.v4.runsV4Turn(runtime.zcodeId)) deps.backend.stop({ sessionId: runtime.zcodeId });
   });
+
+  /**
+   * A prompt the client named (`_meta.zcode.promptId`) holds the session now: tell that client, in
+   * order with the session's updates (`_zcode/session/promptStarted`, docs/acp.md "Prompt queue").
+   */
+  function promptStarted(client: AgentContext, sessionId: string, meta: unknown): void {
+    const named = PromptIdMeta.safeParse(meta);
+    if (!named.success) return;
+    const params: PromptStartedParams = { sessionId, promptId: named.data.zcode.promptId };
+    client.notify(PromptStartedNotification.method, params).catch((error: unknown) => {
+      logger.debug(`${PromptStartedNotification.method} not delivered: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
 
   /** The menu the client can offer (after new/load/resume): the bridge's commands and zcode's (commandCatalog.ts). */
   async function sendCommands(client: AgentContext, sessionId: string, scope: CommandScope): Promise<void> {

@@ -64,6 +64,14 @@ import { noticeUpdate } from './notices.ts';
 import type { TurnNotice } from './notices.ts';
 
 
+/** How a prompt takes its place (`TurnEngine.prompt`). */
+export interface PromptOrder {
+  /** Queue at once and run the preflight when the session is this prompt's (every prompt but `/steer`). */
+  inOrder?: boolean;
+  /** The prompt holds the session now (after the previous one's response): the client may be told. */
+  onStart?: () => void;
+}
+
 export class TurnEngine implements Disposable {
   private readonly state = new WeakMap<SessionRuntime, PromptQueue>();
   /** Queues of ACP ids with no runtime yet (a placeholder's first prompts), adopted by the runtime. */
@@ -181,8 +189,9 @@ export class TurnEngine implements Disposable {
     signal: AbortSignal,
     preflight?: (signal: AbortSignal, holdEvents: () => void) => Promise<PromptResponse | PromptRewrite | undefined>,
     whenAnswered?: (fn: () => void) => void,
-    inOrder = false,
+    order: PromptOrder = {},
   ): Promise<PromptResponse> {
+    const { inOrder = false, onStart } = order;
     let blocks = prompt;
     // Registered before the first await: a `session/cancel` right behind the prompt must find it.
     const job = new PromptJob(acpId);
@@ -205,6 +214,7 @@ export class TurnEngine implements Disposable {
       if (placed) {
         await placed;
         if (job.cancelled) return { stopReason: 'cancelled' };
+        onStart?.();
       }
       const holdEvents = (): void => {
         const runtime = this.sessions.peek(acpId);
@@ -227,6 +237,7 @@ export class TurnEngine implements Disposable {
         turns = own;
         await turns.acquire(job);
         if (job.cancelled) return { stopReason: 'cancelled' };
+        if (!placed) onStart?.();
       }
       return await this.run(runtime, turns, job, promptToZcode(blocks));
     } catch (error) {
@@ -237,9 +248,16 @@ export class TurnEngine implements Disposable {
       jobs.delete(job);
       if (jobs.size === 0) this.jobs.delete(acpId);
       job.commandRunning = false;
-      if (turns) turns.release(job);
-      const early = this.early.get(acpId);
-      if (early && !early.busy) this.early.delete(acpId);
+      // The next prompt starts once this one's response has been written (or its client is gone):
+      // whatever it sends of its own (a command's text, `_zcode/session/promptStarted`) follows it.
+      const queue = turns;
+      const handOver = (): void => {
+        queue?.release(job);
+        const early = this.early.get(acpId);
+        if (early && !early.busy) this.early.delete(acpId);
+      };
+      if (job.whenAnswered) job.whenAnswered(handOver);
+      else handOver();
       // Without a response hook nothing else would end the hold (a caller that is not a request handler).
       if (!job.whenAnswered) job.releaseEvents?.();
     }

@@ -1,7 +1,9 @@
 /**
- * Slash commands wait their turn: every prompt but `/steer` takes its place in the session's FIFO
- * when it arrives, so a `/compact` or `/mode` sent while a turn runs acts after that turn and
- * before the prompts sent after it (docs/acp.md "Prompt queue").
+ * The session's prompt queue (docs/acp.md "Prompt queue"): every prompt but `/steer` takes its place
+ * in the FIFO when it arrives, slash commands included, so a `/compact` or `/mode` sent while a turn
+ * runs acts after that turn and before the prompts sent after it; the next prompt starts once the
+ * previous one's response is written, and a prompt the client named hears
+ * `_zcode/session/promptStarted` then, before anything of its own.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -19,7 +21,7 @@ function zcodeActions(h: AcpHarness, methods: readonly string[]): string[] {
     .map((m) => (m.method === 'session/send' ? String((m.params as { content?: unknown }).content) : String(m.method)));
 }
 
-describe('slash commands in the prompt queue', () => {
+describe('the prompt queue', () => {
   test('a /compact sent while a turn runs is answered after that turn ends, before the prompt sent after it', () =>
     withBridge({}, async (h) => {
       const sessionId = await newSession(h, CWD);
@@ -76,4 +78,28 @@ describe('slash commands in the prompt queue', () => {
       await caughtUp(h, CWD);
       assert.deepEqual(zcodeCalls(h, 'session/compact'), []);
     }));
+
+  test('a named prompt hears _zcode/session/promptStarted after the previous response and before its own updates', () =>
+    withBridge({}, async (h) => {
+      const sessionId = await newSession(h, CWD);
+      const first = h.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '[scenario:long:2] go' }], _meta: { zcode: { promptId: 'p1' } } });
+      await h.waitFor('the long turn to stream', () => sessionText(h, sessionId).length > 100);
+      const second = h.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/quota' }], _meta: { zcode: { promptId: 'p2' } } });
+      await caughtUp(h, CWD);
+      assert.deepEqual(startedIds(h), ['p1'], 'the waiting prompt has not started');
+      await first;
+      await second;
+      assert.deepEqual(startedIds(h), ['p1', 'p2']);
+      const sent = h.traffic.sent;
+      const firstAnswer = sent.findIndex((m) => 'result' in m && (m.result as { stopReason?: string }).stopReason === 'end_turn');
+      const started = sent.findIndex((m) => 'method' in m && m.method === '_zcode/session/promptStarted' && (m.params as { promptId?: string }).promptId === 'p2');
+      const quotaText = sent.findIndex((m, i) => i > firstAnswer && 'method' in m && m.method === 'session/update');
+      assert.ok(firstAnswer !== -1 && firstAnswer < started, 'promptStarted follows the previous response');
+      assert.ok(started < quotaText, "promptStarted precedes the prompt's own reply");
+    }));
 });
+
+/** The promptIds of `_zcode/session/promptStarted` the bridge sent, in order. */
+function startedIds(h: AcpHarness): string[] {
+  return h.traffic.sent.flatMap((m) => ('method' in m && m.method === '_zcode/session/promptStarted' ? [String((m.params as { promptId?: unknown }).promptId)] : []));
+}
