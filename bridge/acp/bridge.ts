@@ -29,7 +29,8 @@
  *     Every `_zcode/*` method registers there, `_zcode/session/loadEarlier` too (loadEarlier.ts:
  *     a handler gets the asking client when its answer is for that client only).
  *   - `runSlashCommand(ctx, {sessionId, prompt, signal})` is called for every `session/prompt`
- *     before it is queued; return undefined to pass the prompt to zcode.
+ *     once its turn in the session's FIFO has come (`/steer` at once); return undefined to pass
+ *     the prompt to zcode.
  *   - `ctx.materialize(id)` resolves an ACP id to the live zcode session (creating a lazy one,
  *     resuming after a restart; -32002 when unknown), `ctx.peek(id)` without I/O; handles expose
  *     the translator state (`cancelledBackgroundTaskUpdates(handle.translator, taskId)`) and

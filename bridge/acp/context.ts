@@ -85,8 +85,10 @@ export interface BridgeContext {
 }
 
 /**
- * The slash-command hook in the prompt path. Called for every prompt BEFORE it is queued (so
- * `/steer` can reach a running turn); return undefined to let the prompt go to zcode unchanged.
+ * The slash-command hook in the prompt path. Called for every prompt once it holds the session
+ * (its turn in the session's FIFO has come), except `/steer`, which is called at once so that it
+ * reaches a running turn (`steersRunningTurn`, slashCommands.ts); return undefined to let the
+ * prompt go to zcode unchanged.
  * A handled command reports its outcome itself (agent text via `ctx.sendUpdates`) and returns the
  * prompt response (normally `{stopReason: 'end_turn'}`). Throw a `RequestError` for user errors.
  * `signal` is the prompt's: it aborts on `session/cancel` of the session and on `$/cancel_request`
@@ -106,6 +108,11 @@ export type SlashCommandRunner = (
      * waits for an event of the session itself: that would wait forever.
      */
     holdEvents?: () => void;
+    /**
+     * The prompt holds the session (it waited its turn): a command must not wait for the session
+     * to become idle, which would wait for itself.
+     */
+    holdsSession?: boolean;
   },
 ) => Promise<PromptResponse | PromptRewrite | undefined>;
 

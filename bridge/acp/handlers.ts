@@ -32,6 +32,10 @@ import type { RequestRaces } from './turns/races.ts';
 import type { SessionManager } from './sessions/sessionTable.ts';
 import type { TurnEngine } from './turns/turns.ts';
 import { initializeLocale } from '../l10n/language.ts';
+import { steersRunningTurn } from './extensions/slashCommands.ts';
+import { PromptStartedNotification } from './extensions/contractDescriptors.ts';
+import { PromptIdMeta } from './extensions/notificationSchemas.ts';
+import type { PromptStartedParams } from './extensions/notificationSchemas.ts';
 
 export interface HandlerDeps {
   app: AgentApp;
@@ -174,6 +178,8 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     safe((params, client, signal) => {
       // The menu is refreshed once this prompt's answer is written (zcode's set may have changed).
       whenAnswered(client, () => void refreshCommands(params.sessionId));
+      // Every prompt but `/steer` waits its turn, slash commands included (docs/acp.md "Prompt queue").
+      const inOrder = !steersRunningTurn(params.prompt);
       // turns.prompt registers the prompt synchronously (a session/cancel right behind it must see it).
       return turns.prompt(
         params.sessionId,
@@ -183,13 +189,15 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
           await sessions.require(params.sessionId);
           holders.hold(params.sessionId, clients.of(client));
           echoPrompt(client, params.sessionId, params.prompt);
-          // Slash commands run before the queue (`/steer` must reach a running turn). They get the
-          // prompt's signal, which `session/cancel` aborts too (a /compact waiting for its outcome,
-          // a /rewind waiting for idle), not only `$/cancel_request`.
-          return deps.slashCommands(deps.context, { sessionId: params.sessionId, prompt: params.prompt, signal: jobSignal, holdEvents });
+          // Slash commands run once the prompt's turn in the session's FIFO has come, except
+          // `/steer`, which runs at once (it must reach the running turn). They get the prompt's
+          // signal, which `session/cancel` aborts too (a /compact waiting for its outcome), not
+          // only `$/cancel_request`.
+          return deps.slashCommands(deps.context, { sessionId: params.sessionId, prompt: params.prompt, signal: jobSignal, holdEvents, holdsSession: inOrder });
         },
         // What zcode sends after the turn waits for this response (`SessionEvents.holdEvents`, sessionEvents.ts).
         (fn) => whenAnswered(client, fn),
+        { inOrder, onStart: () => promptStarted(client, params.sessionId, params._meta) },
       );
     }),
   );
@@ -201,6 +209,19 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     const runtime = sessions.peek(params.sessionId);
     if (runtime && deps.backend.v4.runsV4Turn(runtime.zcodeId)) deps.backend.stop({ sessionId: runtime.zcodeId });
   });
+
+  /**
+   * A prompt the client named (`_meta.zcode.promptId`) holds the session now: tell that client, in
+   * order with the session's updates (`_zcode/session/promptStarted`, docs/acp.md "Prompt queue").
+   */
+  function promptStarted(client: AgentContext, sessionId: string, meta: unknown): void {
+    const named = PromptIdMeta.safeParse(meta);
+    if (!named.success) return;
+    const params: PromptStartedParams = { sessionId, promptId: named.data.zcode.promptId };
+    client.notify(PromptStartedNotification.method, params).catch((error: unknown) => {
+      logger.debug(`${PromptStartedNotification.method} not delivered: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
 
   /** The menu the client can offer (after new/load/resume): the bridge's commands and zcode's (commandCatalog.ts). */
   async function sendCommands(client: AgentContext, sessionId: string, scope: CommandScope): Promise<void> {

@@ -126,6 +126,13 @@ export const CapabilitiesChangedNotification = notification('_zcode/agent/capabi
 /** A session's conversation was cut (a rewind in place): a client showing it loads it again. */
 export const HistoryChangedNotification = notification('_zcode/session/historyChanged');
 
+/**
+ * A waiting `session/prompt` of this client took the session (its turn in the FIFO came): sent to
+ * the prompt's client only, when the prompt carries `_meta.zcode.promptId`, after the previous
+ * prompt's response and before anything of this prompt.
+ */
+export const PromptStartedNotification = notification('_zcode/session/promptStarted');
+
 /** Every notification the bridge sends. */
 export const EXTENSION_NOTIFICATIONS = [
   SteerStateNotification,
@@ -133,6 +140,7 @@ export const EXTENSION_NOTIFICATIONS = [
   CheckpointsChangedNotification,
   CapabilitiesChangedNotification,
   HistoryChangedNotification,
+  PromptStartedNotification,
 ] as const;
 
 /** The request method names by operation (tests and logs; code passes the descriptors). */

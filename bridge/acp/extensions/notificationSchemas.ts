@@ -29,6 +29,16 @@ export const SteerStateParams = z.object({
 });
 export type SteerStateParams = z.infer<typeof SteerStateParams>;
 
+/** `_zcode/session/promptStarted`: the client's own id of the prompt that now holds the session. */
+export const PromptStartedParams = z.object({
+  sessionId: sessionIdParam,
+  promptId: z.string().min(1),
+});
+export type PromptStartedParams = z.infer<typeof PromptStartedParams>;
+
+/** A `session/prompt`'s `_meta.zcode.promptId`: the client's name for it in `PromptStartedParams`. */
+export const PromptIdMeta = z.object({ zcode: z.object({ promptId: z.string().min(1) }) });
+
 /**
  * One background task off the wire: `id` (or zcode's `taskId`) is required; a missing `kind` is
  * read from the id (`backgroundTaskKindOf`), a missing description is the id, a missing status

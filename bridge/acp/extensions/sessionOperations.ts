@@ -11,7 +11,8 @@
  *   missing is not an error: the answer is the checkpoints zcode announced with `checkpoint.created`
  *   (current builds), else `{checkpoints: [], latestOnly: true}` (fork and rewind still take the latest).
  * - Operations zcode refuses while a turn runs (compact, rewind) wait for the session's prompts to
- *   finish (`ctx.whenIdle`) and retry a busy answer a bounded number of times (the backend's own
+ *   finish (`ctx.whenIdle`; a slash command that already holds the session in the prompt queue
+ *   has waited its turn instead) and retry a busy answer a bounded number of times (the backend's own
  *   background-task turns are not in the prompt queue).
  * - `compact` answers only when the outcome is known: zcode's `state.updated {patch:{compaction}}`
  *   after the request, bounded by a timeout; a cancelled request stops the compaction.
@@ -119,9 +120,9 @@ export class SessionOperations {
   }
 
   /** `session/rewind`, or `session/rewindCascade` with `cascade` (forks of removed checkpoints go too). */
-  async rewind(p: RewindParams, signal: AbortSignal): Promise<RewindResponse> {
+  async rewind(p: RewindParams, signal: AbortSignal, holdsSession = false): Promise<RewindResponse> {
     const handle = await this.ctx.materialize(p.sessionId);
-    await this.idle(p.sessionId, signal);
+    if (!holdsSession) await this.idle(p.sessionId, signal);
     const result = await this.busyRetry(() => this.ctx.backend.rewind({ sessionId: handle.zcodeSessionId, target: targetOf(p.checkpointId), cascade: p.cascade === true }), signal);
     return rewindResponseOf(result);
   }
@@ -136,9 +137,9 @@ export class SessionOperations {
   }
 
   /** Compact, then wait for zcode's outcome (`state.updated {patch:{compaction:{status}}}`). */
-  async compact(p: { sessionId: string; instructions?: string }, signal: AbortSignal): Promise<CompactResponse> {
+  async compact(p: { sessionId: string; instructions?: string }, signal: AbortSignal, holdsSession = false): Promise<CompactResponse> {
     const handle = await this.ctx.materialize(p.sessionId);
-    await this.idle(p.sessionId, signal);
+    if (!holdsSession) await this.idle(p.sessionId, signal);
     // Listen before asking: the outcome may follow the reply immediately.
     const waiter = new CompactionWaiter(this.ctx, handle.zcodeSessionId, this.tuning);
     try {

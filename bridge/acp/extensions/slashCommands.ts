@@ -87,7 +87,7 @@ export const runSlashCommand: SlashCommandRunner = async (ctx, call) => {
   ctx.logger.debug(`slash command /${command.name} on ${call.sessionId}`);
   let reply: Reply;
   try {
-    reply = await runCommand(ctx, call.sessionId, command, call.signal, call.holdEvents);
+    reply = await runCommand(ctx, call.sessionId, command, call.signal, call.holdEvents, call.holdsSession === true);
   } catch (error) {
     if (error instanceof RequestError && error.code === -32002) throw error;
     if (error instanceof RequestError && error.code === -32800) return { stopReason: 'cancelled' };
@@ -99,6 +99,16 @@ export const runSlashCommand: SlashCommandRunner = async (ctx, call) => {
   return { stopReason: 'end_turn', _meta: { zcode: { command: meta } } } satisfies PromptResponse;
 };
 
+/**
+ * Does this prompt act on the running turn rather than wait its turn? Only `/steer`: every other
+ * prompt — zcode's commands, the bridge's `/compact`, `/rewind`, `/mode` … and plain text —
+ * waits in the session's FIFO behind the prompts sent before it (docs/acp.md "Prompt queue").
+ */
+export function steersRunningTurn(prompt: readonly ContentBlock[]): boolean {
+  const text = promptText(prompt);
+  return text !== undefined && parseSlashCommand(text)?.name === 'steer';
+}
+
 /** The prompt as plain text when it is text only (a command with an attachment is not a command). */
 function promptText(prompt: readonly ContentBlock[]): string | undefined {
   if (prompt.length === 0 || prompt.some((b) => b.type !== 'text')) return undefined;
@@ -109,14 +119,14 @@ function usage(locale: BridgeLocale, name: SlashCommand['name'], problem?: strin
   return { ok: false, text: `${problem ? `${problem}\n\n` : ''}${bt(locale, 'Usage: {0}', SLASH_USAGE[name])}` };
 }
 
-async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashCommand, signal: AbortSignal, holdEvents?: () => void): Promise<Reply> {
+async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashCommand, signal: AbortSignal, holdEvents: (() => void) | undefined, holdsSession: boolean): Promise<Reply> {
   const ops = new SessionOperations(ctx);
   const args = command.args;
   const L = ctx.locale;
   switch (command.name) {
     case 'compact': {
       // The text is zcode's compaction instructions (`session/compact {instructions}`).
-      const result = await ops.compact({ sessionId, ...(args !== '' ? { instructions: args } : {}) }, signal);
+      const result = await ops.compact({ sessionId, ...(args !== '' ? { instructions: args } : {}) }, signal, holdsSession);
       return { ok: result.outcome === 'compacted', text: compactText(result), result };
     }
     case 'goal': {
@@ -137,7 +147,7 @@ async function runCommand(ctx: BridgeContext, sessionId: string, command: SlashC
       const cascade = words.includes('--cascade');
       const rest = words.filter((w) => w !== '--cascade');
       if (rest.length > 1 || rest.some((w) => w.startsWith('--'))) return usage(L, 'rewind');
-      const result = await ops.rewind({ sessionId, checkpointId: rest[0], ...(cascade ? { cascade } : {}) }, signal);
+      const result = await ops.rewind({ sessionId, checkpointId: rest[0], ...(cascade ? { cascade } : {}) }, signal, holdsSession);
       return { ok: true, text: rewindText(L, result, rest[0]), result };
     }
     case 'steer': {

@@ -36,6 +36,11 @@ export class PromptJob {
    * when the job ends.
    */
   whenAnswered: ((fn: () => void) => void) | undefined;
+  /**
+   * The job holds the session to run a slash command, not a zcode turn: the session is not
+   * "running" for `/steer` meanwhile (there is no turn to steer).
+   */
+  commandRunning = false;
   /** Releases the session's events held since this job's turn ended (`SessionEvents.holdEvents`, sessionEvents.ts). */
   releaseEvents: (() => void) | undefined;
   private readonly aborter = new AbortController();

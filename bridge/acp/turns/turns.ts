@@ -5,6 +5,11 @@
  * - Prompts on one zcode session run one at a time, FIFO (a second prompt while one runs waits
  *   behind it; advertised in `initialize` `_meta.zcode.promptQueue`). `session/cancel` cancels the
  *   running prompt AND every queued one of that session: each gets `cancelled`.
+ * - A prompt that waits its turn (`inOrder`: every prompt but `/steer`, handlers.ts) takes its
+ *   place in the queue synchronously, when its request arrives, and runs its preflight (a slash
+ *   command such as `/compact`) only once it holds the session: the arrival order is the order
+ *   things happen, whatever each preflight awaits. A session not created in zcode yet (a lazy
+ *   placeholder) queues under its ACP id; the queue moves to the runtime when it exists.
  * - `$/cancel_request` cancels just that prompt the same way. A client that merely disconnects does
  *   not cancel the shared turn (other clients may be watching it).
  * - The subscription is made current before `session/send` (sessions.ensureOpen).
@@ -59,8 +64,18 @@ import { noticeUpdate } from './notices.ts';
 import type { TurnNotice } from './notices.ts';
 
 
+/** How a prompt takes its place (`TurnEngine.prompt`). */
+export interface PromptOrder {
+  /** Queue at once and run the preflight when the session is this prompt's (every prompt but `/steer`). */
+  inOrder?: boolean;
+  /** The prompt holds the session now (after the previous one's response): the client may be told. */
+  onStart?: () => void;
+}
+
 export class TurnEngine implements Disposable {
   private readonly state = new WeakMap<SessionRuntime, PromptQueue>();
+  /** Queues of ACP ids with no runtime yet (a placeholder's first prompts), adopted by the runtime. */
+  private readonly early = new Map<string, PromptQueue>();
   /** Jobs per ACP id (for `session/cancel`, including prompts still materializing). */
   private readonly jobs = new Map<string, Set<PromptJob>>();
   private readonly subscriptions: Disposable[];
@@ -146,8 +161,10 @@ export class TurnEngine implements Disposable {
     return this.turnsOf(runtime).busy;
   }
 
+  /** Does a prompt hold the session for a zcode turn (not for a slash command waiting its turn)? */
   isRunning(runtime: SessionRuntime): boolean {
-    return this.turnsOf(runtime).holder !== undefined;
+    const holder = this.turnsOf(runtime).holder;
+    return holder !== undefined && !holder.commandRunning;
   }
 
   /** Resolves when nothing runs or waits on the runtime. */
@@ -163,7 +180,8 @@ export class TurnEngine implements Disposable {
    * the prompt is registered and may answer the prompt itself. It gets the job's signal, which
    * aborts on `session/cancel` as well as on the request's own signal; a preflight answer given
    * after a cancel is turned into `cancelled` (ACP: a cancelled prompt answers `cancelled`), its
-   * `_meta` kept.
+   * `_meta` kept. With `inOrder` the prompt queues at once and its preflight runs when it holds the
+   * session; without it (`/steer`) the preflight runs at once and only a prompt for zcode queues.
    */
   async prompt(
     acpId: string,
@@ -171,7 +189,9 @@ export class TurnEngine implements Disposable {
     signal: AbortSignal,
     preflight?: (signal: AbortSignal, holdEvents: () => void) => Promise<PromptResponse | PromptRewrite | undefined>,
     whenAnswered?: (fn: () => void) => void,
+    order: PromptOrder = {},
   ): Promise<PromptResponse> {
+    const { inOrder = false, onStart } = order;
     let blocks = prompt;
     // Registered before the first await: a `session/cancel` right behind the prompt must find it.
     const job = new PromptJob(acpId);
@@ -187,21 +207,38 @@ export class TurnEngine implements Disposable {
     };
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort);
-    let turns: PromptQueue | undefined;
+    // In order: the place in the queue is taken now, before anything is awaited.
+    let turns: PromptQueue | undefined = inOrder ? this.queueOf(acpId) : undefined;
+    const placed = turns?.acquire(job);
     try {
+      if (placed) {
+        await placed;
+        if (job.cancelled) return { stopReason: 'cancelled' };
+        onStart?.();
+      }
       const holdEvents = (): void => {
         const runtime = this.sessions.peek(acpId);
         if (runtime) this.holdEvents(runtime, job);
       };
+      job.commandRunning = true;
       const handled = await preflight?.(job.signal, holdEvents);
+      job.commandRunning = false;
       if (handled && 'sendInstead' in handled) blocks = handled.sendInstead;
       else if (handled) return job.cancelled ? { ...handled, stopReason: 'cancelled' } : handled;
       if (job.cancelled) return { stopReason: 'cancelled' };
       const runtime = await this.sessions.materialize(acpId);
       if (job.cancelled) return { stopReason: 'cancelled' };
-      turns = this.turnsOf(runtime);
-      await turns.acquire(job);
-      if (job.cancelled) return { stopReason: 'cancelled' };
+      // A prompt queued under a placeholder's id holds the runtime's queue by now (it adopted the
+      // placeholder's); one that did not queue yet — or whose placeholder joined a runtime that
+      // already had its own queue — takes its place there.
+      const own = this.turnsOf(runtime);
+      if (own !== turns) {
+        turns?.release(job);
+        turns = own;
+        await turns.acquire(job);
+        if (job.cancelled) return { stopReason: 'cancelled' };
+        if (!placed) onStart?.();
+      }
       return await this.run(runtime, turns, job, promptToZcode(blocks));
     } catch (error) {
       if (job.cancelled) return { stopReason: 'cancelled' };
@@ -210,7 +247,17 @@ export class TurnEngine implements Disposable {
       signal.removeEventListener('abort', onAbort);
       jobs.delete(job);
       if (jobs.size === 0) this.jobs.delete(acpId);
-      if (turns) turns.release(job);
+      job.commandRunning = false;
+      // The next prompt starts once this one's response has been written (or its client is gone):
+      // whatever it sends of its own (a command's text, `_zcode/session/promptStarted`) follows it.
+      const queue = turns;
+      const handOver = (): void => {
+        queue?.release(job);
+        const early = this.early.get(acpId);
+        if (early && !early.busy) this.early.delete(acpId);
+      };
+      if (job.whenAnswered) job.whenAnswered(handOver);
+      else handOver();
       // Without a response hook nothing else would end the hold (a caller that is not a request handler).
       if (!job.whenAnswered) job.releaseEvents?.();
     }
@@ -358,8 +405,25 @@ export class TurnEngine implements Disposable {
   private turnsOf(runtime: SessionRuntime): PromptQueue {
     let turns = this.state.get(runtime);
     if (!turns) {
-      turns = new PromptQueue();
+      // Prompts queued before the runtime existed keep their places (and their holder).
+      for (const alias of runtime.aliases) {
+        turns ??= this.early.get(alias);
+        this.early.delete(alias);
+      }
+      turns ??= new PromptQueue();
       this.state.set(runtime, turns);
+    }
+    return turns;
+  }
+
+  /** The queue a prompt for `acpId` waits in: its runtime's, or the ACP id's own until it has one. */
+  private queueOf(acpId: string): PromptQueue {
+    const runtime = this.sessions.peek(acpId);
+    if (runtime) return this.turnsOf(runtime);
+    let turns = this.early.get(acpId);
+    if (!turns) {
+      turns = new PromptQueue();
+      this.early.set(acpId, turns);
     }
     return turns;
   }

@@ -40,6 +40,7 @@ const EXTENSION_NOTIFICATIONS: Record<string, z.ZodType> = {
     modes: z.array(z.string()),
   }),
   '_zcode/session/checkpointsChanged': z.strictObject({ sessionId: z.string(), checkpointId: z.string().optional() }),
+  '_zcode/session/promptStarted': z.strictObject({ sessionId: z.string(), promptId: z.string().min(1) }),
 };
 
 /** Parse error, invalid request, method not found, invalid params, internal error, auth required, resource not found, cancelled. */
