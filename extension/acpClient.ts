@@ -11,7 +11,6 @@
  * Everything goes through ACP, exactly as a remote client's calls would.
  */
 import * as vscode from 'vscode';
-import type * as AcpSdk from '@agentclientprotocol/sdk';
 import type {
   AgentNotificationMethod,
   AgentNotificationParamsByMethod,
@@ -26,7 +25,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import type { Bridge, BridgeOptions } from '../bridge/acp/bridge.ts';
 import { CompactRequest } from '../bridge/acp/extensions/contractDescriptors.ts';
-import type * as ContractSchemas from '../bridge/acp/extensions/contractSchemas.ts';
+import { loadContractSchemas, loadSdk, type Contract, type Sdk } from './lazyModules.ts';
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../bridge/acp/extensions/contractDescriptors.ts';
 import type { LocateOptions } from '../bridge/zcode/backend.ts';
 import type { Logger } from '../bridge/logger.ts';
@@ -392,20 +391,4 @@ export class ZcodeClientHost extends Disposable {
 function promptSessionId(params: unknown): string | undefined {
   if (typeof params === 'object' && params !== null && 'sessionId' in params && typeof params.sessionId === 'string') return params.sessionId;
   return undefined;
-}
-
-type Sdk = typeof AcpSdk;
-let sdkModule: Promise<Sdk> | undefined;
-
-/** The ACP SDK, loaded on first use rather than with the extension (its import builds ~470 zod schemas). */
-export function loadSdk(): Promise<Sdk> {
-  return (sdkModule ??= import('@agentclientprotocol/sdk'));
-}
-
-type Contract = typeof ContractSchemas;
-let contractModule: Promise<Contract> | undefined;
-
-/** The `_zcode/*` schemas and readers, loaded when the client connects (activation loads no zod). */
-function loadContractSchemas(): Promise<Contract> {
-  return (contractModule ??= import('../bridge/acp/extensions/contractSchemas.ts'));
 }

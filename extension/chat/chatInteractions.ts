@@ -7,7 +7,8 @@
 import type { CreateElicitationRequest, CreateElicitationResponse, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import type { ChatEnvironment } from './chatPorts.ts';
 import { PendingInteractions } from './pendingInteractions.ts';
-import * as T from './transcript.ts';
+import type * as T from './transcript.ts';
+import * as I from './transcriptInteractions.ts';
 import { parseElicitationResponse } from './wireParsing.ts';
 
 export interface InteractionDeps {
@@ -23,20 +24,20 @@ export class ChatInteractions {
 
   requestPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse> {
     if (signal.aborted) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
-    const { id, change } = T.addPermission(this.d.state(), params);
+    const { id, change } = I.addPermission(this.d.state(), params);
     this.d.queue(change);
     // The user's side bar stays theirs: the badge, the status item and a notification with Show
     // tell (chatAttention.ts); the chat opens when they ask.
-    const answered = this.pending.permission(id, params.options.map((o) => o.optionId), signal, () => this.d.queue(T.withdrawInteraction(this.d.state(), id)));
+    const answered = this.pending.permission(id, params.options.map((o) => o.optionId), signal, () => this.d.queue(I.withdrawInteraction(this.d.state(), id)));
     this.needsInput(params.toolCall.title ?? '');
     return this.afterSettled(answered);
   }
 
   createElicitation(params: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse> {
     if (signal.aborted) return Promise.resolve({ action: 'cancel' });
-    const { id, change } = T.addElicitation(this.d.state(), params);
+    const { id, change } = I.addElicitation(this.d.state(), params);
     this.d.queue(change);
-    const answered = this.pending.elicitation(id, signal, () => this.d.queue(T.withdrawInteraction(this.d.state(), id)));
+    const answered = this.pending.elicitation(id, signal, () => this.d.queue(I.withdrawInteraction(this.d.state(), id)));
     this.needsInput(params.message);
     return this.afterSettled(answered);
   }
@@ -45,12 +46,12 @@ export class ChatInteractions {
   answerPermission({ id, optionId, cancelled }: { id: string; optionId?: string; cancelled?: boolean }): void {
     const answer = cancelled === true ? undefined : optionId;
     if (cancelled !== true && typeof optionId !== 'string') return this.d.env.log('warn', `chat: permission answer for ${id} names no option and is not a dismissal; ignored`);
-    if (this.pending.answerPermission(id, answer)) this.d.queue(T.answerPermission(this.d.state(), id, answer));
+    if (this.pending.answerPermission(id, answer)) this.d.queue(I.answerPermission(this.d.state(), id, answer));
   }
 
   answerElicitation(id: string, response: unknown): void {
     const parsed = parseElicitationResponse(response);
-    if (parsed && this.pending.answerElicitation(id, parsed)) this.d.queue(T.answerElicitation(this.d.state(), id, parsed));
+    if (parsed && this.pending.answerElicitation(id, parsed)) this.d.queue(I.answerElicitation(this.d.state(), id, parsed));
   }
 
   /** Card `id` still waits for an answer (it stays shown whatever session the chat switches to). */

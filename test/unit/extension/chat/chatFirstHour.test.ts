@@ -217,11 +217,12 @@ describe('chat: a shell permission', async () => {
 
 describe('chat: one card for a question', async () => {
   const T = await import('../../../../extension/chat/transcript.ts');
+  const I = await import('../../../../extension/chat/transcriptInteractions.ts');
   test('the questions form replaces the tool\'s card, and the tool\'s later updates do not bring it back', () => {
     const state = T.createTranscript({ sessionId: 's1' });
     T.applySessionUpdate(state, { sessionUpdate: 'tool_call', toolCallId: 'ask1', title: '2 questions', kind: 'other', status: 'pending' });
     assert.equal(state.list.items.filter((i) => i.type === 'tool').length, 1);
-    T.addElicitation(state, {
+    I.addElicitation(state, {
       mode: 'form',
       sessionId: 's1',
       message: 'Please answer 2 question(s).',

@@ -5,6 +5,7 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { TranscriptItem } from '../../../../webview-ui/viewModel.ts';
 import { applyTranscriptOps, itemList } from '../../../../webview-ui/transcriptOps.ts';
 import * as T from '../../../../extension/chat/transcript.ts';
+import * as I from '../../../../extension/chat/transcriptInteractions.ts';
 import { formKindMeta } from '../../../../shared/forms.ts';
 
 /** Applies updates; also replays the emitted ops on a second list to prove ops ≡ state. */
@@ -217,7 +218,7 @@ describe('turns and interactions', () => {
     const mirror = itemList([]);
     const apply = (change: { ops: Parameters<typeof applyTranscriptOps>[1] }): void => applyTranscriptOps(mirror, change.ops);
     apply(T.applySessionUpdate(state, { sessionUpdate: 'tool_call', toolCallId: 'b1', title: 'Run `npm test`', kind: 'execute', status: 'pending', rawInput: { command: 'npm test', description: 'Run the tests' } }));
-    const { id, change } = T.addPermission(state, {
+    const { id, change } = I.addPermission(state, {
       sessionId: 's1',
       toolCall: { toolCallId: 'b1', title: 'Run `npm test`', kind: 'execute', rawInput: { command: 'npm test', description: 'Run the tests' } },
       options: [{ optionId: 'allow', name: 'Allow once', kind: 'allow_once' }],
@@ -229,7 +230,7 @@ describe('turns and interactions', () => {
     assert.deepEqual(card.command, { line: 'npm test', description: 'Run the tests' });
     apply(T.applySessionUpdate(state, { sessionUpdate: 'tool_call_update', toolCallId: 'b1', status: 'in_progress' }));
     assert.deepEqual(state.list.items.map((i) => i.type), ['permission'], 'an update of the held card shows nothing yet');
-    apply(T.answerPermission(state, id, 'allow'));
+    apply(I.answerPermission(state, id, 'allow'));
     assert.deepEqual(state.list.items.map((i) => i.type), ['permission', 'tool'], 'the tool card returns below the answered permission');
     const tool = state.list.items[1];
     assert.ok(tool.type === 'tool');
@@ -242,7 +243,7 @@ describe('turns and interactions', () => {
   test('permission: card from the request, answered once, withdraw after answer is a no-op', () => {
     const state = T.createTranscript({ sessionId: 's1' });
     T.applySessionUpdate(state, { sessionUpdate: 'tool_call', toolCallId: 'p1', title: 'Run rm -rf build', kind: 'execute', status: 'pending', rawInput: { command: 'rm -rf build' } });
-    const { id } = T.addPermission(state, {
+    const { id } = I.addPermission(state, {
       sessionId: 's1',
       toolCall: { toolCallId: 'p1' },
       options: [
@@ -263,14 +264,14 @@ describe('turns and interactions', () => {
       ],
       state: 'pending',
     });
-    T.answerPermission(state, id, 'allow');
-    assert.deepEqual(T.withdrawInteraction(state, id).ops, []);
+    I.answerPermission(state, id, 'allow');
+    assert.deepEqual(I.withdrawInteraction(state, id).ops, []);
     assert.deepEqual([(state.list.items[1] as { state: string }).state, (state.list.items[1] as { answer: string }).answer], ['answered', 'Allow once']);
   });
 
   test('elicitation kinds and answer summaries (questions, plan approve / reject / decline)', () => {
     const state = T.createTranscript({ sessionId: 's1' });
-    const questions = T.addElicitation(state, {
+    const questions = I.addElicitation(state, {
       mode: 'form',
       sessionId: 's1',
       message: 'Please answer 2 question(s).',
@@ -287,15 +288,15 @@ describe('turns and interactions', () => {
       _meta: formKindMeta('questions'),
     });
     const planForm = { mode: 'form' as const, sessionId: 's1', message: 'Ready to code?', requestedSchema: { type: 'object' as const, properties: { feedback: { type: 'string' as const, title: 'Feedback' } }, required: [] }, _meta: formKindMeta('planFeedback') };
-    const plan1 = T.addElicitation(state, planForm);
-    const plan2 = T.addElicitation(state, planForm);
-    const plan3 = T.addElicitation(state, planForm);
+    const plan1 = I.addElicitation(state, planForm);
+    const plan2 = I.addElicitation(state, planForm);
+    const plan3 = I.addElicitation(state, planForm);
     const kinds = state.list.items.map((i) => (i.type === 'elicitation' ? i.formKind : ''));
     assert.deepEqual(kinds, ['questions', 'planFeedback', 'planFeedback', 'planFeedback']);
-    T.answerElicitation(state, questions.id, { action: 'accept', content: { q_0: 'auth.test.ts', q_0_other: '', q_1: ['a'], q_1_other: 'custom' } });
-    T.answerElicitation(state, plan1.id, { action: 'accept', content: { feedback: '' } });
-    T.answerElicitation(state, plan2.id, { action: 'accept', content: { feedback: 'add tests first' } });
-    T.answerElicitation(state, plan3.id, { action: 'decline' });
+    I.answerElicitation(state, questions.id, { action: 'accept', content: { q_0: 'auth.test.ts', q_0_other: '', q_1: ['a'], q_1_other: 'custom' } });
+    I.answerElicitation(state, plan1.id, { action: 'accept', content: { feedback: '' } });
+    I.answerElicitation(state, plan2.id, { action: 'accept', content: { feedback: 'add tests first' } });
+    I.answerElicitation(state, plan3.id, { action: 'decline' });
     assert.deepEqual(
       state.list.items.map((i) => (i.type === 'elicitation' ? i.answer : '')),
       ['Which file?: auth.test.ts\nWhich checks?: lint, custom', 'Plan approved', 'Rejected with feedback: add tests first', 'Plan rejected'],
@@ -307,7 +308,7 @@ describe('edit permission cards', () => {
   const options = [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' as const }];
   test('an Edit permission shows the proposed diff (the bridge sends it with the request), with the texts kept for Open Diff', () => {
     const state = T.createTranscript({ sessionId: 's1' });
-    const { id } = T.addPermission(state, {
+    const { id } = I.addPermission(state, {
       sessionId: 's1',
       toolCall: {
         toolCallId: 'e1',
@@ -328,12 +329,12 @@ describe('edit permission cards', () => {
 
   test('the request\'s own diff content wins; a Bash permission keeps its raw input and no diff', () => {
     const state = T.createTranscript({ sessionId: 's1' });
-    T.addPermission(state, {
+    I.addPermission(state, {
       sessionId: 's1',
       toolCall: { toolCallId: 'w1', title: 'Write', content: [{ type: 'diff', path: '/w/new.txt', oldText: null, newText: 'a\n' }] },
       options,
     });
-    const { id } = T.addPermission(state, { sessionId: 's1', toolCall: { toolCallId: 'b1', title: 'npm test', rawInput: { command: 'npm test' } }, options, _meta: { zcode: { toolName: 'Bash' } } });
+    const { id } = I.addPermission(state, { sessionId: 's1', toolCall: { toolCallId: 'b1', title: 'npm test', rawInput: { command: 'npm test' } }, options, _meta: { zcode: { toolName: 'Bash' } } });
     const [write, bash] = state.list.items;
     assert.ok(write.type === 'permission' && bash.type === 'permission' && bash.id === id);
     assert.deepEqual(write.diffs?.map((d) => [d.isNew, d.added]), [[true, 1]]);
