@@ -7,8 +7,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isEvent, Sim, tempDir, type Msg } from '../helpers/simWire.ts';
-import { WS, assertSentValid, cas, command, event, rows, targetOf, turnEnd, v4Sim, v4Turn } from '../helpers/simV4.ts';
+import { isEvent, Sim, tempDir, type Msg } from '../../helpers/simWire.ts';
+import { WS, assertSentValid, cas, command, event, rows, targetOf, turnEnd, v4Sim, v4Turn } from '../../helpers/simV4.ts';
 
 after(() => Sim.killAll());
 

@@ -5,8 +5,8 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isEvent, Sim, tempDir } from '../helpers/simWire.ts';
-import { WS, assertSentValid, cas, command, event, newId, rows, turnEnd, v4Sim, v4Turn, violations } from '../helpers/simV4.ts';
+import { isEvent, Sim, tempDir } from '../../helpers/simWire.ts';
+import { WS, assertSentValid, cas, command, event, newId, rows, turnEnd, v4Sim, v4Turn, violations } from '../../helpers/simV4.ts';
 
 after(() => Sim.killAll());
 

@@ -8,7 +8,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { Sim, type Msg } from '../helpers/simWire.ts';
+import { Sim, type Msg } from '../../helpers/simWire.ts';
 
 after(() => Sim.killAll());
 

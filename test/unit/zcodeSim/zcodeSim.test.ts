@@ -6,7 +6,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { isEvent, PREFS, readRecord, Sim, tempDir, textOf, type Msg } from '../helpers/simWire.ts';
+import { isEvent, PREFS, readRecord, Sim, tempDir, textOf, type Msg } from '../../helpers/simWire.ts';
 
 // A failed assertion leaves its simulator running: end them all, or the test file never exits.
 after(() => Sim.killAll());

@@ -4,7 +4,7 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isEvent, PREFS, Sim, type Msg } from '../helpers/simWire.ts';
+import { isEvent, PREFS, Sim, type Msg } from '../../helpers/simWire.ts';
 
 // A failed assertion leaves its simulator running: end them all, or the test file never exits.
 after(() => Sim.killAll());

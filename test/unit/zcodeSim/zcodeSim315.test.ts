@@ -7,7 +7,7 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isEvent, Sim } from '../helpers/simWire.ts';
+import { isEvent, Sim } from '../../helpers/simWire.ts';
 
 after(() => Sim.killAll());
 

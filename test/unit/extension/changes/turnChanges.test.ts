@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ToolCallUpdate } from '@agentclientprotocol/sdk';
-import { contentBefore, noteToolCall, setSnapshot, type TurnObservations } from '../../../extension/changes/turnChanges.ts';
-import { changesItem, finishFiles, lineCounts, promptCaption, setsToDrop, undoRefusal } from '../../../extension/changes/changeSet.ts';
+import { contentBefore, noteToolCall, setSnapshot, type TurnObservations } from '../../../../extension/changes/turnChanges.ts';
+import { changesItem, finishFiles, lineCounts, promptCaption, setsToDrop, undoRefusal } from '../../../../extension/changes/changeSet.ts';
 
 const ORIGINAL = 'a\nb\nc\n';
 const EDITED = 'a\nB1\nB2\nc\n';

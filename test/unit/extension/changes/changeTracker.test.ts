@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { ToolCallUpdate } from '@agentclientprotocol/sdk';
-import { ChangeStore } from '../../../extension/changes/changeStore.ts';
-import { ChangeTracker, type ChangesUi, type UndoConflict } from '../../../extension/changes/changeTracker.ts';
-import type { ChangeSet } from '../../../extension/changes/changeSet.ts';
-import { nodeFiles } from '../../helpers/nodeFiles.ts';
+import { ChangeStore } from '../../../../extension/changes/changeStore.ts';
+import { ChangeTracker, type ChangesUi, type UndoConflict } from '../../../../extension/changes/changeTracker.ts';
+import type { ChangeSet } from '../../../../extension/changes/changeSet.ts';
+import { nodeFiles } from '../../../helpers/nodeFiles.ts';
 
 /** Records what the tracker asked the UI for. */
 class RecordingUi implements ChangesUi {
