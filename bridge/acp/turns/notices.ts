@@ -13,6 +13,7 @@
  *   line of the turn rather than as text; `_meta.zcode.status` (the kind) stays for older readers.
  */
 import type { ClientCapabilities, SessionUpdate } from '@agentclientprotocol/sdk';
+import { bt, type BridgeLocale } from '../../l10n/messages.ts';
 import { supportsNotices } from '../transport/clients.ts';
 
 export type NoticeKind = 'retrying' | 'waitingForCancelledTurn' | 'restartingZcode';
@@ -31,4 +32,18 @@ export function noticeUpdate(notice: TurnNotice, caps: ClientCapabilities | unde
   const meta = { zcode: { status: notice.kind, notice: { kind: notice.kind, severity: notice.severity, ...notice.facts } } };
   if (supportsNotices(caps)) return { sessionUpdate: 'notice', severity: notice.severity, title: notice.title, _meta: meta };
   return { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `\n\n${notice.title}\n\n` }, _meta: meta };
+}
+
+/**
+ * The notice of one automatic retry (docs/acp.md "Retries"): the cause, the attempt and the delay,
+ * so a slow answer is never a silent one.
+ */
+export function retryNotice(locale: BridgeLocale, cause: string | undefined, attempt: number, of: number, delayMs: number): TurnNotice {
+  const why = bt(locale, cause && cause !== 'unknown' ? cause.replace(/_/g, ' ') : 'a transient error');
+  return {
+    kind: 'retrying',
+    severity: 'warning',
+    title: bt(locale, "zcode's turn failed ({0}); retrying in {1} s (attempt {2} of {3})…", why, (delayMs / 1000).toFixed(1), attempt, of),
+    facts: { attempt, of, delayMs, ...(cause ? { cause } : {}) },
+  };
 }

@@ -3,6 +3,7 @@
  * the prompts waiting behind it (FIFO), and a cancelled turn zcode has not ended yet. The turn
  * engine (turns.ts) keeps one per session; the bridge's queue is the only prompt queue.
  */
+import type { SessionRuntime } from '../sessions/sessionRuntime.ts';
 import type { PromptJob, RunningTurn } from './turnState.ts';
 
 /** A one-shot end: `ended` resolves once, when `end()` is called. */
@@ -69,4 +70,53 @@ export function lingering(): Lingering {
   let end!: () => void;
   const ended = new Promise<void>((resolve) => (end = resolve));
   return { ended, end };
+}
+
+/**
+ * Which queue a prompt waits in: its runtime's, or, for a session zcode has not created yet (a lazy
+ * placeholder), one kept under the ACP id until the runtime exists and adopts it, holder and all.
+ */
+export class SessionQueues {
+  private readonly byRuntime = new WeakMap<SessionRuntime, PromptQueue>();
+  /** Queues of ACP ids with no runtime yet (a placeholder's first prompts). */
+  private readonly early = new Map<string, PromptQueue>();
+
+  constructor(private readonly runtimeOf: (acpId: string) => SessionRuntime | undefined) {}
+
+  /** The runtime's queue, made on first use from the queues its ACP ids had before it existed. */
+  of(runtime: SessionRuntime): PromptQueue {
+    let turns = this.byRuntime.get(runtime);
+    if (!turns) {
+      for (const alias of runtime.aliases) {
+        turns ??= this.early.get(alias);
+        this.early.delete(alias);
+      }
+      turns ??= new PromptQueue();
+      this.byRuntime.set(runtime, turns);
+    }
+    return turns;
+  }
+
+  /** The runtime's queue if it has one (never creates it). */
+  peek(runtime: SessionRuntime): PromptQueue | undefined {
+    return this.byRuntime.get(runtime);
+  }
+
+  /** The queue a prompt for `acpId` takes its place in now. */
+  forPrompt(acpId: string): PromptQueue {
+    const runtime = this.runtimeOf(acpId);
+    if (runtime) return this.of(runtime);
+    let turns = this.early.get(acpId);
+    if (!turns) {
+      turns = new PromptQueue();
+      this.early.set(acpId, turns);
+    }
+    return turns;
+  }
+
+  /** An ACP id's early queue with nothing left in it is dropped. */
+  forgetIdle(acpId: string): void {
+    const early = this.early.get(acpId);
+    if (early && !early.busy) this.early.delete(acpId);
+  }
 }

@@ -54,13 +54,14 @@ import type { PromptRewrite } from '../context.ts';
 import { PromptJob, promptResponse, RunningTurn, turnFailedError } from './turnState.ts';
 import type { Outcome } from './turnState.ts';
 import { watchTurn } from './turnWatchdog.ts';
-import { lingering, PromptQueue } from './promptQueue.ts';
+import { lingering, SessionQueues } from './promptQueue.ts';
+import type { PromptQueue } from './promptQueue.ts';
 import { DEFAULT_TURN_TUNING } from './turnTuning.ts';
 import type { TurnHooks, TurnTuning } from './turnTuning.ts';
 import { pause, retryInPlaceOrEnd, sendOrEnd } from './turnAttempt.ts';
 import { drainCancelled } from './cancelDrain.ts';
 import type { DrainDeps } from './cancelDrain.ts';
-import { noticeUpdate } from './notices.ts';
+import { noticeUpdate, retryNotice } from './notices.ts';
 import type { TurnNotice } from './notices.ts';
 
 
@@ -73,9 +74,7 @@ export interface PromptOrder {
 }
 
 export class TurnEngine implements Disposable {
-  private readonly state = new WeakMap<SessionRuntime, PromptQueue>();
-  /** Queues of ACP ids with no runtime yet (a placeholder's first prompts), adopted by the runtime. */
-  private readonly early = new Map<string, PromptQueue>();
+  private readonly queues: SessionQueues;
   /** Jobs per ACP id (for `session/cancel`, including prompts still materializing). */
   private readonly jobs = new Map<string, Set<PromptJob>>();
   private readonly subscriptions: Disposable[];
@@ -93,6 +92,7 @@ export class TurnEngine implements Disposable {
     private readonly logger: Logger,
     private readonly tuning: TurnTuning = DEFAULT_TURN_TUNING,
   ) {
+    this.queues = new SessionQueues((acpId) => sessions.peek(acpId));
     this.titles = new SessionTitles(backend, sessions.events, logger, tuning.titleReadMs);
     this.deps = {
       backend,
@@ -101,12 +101,12 @@ export class TurnEngine implements Disposable {
       logger,
       tuning,
       notify: (runtime, notice) => this.notify(runtime, notice),
-      runsTurn: (runtime) => this.state.get(runtime)?.running?.sent === true,
+      runsTurn: (runtime) => this.queues.peek(runtime)?.running?.sent === true,
     };
     this.subscriptions = [
       sessions.events.onSignal(({ runtime, signal }) => {
         if (signal.type === 'turn_terminal') this.sendsTurnTerminal = true;
-        const turns = this.turnsOf(runtime);
+        const turns = this.queues.of(runtime);
         if (turns.lingering && !turns.running?.sent && (signal.type === 'turn_completed' || signal.type === 'turn_failed') && !signal.background) {
           logger.info(`the cancelled turn of ${runtime.zcodeId} has ended`);
           turns.lingering.end();
@@ -128,8 +128,8 @@ export class TurnEngine implements Disposable {
           { zcode: { code: BackendErrorCode.ProcessExited, exitCode: info.code, signal: info.signal } },
         );
         for (const runtime of sessions.allRuntimes) {
-          this.turnsOf(runtime).lingering?.end();
-          this.turnsOf(runtime).running?.settle({ kind: 'exited', error });
+          this.queues.of(runtime).lingering?.end();
+          this.queues.of(runtime).running?.settle({ kind: 'exited', error });
         }
       }),
     ];
@@ -158,19 +158,19 @@ export class TurnEngine implements Disposable {
 
   /** Is a prompt running (or queued) on this runtime? */
   isBusy(runtime: SessionRuntime): boolean {
-    return this.turnsOf(runtime).busy;
+    return this.queues.of(runtime).busy;
   }
 
   /** Does a prompt hold the session for a zcode turn (not for a slash command waiting its turn)? */
   isRunning(runtime: SessionRuntime): boolean {
-    const holder = this.turnsOf(runtime).holder;
+    const holder = this.queues.of(runtime).holder;
     return holder !== undefined && !holder.commandRunning;
   }
 
   /** Resolves when nothing runs or waits on the runtime. */
   whenIdle(runtime: SessionRuntime): Promise<void> {
     if (!this.isBusy(runtime)) return Promise.resolve();
-    return new Promise((resolve) => this.turnsOf(runtime).idleWaiters.push(resolve));
+    return new Promise((resolve) => this.queues.of(runtime).idleWaiters.push(resolve));
   }
 
   /**
@@ -208,7 +208,7 @@ export class TurnEngine implements Disposable {
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort);
     // In order: the place in the queue is taken now, before anything is awaited.
-    let turns: PromptQueue | undefined = inOrder ? this.queueOf(acpId) : undefined;
+    let turns: PromptQueue | undefined = inOrder ? this.queues.forPrompt(acpId) : undefined;
     const placed = turns?.acquire(job);
     try {
       if (placed) {
@@ -231,7 +231,7 @@ export class TurnEngine implements Disposable {
       // A prompt queued under a placeholder's id holds the runtime's queue by now (it adopted the
       // placeholder's); one that did not queue yet — or whose placeholder joined a runtime that
       // already had its own queue — takes its place there.
-      const own = this.turnsOf(runtime);
+      const own = this.queues.of(runtime);
       if (own !== turns) {
         turns?.release(job);
         turns = own;
@@ -253,8 +253,7 @@ export class TurnEngine implements Disposable {
       const queue = turns;
       const handOver = (): void => {
         queue?.release(job);
-        const early = this.early.get(acpId);
-        if (early && !early.busy) this.early.delete(acpId);
+        this.queues.forgetIdle(acpId);
       };
       if (job.whenAnswered) job.whenAnswered(handOver);
       else handOver();
@@ -269,7 +268,7 @@ export class TurnEngine implements Disposable {
     const jobs = new Set(this.jobs.get(acpId) ?? []);
     // Other aliases of the same zcode session share its queue: their prompts are cancelled too.
     if (runtime) {
-      const turns = this.turnsOf(runtime);
+      const turns = this.queues.of(runtime);
       for (const job of turns.queue) jobs.add(job);
       if (turns.holder) jobs.add(turns.holder);
     }
@@ -278,7 +277,7 @@ export class TurnEngine implements Disposable {
 
   /** Cancel only the running prompt of a runtime (a permission dialog answered `cancelled`). */
   cancelRunning(runtime: SessionRuntime): void {
-    const holder = this.turnsOf(runtime).holder;
+    const holder = this.queues.of(runtime).holder;
     if (holder) this.cancelJob(holder);
   }
 
@@ -357,7 +356,8 @@ export class TurnEngine implements Disposable {
             if (outcome.retryable && this.hooks.retryTurnInPlace && transient < this.tuning.transientRetries) {
               const delay = backoff(this.tuning.transientBackoffMs, transient, this.tuning.maxBackoffMs);
               this.logger.warn(`turn failed with a transient error (${outcome.code ?? '?'}: ${outcome.message}); retrying (${transient + 1}/${this.tuning.transientRetries})`);
-              this.announceRetry(runtime, outcome, transient + 1, delay);
+              // Backoff: `transientBackoffMs` doubling per attempt up to `maxBackoffMs`, at most `transientRetries`.
+              this.notify(runtime, retryNotice(this.sessions.locale, outcome.cause, transient + 1, this.tuning.transientRetries, delay));
               await pause(delay, job);
               if (job.cancelled) return { stopReason: 'cancelled' };
               // The next attempt's events must flow: the failed attempt's hold ends here.
@@ -381,51 +381,9 @@ export class TurnEngine implements Disposable {
     }
   }
 
-  /**
-   * Each transient retry is shown (docs/acp.md "Retries"): a notice with the cause, the attempt and the
-   * delay, so a slow answer is never a silent one. Backoff: `transientBackoffMs` doubling per
-   * attempt up to `maxBackoffMs`, at most `transientRetries` attempts (500 ms, 1 s by default).
-   */
-  private announceRetry(runtime: SessionRuntime, outcome: Extract<Outcome, { kind: 'failed' }>, attempt: number, delayMs: number): void {
-    const locale = this.sessions.locale;
-    const why = bt(locale, outcome.cause && outcome.cause !== 'unknown' ? outcome.cause.replace(/_/g, ' ') : 'a transient error');
-    this.notify(runtime, {
-      kind: 'retrying',
-      severity: 'warning',
-      title: bt(locale, "zcode's turn failed ({0}); retrying in {1} s (attempt {2} of {3})…", why, (delayMs / 1000).toFixed(1), attempt, this.tuning.transientRetries),
-      facts: { attempt, of: this.tuning.transientRetries, delayMs, ...(outcome.cause ? { cause: outcome.cause } : {}) },
-    });
-  }
-
   /** A notice of the bridge's own, apart from the model's text (notices.ts). */
   private notify(runtime: SessionRuntime, notice: TurnNotice): void {
     this.sessions.events.emitPerClient(runtime, (caps) => noticeUpdate(notice, caps));
-  }
-
-  private turnsOf(runtime: SessionRuntime): PromptQueue {
-    let turns = this.state.get(runtime);
-    if (!turns) {
-      // Prompts queued before the runtime existed keep their places (and their holder).
-      for (const alias of runtime.aliases) {
-        turns ??= this.early.get(alias);
-        this.early.delete(alias);
-      }
-      turns ??= new PromptQueue();
-      this.state.set(runtime, turns);
-    }
-    return turns;
-  }
-
-  /** The queue a prompt for `acpId` waits in: its runtime's, or the ACP id's own until it has one. */
-  private queueOf(acpId: string): PromptQueue {
-    const runtime = this.sessions.peek(acpId);
-    if (runtime) return this.turnsOf(runtime);
-    let turns = this.early.get(acpId);
-    if (!turns) {
-      turns = new PromptQueue();
-      this.early.set(acpId, turns);
-    }
-    return turns;
   }
 
   dispose(): void {
