@@ -284,3 +284,20 @@ export function emptySessionView(): SessionView {
     queue: [],
   };
 }
+
+/**
+ * The host's fixed words in a card's `answer` (extension/chat/interactionView.ts writes them, in
+ * English); the webview shows them in the UI language (`answerText`, webview-ui/answerText.ts).
+ * Anything else in an answer (an option's name, the user's own words, zcode's questions) is shown as sent.
+ */
+export const ANSWER_WORDS = {
+  planApproved: 'Plan approved',
+  planRejected: 'Plan rejected',
+  declined: 'Declined',
+  cancelled: 'Cancelled',
+  submitted: 'Submitted',
+  dismissed: 'Dismissed',
+  skipped: 'skipped',
+  /** Followed by the user's feedback. */
+  rejectedWithFeedback: 'Rejected with feedback: ',
+} as const;

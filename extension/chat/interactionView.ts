@@ -18,7 +18,7 @@ import type {
   RequestPermissionRequest,
 } from '@agentclientprotocol/sdk';
 import { choiceFieldOf, combineAnswer, otherFieldOf, PLAN_FEEDBACK_FIELD, readFormKind } from '../../shared/forms.ts';
-import type { ElicitationFormKind, ElicitationItem, PermissionItem, ToolContentView, ToolItem } from '../../webview-ui/viewModel.ts';
+import { ANSWER_WORDS, type ElicitationFormKind, type ElicitationItem, type PermissionItem, type ToolContentView, type ToolItem } from '../../webview-ui/viewModel.ts';
 import { compactDiff } from './lineDiff.ts';
 import { previewValue, type DiffSource } from './toolView.ts';
 
@@ -94,13 +94,13 @@ function choiceTitle(property: ElicitationPropertySchema | undefined, value: str
  */
 export function summarizeElicitation(item: ElicitationItem, response: CreateElicitationResponse): string {
   if (response.action !== 'accept') {
-    return item.formKind === 'planFeedback' ? 'Plan rejected' : response.action === 'decline' ? 'Declined' : 'Cancelled';
+    return item.formKind === 'planFeedback' ? ANSWER_WORDS.planRejected : response.action === 'decline' ? ANSWER_WORDS.declined : ANSWER_WORDS.cancelled;
   }
   const content = (response as { content?: Record<string, unknown> | null }).content ?? {};
   if (item.formKind === 'planFeedback') {
     const value = content[PLAN_FEEDBACK_FIELD];
     const feedback = typeof value === 'string' ? value.trim() : '';
-    return feedback ? `Rejected with feedback: ${feedback}` : 'Plan approved';
+    return feedback ? `${ANSWER_WORDS.rejectedWithFeedback}${feedback}` : ANSWER_WORDS.planApproved;
   }
   const properties = item.schema.properties ?? {};
   const lines: string[] = [];
@@ -112,8 +112,8 @@ export function summarizeElicitation(item: ElicitationItem, response: CreateElic
     const picks = (Array.isArray(value) ? value : value === undefined ? [] : [value]).map((v) => (typeof v === 'string' ? v : String(v)));
     const parts = combineAnswer(picks, typeof other === 'string' ? other : '', Array.isArray(value));
     // A typed "other" is not a choice: choiceTitle gives it back unchanged.
-    const answer = parts.length ? parts.map((v) => choiceTitle(property, v)).join(', ') : 'skipped';
+    const answer = parts.length ? parts.map((v) => choiceTitle(property, v)).join(', ') : ANSWER_WORDS.skipped;
     lines.push(`${titleOf(key, property)}: ${answer}`);
   }
-  return lines.join('\n') || 'Submitted';
+  return lines.join('\n') || ANSWER_WORDS.submitted;
 }

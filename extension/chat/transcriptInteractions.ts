@@ -7,6 +7,7 @@
 import type { CreateElicitationRequest, CreateElicitationResponse, RequestPermissionRequest } from '@agentclientprotocol/sdk';
 import { elicitationItem, permissionItem, proposedDiffs, summarizeElicitation } from './interactionView.ts';
 import { toolItemId } from './toolView.ts';
+import { ANSWER_WORDS } from '../../webview-ui/viewModel.ts';
 import { ChangeBuilder, itemById, nextId, type Change, type TranscriptState } from './transcript.ts';
 
 export function addPermission(state: TranscriptState, params: RequestPermissionRequest): { id: string; change: Change } {
@@ -46,7 +47,7 @@ export function answerPermission(state: TranscriptState, id: string, optionId: s
   const b = new ChangeBuilder(state);
   const item = itemById(state, id);
   if (item?.type !== 'permission' || item.state !== 'pending') return b.change;
-  const answer = optionId ? (item.options.find((o) => o.optionId === optionId)?.name ?? optionId) : 'Dismissed';
+  const answer = optionId ? (item.options.find((o) => o.optionId === optionId)?.name ?? optionId) : ANSWER_WORDS.dismissed;
   b.upsert({ ...item, state: 'answered', answer });
   releaseHeldTool(state, b, id);
   return b.change;

@@ -6,6 +6,7 @@
  * answered or withdrawn by the bridge, a form collapses into a one-line record.
  */
 import { t } from '../l10n.ts';
+import { answerText } from '../answerText.ts';
 import { PLAN_FEEDBACK_FIELD } from '../../shared/forms.ts';
 import { useId, useRef, useState } from 'preact/hooks';
 import { useCardFocus } from './useCardFocus.ts';
@@ -41,7 +42,7 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
   const titleId = useId();
   const guard = useCardFocus(heading);
   if (item.state !== 'pending') {
-    return <Resolved icon="shield" title={t('Permission: {0}', item.title)} text={item.state === 'withdrawn' ? withdrawnText() : t('Answered: {0}', item.answer ?? '')} withdrawn={item.state === 'withdrawn'} />;
+    return <Resolved icon="shield" title={t('Permission: {0}', item.title)} text={item.state === 'withdrawn' ? withdrawnText() : t('Answered: {0}', answerText(item.answer ?? ''))} withdrawn={item.state === 'withdrawn'} />;
   }
   const reject = item.options.find((o) => o.kind === 'reject_once') ?? item.options.find((o) => o.kind === 'reject_always');
   const onKeyDown = (e: KeyboardEvent): void => {
@@ -160,7 +161,7 @@ export function ElicitationCard({ item }: { item: ElicitationItem }) {
   const isPlan = item.formKind === 'planFeedback';
   if (item.state !== 'pending') {
     const title = isPlan ? t('Plan review') : item.formKind === 'questions' ? t('Questions') : t('Form');
-    return <Resolved icon={isPlan ? 'checklist' : 'question'} title={title} text={item.state === 'withdrawn' ? withdrawnText() : (item.answer ?? t('Answered'))} withdrawn={item.state === 'withdrawn'} />;
+    return <Resolved icon={isPlan ? 'checklist' : 'question'} title={title} text={item.state === 'withdrawn' ? withdrawnText() : (item.answer !== undefined ? answerText(item.answer) : t('Answered'))} withdrawn={item.state === 'withdrawn'} />;
   }
   if (isPlan) return <PlanFeedbackForm item={item} />;
   if (item.formKind === 'unsupported') {
