@@ -42,16 +42,17 @@ export class ChatSteerRewind {
     if (blocked !== undefined) return this.failed(text, blocked);
     this.d.queue(T.patchSession(this.d.state(), { steer: 'sent' }));
     this.pending = { sessionId, text };
+    // The steer's message joins the running turn where it was sent, now: zcode's answer may come
+    // after the turn has ended, and a message added then would stand after the answer and look like
+    // a turn of its own. A refused steer takes it out again.
+    const shown = T.addSteerMessage(this.d.state(), text);
+    this.d.queue(shown.change);
     try {
       const answer = await this.d.host.call(SteerRequest, { sessionId, content: text });
       if (this.pending?.text === text && answer.queueItemId) this.pending.queueItemId = answer.queueItemId;
-      // The steer's state may have come before this answer (queued, even drained): keep it.
-      const steerState = this.d.state().session.steer;
-      this.d.queue(T.addUserPrompt(this.d.state(), text, []));
-      // addUserPrompt marks a new turn; a steer joins the running one: keep the steer chip.
-      this.d.queue(T.patchSession(this.d.state(), { running: true, steer: steerState && steerState !== 'none' ? steerState : 'sent' }));
     } catch (error) {
       this.pending = undefined;
+      this.d.queue(T.removeItem(this.d.state(), shown.id));
       this.failed(text, this.d.env.errorMessage(error));
     }
   }

@@ -262,6 +262,23 @@ export function addUserPrompt(state: TranscriptState, text: string, attachments:
   return b.change;
 }
 
+/** A steer's text in the running turn: a user message that, unlike a prompt, starts no turn. */
+export function addSteerMessage(state: TranscriptState, text: string): { id: string; change: Change } {
+  const b = new ChangeBuilder(state);
+  const id = nextId(state, 'user');
+  b.upsert({ type: 'user', id, text, attachments: [] });
+  state.openText = undefined;
+  state.echo = text;
+  return { id, change: b.change };
+}
+
+/** Takes an item out (a steer zcode refused). */
+export function removeItem(state: TranscriptState, id: string): Change {
+  const b = new ChangeBuilder(state);
+  if (state.list.index.has(id)) b.op({ op: 'remove', id });
+  return b.change;
+}
+
 /** The turn ended (prompt response or error). */
 export function endTurn(state: TranscriptState, outcome: { stopReason: StopReason } | { error: string; action?: ErrorAction }): Change {
   const b = new ChangeBuilder(state);

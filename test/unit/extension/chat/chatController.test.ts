@@ -784,6 +784,31 @@ describe('chat: what the running zcode supports, steer outcomes, zcode rewind an
     assert.equal(t.view.session?.steer, 'none');
   });
 
+  test('a steer answered after its turn ended: the turn stays ended, its message stays where it was sent', async () => {
+    const t = setup();
+    disposers.push(() => t.controller.dispose());
+    const answer = deferred<{ accepted: boolean }>();
+    t.host.answers.set(SteerRequest.method, () => answer.promise);
+    t.send(ReadyCommand, {});
+    t.send(SendPromptCommand, { text: 'first', attachments: [] });
+    await tick();
+    t.send(SteerCommand, { text: 'use vitest' });
+    await tick();
+    t.host.update('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Done.' } });
+    t.host.prompts[0].resolve({ stopReason: 'end_turn' });
+    await tick();
+    // zcode's answer to the steer comes only now (the turn ran on as soon as zcode had taken it).
+    answer.resolve({ accepted: true });
+    await tick();
+    await tick();
+    t.sync();
+    assert.equal(t.view.session?.running, false, 'a late steer answer does not start a turn');
+    assert.deepEqual(
+      t.view.list.items.filter((i) => i.type === 'user' || i.type === 'agent').map((i) => [i.type, 'text' in i ? i.text : '']),
+      [['user', 'first'], ['user', 'use vitest'], ['agent', 'Done.']],
+    );
+  });
+
   test('drained: the chip says the running turn took the steer in', async () => {
     const t = setup();
     disposers.push(() => t.controller.dispose());
