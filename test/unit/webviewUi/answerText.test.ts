@@ -3,43 +3,24 @@
  * written by extension/chat/interactionView.ts) come out in Simplified Chinese with the real zh-cn
  * bundle, rendered through the chat in happy-dom; what the user or zcode wrote stays as sent.
  */
-import { document } from './dom.ts';
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { act } from 'preact/test-utils';
-import { DidChangeSnapshotNotification } from '../../../webview-ui/contract.ts';
-import { emptySessionView, type ChatSnapshot, type TranscriptItem } from '../../../webview-ui/viewModel.ts';
-import { startChat } from '../../../webview-ui/boot.ts';
-import type { MessageSource } from '../../../webview-ui/ipc.ts';
+import type { TranscriptItem } from '../../../webview-ui/viewModel.ts';
+import { bootChat, stopAll } from './bootChat.ts';
 import { setL10nBundle } from '../../../webview-ui/l10n.ts';
 import { answerText } from '../../../webview-ui/answerText.ts';
 import { summarizeElicitation } from '../../../extension/chat/interactionView.ts';
 import { PLAN_FEEDBACK_FIELD } from '../../../shared/forms.ts';
 
 const zhCn = JSON.parse(readFileSync(new URL('../../../l10n/bundle.l10n.zh-cn.json', import.meta.url), 'utf8')) as Record<string, string>;
-const stops: (() => void)[] = [];
 afterEach(() => {
-  for (const s of stops.splice(0)) s();
+  stopAll();
   setL10nBundle({});
 });
 
-function render(items: TranscriptItem[]): Element {
-  const listeners = new Set<(e: { data: unknown }) => void>();
-  const source: MessageSource = { addEventListener: (_t, l) => listeners.add(l), removeEventListener: (_t, l) => listeners.delete(l) };
-  const root = document.createElement('div');
-  document.body.appendChild(root);
-  let stop: () => void = () => {};
-  act(() => {
-    stop = startChat({ postMessage: () => {}, getState: () => undefined, setState: () => {} }, source, root, (cb) => cb());
-  });
-  // The page would carry the bundle (boot reads it from the document); the test sets it after boot.
-  setL10nBundle(zhCn);
-  const snapshot: ChatSnapshot = { seq: 1, session: { ...emptySessionView(), connection: 'ready' }, items };
-  act(() => listeners.forEach((l) => l({ data: { id: 'h1', method: DidChangeSnapshotNotification.method, params: snapshot } })));
-  stops.push(() => (act(() => stop()), root.remove()));
-  return root;
-}
+// The page would carry the bundle (boot reads it from the document); the test sets it after boot.
+const render = (items: TranscriptItem[]): Element => bootChat({}, items, () => setL10nBundle(zhCn)).root;
 
 const schema = { type: 'object' as const, properties: { [PLAN_FEEDBACK_FIELD]: { type: 'string' as const } } };
 

@@ -2,35 +2,15 @@
  * The changes card and the checkpoint actions in happy-dom, through the contract (snapshot in,
  * commands out), like chatView.test.ts.
  */
-import { document, click } from './dom.ts';
+import { click } from './dom.ts';
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { act } from 'preact/test-utils';
-import { DidChangeSnapshotNotification, type IpcMessage } from '../../../webview-ui/contract.ts';
-import { emptySessionView, type ChatSnapshot, type SessionView, type TranscriptItem } from '../../../webview-ui/viewModel.ts';
-import { startChat } from '../../../webview-ui/boot.ts';
-import type { MessageSource } from '../../../webview-ui/ipc.ts';
+import type { SessionView, TranscriptItem } from '../../../webview-ui/viewModel.ts';
+import { bootChat, stopAll } from './bootChat.ts';
 
-const stops: (() => void)[] = [];
-afterEach(() => {
-  for (const s of stops.splice(0)) s();
-});
+afterEach(stopAll);
 
-function render(session: Partial<SessionView>, items: TranscriptItem[]) {
-  const posted: IpcMessage[] = [];
-  const listeners = new Set<(e: { data: unknown }) => void>();
-  const source: MessageSource = { addEventListener: (_t, l) => listeners.add(l), removeEventListener: (_t, l) => listeners.delete(l) };
-  const root = document.createElement('div');
-  document.body.appendChild(root);
-  let stop: () => void = () => {};
-  act(() => {
-    stop = startChat({ postMessage: (m) => posted.push(m as IpcMessage), getState: () => undefined, setState: () => {} }, source, root, (cb) => cb());
-  });
-  const snapshot: ChatSnapshot = { seq: 1, session: { ...emptySessionView(), connection: 'ready', sessionId: 's1', ...session }, items };
-  act(() => listeners.forEach((l) => l({ data: { id: 'h1', method: DidChangeSnapshotNotification.method, params: snapshot } })));
-  stops.push(() => (act(() => stop()), root.remove()));
-  return { root, sent: (method: string) => posted.filter((m) => m.method === `chat/${method}`).map((m) => m.params) };
-}
+const render = (session: Partial<SessionView>, items: TranscriptItem[]) => bootChat({ sessionId: 's1', ...session }, items);
 
 test('the changes card: rows with +/- lines; Review all, a file name, Undo and Undo all send their commands', () => {
   const { root, sent } = render({}, [
