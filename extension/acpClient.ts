@@ -4,8 +4,9 @@
  * `ZcodeClientHost` owns the bridge's lifetime (created lazily on first use, never in
  * `activate()`), connects an SDK `client()` app to it in-process and initializes it, and exposes
  * what the rest of the extension (commands, tree, chat webview) needs: requests typed by method,
- * the `session/update` stream, the bridge's `_zcode/*` notifications, and one pluggable
- * interactive UI for permission prompts and elicitation forms. zcode's process state (status bar,
+ * the `session/update` stream, the bridge's `_zcode/*` notifications and named prompts' answers,
+ * all three in the order the bridge wrote them (bridgeInbox.ts), and one pluggable interactive UI
+ * for permission prompts and elicitation forms. zcode's process state (status bar,
  * crash, restart) is zcodeProcess.ts; what keeps a session busy is sessions/sessionActivity.ts.
  *
  * Everything goes through ACP, exactly as a remote client's calls would.
@@ -23,12 +24,12 @@ import type {
   SendRequestOptions,
   SessionNotification,
 } from '@agentclientprotocol/sdk';
-import type { Bridge, BridgeOptions } from '../bridge/acp/bridge.ts';
+import type { Bridge } from '../bridge/acp/bridge.ts';
 import { CompactRequest } from '../bridge/acp/extensions/contractDescriptors.ts';
 import { loadContractSchemas, loadSdk, type Contract, type Sdk } from './lazyModules.ts';
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../bridge/acp/extensions/contractDescriptors.ts';
-import type { LocateOptions } from '../bridge/zcode/backend.ts';
-import type { Logger } from '../bridge/logger.ts';
+import type { HostRequestOptions, ZcodeClientHostOptions } from './acpClientOptions.ts';
+import { BridgeInbox, type PromptAnswer } from './bridgeInbox.ts';
 import { protocolTrace } from './protocolTrace.ts';
 import { Disposable } from './disposable.ts';
 import { InteractiveUiSlot } from './interactiveUi.ts';
@@ -38,7 +39,9 @@ import { ZcodeProcessState } from './zcodeProcess.ts';
 import type { HostState } from './zcodeProcess.ts';
 
 export type { InteractiveUi } from './interactiveUi.ts';
+export type { PromptAnswer } from './bridgeInbox.ts';
 export type { HostState } from './zcodeProcess.ts';
+export type { HostRequestOptions, ZcodeClientHostOptions } from './acpClientOptions.ts';
 
 /** A `_zcode/*` notification from the bridge, checked at this client's boundary (pick one with `notificationOf` and its descriptor, contractDescriptors.ts). */
 export interface ExtNotification {
@@ -48,43 +51,6 @@ export interface ExtNotification {
 
 /** The bridge as the host uses it (bridge/acp/bridge.ts). */
 export type HostedBridge = Bridge;
-
-export interface ZcodeClientHostOptions {
-  /**
-   * `createBridge` from bridge/acp/bridge.ts (injected: the environment is passed in). May load the bridge
-   * first: it is not part of activation (the bridge and the ACP SDK build their schemas
-   * when loaded).
-   */
-  createBridge: (options: BridgeOptions) => Bridge | Promise<Bridge>;
-  /** VS Code's LogOutputChannel (it satisfies the bridge's Logger port). */
-  logger: Logger;
-  /** Session store directory: the extension's global storage. */
-  storageDir: string;
-  /** Read when the bridge is created (settings `zcode.path` / `zcode.nodePath`). */
-  locate: () => LocateOptions;
-  /** Read when the bridge is created (setting `zcode.defaultMode`). */
-  defaultMode: () => string | undefined;
-  /** VS Code's display language: the bridge writes its own texts in it. */
-  locale?: string;
-  /** Used when no interactive UI is registered and `revealUi` did not bring one up in time. */
-  fallbackUi: InteractiveUi;
-  /** Shows the chat view so that it can register its UI (e.g. `zcode.chat.focus`). */
-  revealUi?: () => Thenable<unknown>;
-  /** How long to wait for a UI after `revealUi` (default 5 s). */
-  uiWaitMs?: number;
-  /** Default request timeout in ms (default 60 s); `session/prompt` and interactive calls have none. */
-  requestTimeoutMs?: number;
-  /** Client name sent in `initialize`. */
-  clientInfo?: { name: string; version: string };
-}
-
-/** Request options of `ZcodeClientHost.request`. */
-export interface HostRequestOptions {
-  /** Aborting sends `$/cancel_request` and rejects at once. */
-  signal?: AbortSignal;
-  /** Overrides the default timeout; 0 = none. */
-  timeoutMs?: number;
-}
 
 /** Methods that legitimately run long: no default timeout (they are still rejected on dispose). */
 const UNTIMED_METHODS = new Set<string>(['session/prompt', 'session/load', CompactRequest.method]);
@@ -117,6 +83,13 @@ export class ZcodeClientHost extends Disposable {
   /** Every other notification from the bridge (the `_zcode/*` ones of contractDescriptors.ts: background tasks, steer state, …). */
   readonly onExtNotification = this._onExtNotification.event;
 
+  private readonly _onPromptAnswered = this.register(new vscode.EventEmitter<PromptAnswer>());
+  /**
+   * The answer of a `session/prompt` that carried `_meta.zcode.promptId`, at its place among the
+   * notifications (before the request's promise settles; bridgeInbox.ts).
+   */
+  readonly onPromptAnswered = this._onPromptAnswered.event;
+
   /** Fires when something of this client that keeps a session in use ends (sessionActivity.ts). */
   readonly onDidSettle = this.activity.onDidSettle;
 
@@ -131,6 +104,8 @@ export class ZcodeClientHost extends Disposable {
   private _bridge: HostedBridge | undefined;
   private connection: ClientConnection | undefined;
   private readyPromise: Promise<void> | undefined;
+  /** `readyPromise` resolved: a request goes out without waiting a tick, so calls leave in the order they are made. */
+  private isReady = false;
   private _initializeResult: InitializeResponse | undefined;
   private readonly ui: InteractiveUiSlot;
   /** Aborted on dispose: rejects every pending call. */
@@ -174,10 +149,15 @@ export class ZcodeClientHost extends Disposable {
    */
   ready(): Promise<void> {
     if (this.isDisposed) return Promise.reject(new Error(vscode.l10n.t('ZCode is shutting down.')));
-    this.readyPromise ??= this.connect().catch((error: unknown) => {
-      this.readyPromise = undefined;
-      throw error;
-    });
+    this.readyPromise ??= this.connect().then(
+      () => {
+        this.isReady = true;
+      },
+      (error: unknown) => {
+        this.readyPromise = undefined;
+        throw error;
+      },
+    );
     return this.readyPromise;
   }
 
@@ -214,7 +194,9 @@ export class ZcodeClientHost extends Disposable {
 
   /** One request to the bridge: the timeout, the cancellation, and what keeps a session busy. */
   private async send<R>(method: string, options: HostRequestOptions, run: (agent: ClientConnection['agent'], sendOptions: SendRequestOptions) => Promise<R>, params?: unknown): Promise<R> {
-    await this.ready();
+    // Once connected, nothing here awaits before the SDK writes the request: two prompts sent one
+    // after the other reach the bridge's queue in that order.
+    if (!this.isReady || !this.readyPromise) await this.ready();
     const connection = this.connection;
     if (!connection) throw new Error(vscode.l10n.t('ZCode is shutting down.'));
     const timeoutMs = options.timeoutMs ?? (UNTIMED_METHODS.has(method) ? 0 : (this.options.requestTimeoutMs ?? 60_000));
@@ -271,6 +253,7 @@ export class ZcodeClientHost extends Disposable {
     this._bridge = undefined;
     this.connection = undefined;
     this.readyPromise = undefined;
+    this.isReady = false;
     this._initializeResult = undefined;
     this.activity.forgetPrompts();
     this.process.forget();
@@ -339,12 +322,19 @@ export class ZcodeClientHost extends Disposable {
       this.process.follow(bridge.process);
       this._onDidCreateBridge.fire(bridge);
     }
-    const connection = bridge.connectClient(this.createClientApp(sdk.client, contract), { kind: 'local' });
+    const inbox = new BridgeInbox({
+      sessionUpdate: (notification) => this._onSessionUpdate.fire(notification),
+      notification: (method, params) => this.deliver(contract, method, params),
+      promptAnswered: (answer) => this._onPromptAnswered.fire(answer),
+      failed: (what, error) => this.options.logger.error(`a listener of ${what} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    });
+    const connection = bridge.connectClient(this.createClientApp(sdk.client), { kind: 'local' }, inbox.observe);
     this.connection = connection;
     void connection.closed.then(() => {
       if (this.connection === connection) {
         this.connection = undefined;
         this.readyPromise = undefined;
+        this.isReady = false;
       }
     });
     this._initializeResult = await connection.agent.request(
@@ -364,11 +354,15 @@ export class ZcodeClientHost extends Disposable {
     this.process.update();
   }
 
-  private createClientApp(client: Sdk['client'], contract: Contract): ClientApp {
+  /** A `_zcode/*` notification, in wire order (bridgeInbox.ts), parsed here once: listeners pick theirs with `notificationOf` and get checked params. */
+  private deliver(contract: Contract, method: string, params: unknown): void {
+    const notification = contract.parseNotification({ method, params });
+    if (notification) this._onExtNotification.fire(notification);
+    else this.options.logger.warn(`ignored a notification outside the _zcode/* contract or unlike its schema: ${method}`);
+  }
+
+  private createClientApp(client: Sdk['client']): ClientApp {
     return client({ name: 'zcode-vscode' })
-      .onNotification('session/update', ({ params }) => {
-        this._onSessionUpdate.fire(params);
-      })
       .onRequest('session/request_permission', async ({ params, signal }) => {
         const ui = await this.ui.resolve(signal);
         if (signal.aborted) return { outcome: { outcome: 'cancelled' } };
@@ -378,12 +372,6 @@ export class ZcodeClientHost extends Disposable {
         const ui = await this.ui.resolve(signal);
         if (signal.aborted) return { action: 'cancel' };
         return this.activity.asked(promptSessionId(params), () => ui.createElicitation(params, signal));
-      })
-      .onNotification('*', ({ method, params }) => {
-        // Parsed here, once: listeners pick theirs with `notificationOf` and get checked params.
-        const notification = contract.parseNotification({ method, params });
-        if (notification) this._onExtNotification.fire(notification);
-        else this.options.logger.warn(`ignored a notification outside the _zcode/* contract or unlike its schema: ${method}`);
       });
   }
 }

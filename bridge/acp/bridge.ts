@@ -148,8 +148,11 @@ export interface Bridge {
   readonly app: AgentApp;
   /** Serve a client over a stream (stdio, WebSocket). */
   connect(stream: Stream, info: ClientInfo): AgentConnection;
-  /** Link an in-process client app (the VS Code extension); returns the client side. */
-  connectClient(clientApp: ClientApp, info: ClientInfo): ClientConnection;
+  /**
+   * Link an in-process client app (the VS Code extension); returns the client side. `tap` sees this
+   * link's messages in wire order, before the client app reads them (after `BridgeOptions.tap`).
+   */
+  connectClient(clientApp: ClientApp, info: ClientInfo, tap?: MessageTap): ClientConnection;
   readonly backend: ZcodeBackend;
   /** The zcode process's lifecycle (the VS Code extension's status bar, crash notice and Restart). */
   readonly process: ZcodeProcess;
@@ -288,10 +291,10 @@ class BridgeImpl implements Bridge {
     }
   }
 
-  connectClient(clientApp: ClientApp, info: ClientInfo): ClientConnection {
+  connectClient(clientApp: ClientApp, info: ClientInfo, tap?: MessageTap): ClientConnection {
     this.assertAlive();
-    // Our own linked stream pair (instead of clientApp.connect(app)) so the link can be traced.
-    const { agentSide, clientSide } = linkedStreams(info, this.options.tap);
+    // Our own linked stream pair (instead of clientApp.connect(app)) so the link can be tapped.
+    const { agentSide, clientSide } = linkedStreams(info, [this.options.tap, tap]);
     const agentConnection = this.connect(agentSide, info);
     const clientConnection = clientApp.connect(clientSide);
     void clientConnection.closed.then(() => agentConnection.close());

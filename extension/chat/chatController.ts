@@ -4,7 +4,7 @@
  * follows the bridge's events and the session's switches and loads, and assembles the pieces each
  * concern lives in:
  *   chatDispatcher.ts   the webview's messages, each routed to the piece that owns what it changes
- *   chatTurns.ts        prompts, the queue while a turn runs, the turn's end, Stop and Retry
+ *   chatTurns.ts        prompts (sent at once, waiting in the bridge's queue), turns, Stop and Retry
  *   chatInteractions.ts permission and form cards waiting for the user
  *   chatHistory.ts      paging back through a session replayed only in part
  *   chatChanges.ts      the changes cards (recording a turn's files, Review, Undo, stored cards)
@@ -113,6 +113,7 @@ export class ChatController {
     this.subscriptions.push(
       host.onSessionUpdate((n) => this.onSessionUpdate(n)),
       host.onExtNotification((n) => this.onExtNotification(n)),
+      host.onPromptAnswered((answer) => this.turns.onPromptAnswered(answer)),
       host.onDidChangeState((s) => this.queue(T.patchSession(this.state, { connection: CONNECTION[s] ?? 'ready', ...(s === 'crashed' ? {} : { connectionMessage: undefined }) }))),
       sessions.onDidChangeActiveSession((id) => {
         if (id !== this.state.session.sessionId) this.switchTo(id);
@@ -311,7 +312,7 @@ export class ChatController {
   }
 
   private onExtNotification(notification: { method: string; params: unknown }): void {
-    if (this.steerRewind.onNotification(notification)) return;
+    if (this.turns.onNotification(notification) || this.steerRewind.onNotification(notification)) return;
     const tasks = notificationOf(BackgroundTasksNotification, notification);
     if (tasks && tasks.sessionId === this.state.session.sessionId) this.queue(T.patchSession(this.state, { backgroundTasks: tasks.tasks }));
   }

@@ -16,6 +16,7 @@ import type {
 import type { ExtensionRequest, ParamsOf, ResultOf, RewindToResponse } from '../../bridge/acp/extensions/contractDescriptors.ts';
 import type { ChatSettings, MentionCandidate } from '../../webview-ui/contract.ts';
 import type { Attachment, ChangesItem } from '../../webview-ui/viewModel.ts';
+import type { PromptAnswer } from '../bridgeInbox.ts';
 import type { ChatFeatures } from './chatFeatures.ts';
 import type { DiffSource } from './toolView.ts';
 
@@ -27,13 +28,18 @@ export interface ChatHost {
   readonly state: string;
   readonly initializeResult?: { agentCapabilities?: { promptCapabilities?: { image?: boolean; embeddedContext?: boolean } | null } | null } | undefined;
   ready(): Promise<void>;
-  /** A stable ACP request, typed by method from the SDK. */
-  request<M extends AgentRequestMethod>(method: M, params: AgentRequestParamsByMethod[M]): Promise<AgentRequestResponsesByMethod[M]>;
+  /** A stable ACP request, typed by method from the SDK; aborting `signal` cancels it (`$/cancel_request`). */
+  request<M extends AgentRequestMethod>(method: M, params: AgentRequestParamsByMethod[M], options?: { signal?: AbortSignal }): Promise<AgentRequestResponsesByMethod[M]>;
   /** A `_zcode/*` method through its descriptor, the answer checked (extensionSchemas.ts). */
   call<D extends ExtensionRequest>(descriptor: D, params: ParamsOf<D>): Promise<ResultOf<D>>;
   cancelTurn(sessionId: string): Promise<void>;
   readonly onSessionUpdate: Event<SessionNotification>;
   readonly onExtNotification: Event<{ method: string; params: unknown }>;
+  /**
+   * A prompt's answer when it carried `_meta.zcode.promptId`, delivered in order with
+   * `onSessionUpdate` and `onExtNotification` (extension/bridgeInbox.ts), before its request's promise settles.
+   */
+  readonly onPromptAnswered: Event<PromptAnswer>;
   readonly onDidChangeState: Event<string>;
 }
 

@@ -1,14 +1,21 @@
 /**
- * The turns one chat runs: a prompt goes to the bridge (`session/prompt`) or waits in the chat's
- * queue while a turn runs, the turn's end settles the transcript (stop reason or error line, its
- * changes card, a notification) and sends the next queued prompt; Stop, Retry (zcode's own retry
- * where it can, else the prompt again) and Remove of a queued prompt. vscode-free, like the
- * controller that owns it.
+ * The turns one chat runs. Every prompt goes to the bridge when it is sent, named by a
+ * `_meta.zcode.promptId`; the bridge's queue is the only prompt queue (docs/acp.md "Prompt
+ * queue"). Until the bridge says the prompt holds the session (`_zcode/session/promptStarted`) it
+ * is a waiting chip; then it becomes the user's message and its turn runs until its answer. Both
+ * events reach the chat in the order the bridge wrote them, among the session's updates
+ * (extension/bridgeInbox.ts), so what a turn shows is decided by that order, never by which
+ * promise continuation runs first. The turn's end settles the transcript (stop reason or error
+ * line, its changes card, a notification). Stop cancels the session in the bridge, which answers
+ * the running prompt and every waiting one; Remove cancels one waiting prompt's request; Retry is
+ * zcode's own retry where it can, else the prompt again. vscode-free, like the controller that owns it.
  */
+import { randomUUID } from 'node:crypto';
 import type { PromptResponse } from '@agentclientprotocol/sdk';
-import { RetryTurnRequest } from '../../bridge/acp/extensions/contractDescriptors.ts';
-import type { Attachment, ErrorAction, QueuedPrompt, SessionView } from '../../webview-ui/viewModel.ts';
-import type { ChatChangeCards } from './chatChanges.ts';
+import { PromptStartedNotification, RetryTurnRequest, notificationOf } from '../../bridge/acp/extensions/contractDescriptors.ts';
+import type { Attachment, AttachmentSummary, SessionView } from '../../webview-ui/viewModel.ts';
+import type { PromptAnswer } from '../bridgeInbox.ts';
+import type { ChangeTurn, ChatChangeCards } from './chatChanges.ts';
 import type { ChatEnvironment, ChatHost } from './chatPorts.ts';
 import { failureAction } from './failureAction.ts';
 import { buildPrompt, fileContents, summarize } from './prompt.ts';
@@ -30,22 +37,48 @@ export interface TurnDeps {
   refreshCheckpoints(sessionId: string): void;
 }
 
+/** A prompt this chat sent that has no answer yet. */
+interface SentPrompt {
+  /** Its `_meta.zcode.promptId`; also its chip's id while it waits. */
+  readonly id: string;
+  readonly sessionId: string;
+  readonly text: string;
+  readonly attachments: Attachment[];
+  readonly summary: AttachmentSummary[];
+  /** Aborting it cancels the request (`$/cancel_request`): Remove. */
+  readonly abort: AbortController;
+  /** No chip any more (Remove, Stop): its cancelled answer is on its way. */
+  withdrawn: boolean;
+  /** It holds the session: its turn's change recording. */
+  turn?: ChangeTurn;
+}
+
+type Outcome = { stopReason: PromptResponse['stopReason'] } | { error: unknown };
+
+/** JSON-RPC's "request cancelled". */
+const REQUEST_CANCELLED = -32800;
+
 export class ChatTurns {
   /** What Retry re-sends. */
   private lastPrompt: { text: string; attachments: Attachment[] } | undefined;
-  private queueCounter = 0;
-  private queued: (QueuedPrompt & { full: Attachment[] })[] = [];
+  /** Sent and not answered, in the order they were sent (the bridge's order too). */
+  private readonly sent = new Map<string, SentPrompt>();
+  /** The one of them whose turn the transcript shows. */
+  private running: SentPrompt | undefined;
+  /** Sends leave one after the other, in the order the user made them (each awaits its attachments' contents). */
+  private sending: Promise<void> = Promise.resolve();
 
   constructor(private readonly d: TurnDeps) {}
 
-  /** Sends a prompt now, or queues it while a turn runs (it goes when the turn ends). */
-  async send(text: string, attachments: Attachment[]): Promise<void> {
+  /** Sends a prompt to the bridge: it runs now, or waits in the session's queue (shown as a chip until it starts). */
+  send(text: string, attachments: Attachment[]): Promise<void> {
+    if (!text && attachments.length === 0) return Promise.resolve();
+    this.sending = this.sending.then(() => this.dispatch(text, attachments));
+    return this.sending;
+  }
+
+  private async dispatch(text: string, attachments: Attachment[]): Promise<void> {
     const d = this.d;
-    if (!text && attachments.length === 0) return;
-    if (d.state().session.running) {
-      this.queued.push({ id: `q${++this.queueCounter}`, text, attachments: summarize(attachments), full: attachments });
-      return this.publishQueue();
-    }
     let sessionId: string;
     try {
       sessionId = await d.ensureSession();
@@ -54,54 +87,57 @@ export class ChatTurns {
       d.restoreDraft(text, attachments);
       return;
     }
-    const transcript = d.state();
-    this.lastPrompt = { text, attachments };
-    d.queue(T.addUserPrompt(transcript, text, summarize(attachments)));
-    const turn = d.changes.beginTurn(sessionId, text);
     const caps = d.promptCapabilities();
     const prompt = buildPrompt(text, attachments, caps, await fileContents(attachments, caps, d.env.fileContent));
-    let outcome: { stopReason: PromptResponse['stopReason'] } | { error: string; action: ErrorAction };
-    try {
-      const response = await d.host.request('session/prompt', { sessionId, prompt });
-      outcome = { stopReason: response.stopReason };
-    } catch (error) {
-      outcome = { error: d.env.errorMessage(error), action: failureAction(error) };
-    }
-    const changes = d.changes.endTurn(turn);
-    if ('error' in outcome) d.restoreDraft(text, attachments);
-    // The user may have switched sessions meanwhile: that transcript is gone, nothing to update.
-    if (transcript !== d.state()) return;
-    d.queue(T.endTurn(transcript, outcome));
-    if (!('error' in outcome) && outcome.stopReason === 'end_turn') d.refreshCheckpoints(sessionId);
-    void changes?.then((card) => {
-      if (card && transcript === d.state()) d.queue(T.putItem(transcript, card));
-    });
-    // A turn the user stopped needs no notification: they know.
-    if ('error' in outcome) d.env.notify?.({ kind: 'turnFailed', message: outcome.error });
-    else if (outcome.stopReason !== 'cancelled') d.env.notify?.({ kind: 'turnEnded', summary: this.lastAgentText() });
-    const next = this.queued.shift();
-    if (next) {
-      this.publishQueue();
-      void this.send(next.text, next.full);
-    }
-  }
-
-  /** Drops a queued prompt. */
-  removeQueued(id: string): void {
-    this.queued = this.queued.filter((q) => q.id !== id);
+    const sent: SentPrompt = { id: randomUUID(), sessionId, text, attachments, summary: summarize(attachments), abort: new AbortController(), withdrawn: false };
+    this.sent.set(sent.id, sent);
     this.publishQueue();
+    // Its start and its answer come as events (`started`, `answered`); the promise only tells of a
+    // failure that never reached the bridge (no connection, shut down) or an answer the events missed.
+    d.host.request('session/prompt', { sessionId, prompt, _meta: { zcode: { promptId: sent.id } } }, { signal: sent.abort.signal }).then(
+      (response) => this.answered(sent, { stopReason: response.stopReason }),
+      (error: unknown) => {
+        // Removed: the bridge's own answer (cancelled) comes as an event; it may even have started meanwhile.
+        if (!sent.abort.signal.aborted) this.answered(sent, { error });
+      },
+    );
   }
 
-  /** Another session is shown: its transcript starts with no queue, so none is kept here. */
+  /** A `_zcode/*` notification; true when it was a prompt of this chat starting. */
+  onNotification(notification: { method: string; params: unknown }): boolean {
+    const started = notificationOf(PromptStartedNotification, notification);
+    if (!started) return false;
+    const sent = this.sent.get(started.promptId);
+    if (sent) this.started(sent);
+    return true;
+  }
+
+  /** A named prompt's answer, in order with the session's updates. */
+  onPromptAnswered(answer: PromptAnswer): void {
+    const sent = this.sent.get(answer.promptId);
+    if (sent) this.answered(sent, 'error' in answer.outcome ? { error: answer.outcome.error } : answer.outcome);
+  }
+
+  /** Remove on a waiting prompt's chip: its request is cancelled; the bridge answers it `cancelled`. */
+  removeQueued(id: string): void {
+    const sent = this.sent.get(id);
+    if (!sent || sent === this.running) return;
+    sent.withdrawn = true;
+    this.publishQueue();
+    sent.abort.abort();
+  }
+
+  /** Another session is shown: this chat stops following its prompts (they still run in the bridge). */
   forgetQueue(): void {
-    this.queued = [];
+    this.sent.clear();
+    this.running = undefined;
   }
 
-  /** Stop: the queue goes too (the user wants the session to stop, not the next prompt to start). */
+  /** Stop: the bridge cancels the running turn and every waiting prompt of the session (the user wants it to stop, not the next prompt to start). */
   async cancel(): Promise<void> {
     const sessionId = this.d.state().session.sessionId;
     if (!sessionId) return;
-    this.queued = [];
+    for (const sent of this.sent.values()) if (sent.sessionId === sessionId && sent !== this.running) sent.withdrawn = true;
     this.publishQueue();
     try {
       await this.d.host.cancelTurn(sessionId);
@@ -146,8 +182,60 @@ export class ChatTurns {
     }
   }
 
+  /** The prompt holds the session: its chip becomes the user's message and its turn starts. */
+  private started(sent: SentPrompt): void {
+    const d = this.d;
+    if (sent.sessionId !== d.state().session.sessionId) return void this.sent.delete(sent.id);
+    // The bridge answers a prompt before the next one starts, and the inbox keeps that order; a turn
+    // still open here would have lost its answer: close it rather than run two at once.
+    if (this.running) {
+      d.env.log('warn', 'chat: a prompt started while the previous one had no answer; closing that turn');
+      this.ended(this.running, { stopReason: 'end_turn' });
+    }
+    this.running = sent;
+    this.lastPrompt = { text: sent.text, attachments: sent.attachments };
+    this.publishQueue();
+    d.queue(T.addUserPrompt(d.state(), sent.text, sent.summary));
+    sent.turn = d.changes.beginTurn(sent.sessionId, sent.text);
+  }
+
+  private answered(sent: SentPrompt, outcome: Outcome): void {
+    if (!this.sent.delete(sent.id)) return;
+    if (sent === this.running) return this.ended(sent, outcome);
+    // It never held the session: withdrawn, stopped, or refused before its turn.
+    this.publishQueue();
+    if (sent.sessionId !== this.d.state().session.sessionId || !('error' in outcome) || isCancellation(outcome)) return;
+    this.d.queue(T.addError(this.d.state(), this.d.env.errorMessage(outcome.error), false));
+    this.d.restoreDraft(sent.text, sent.attachments);
+  }
+
+  /** The running prompt answered: the transcript's turn ends. */
+  private ended(sent: SentPrompt, outcome: Outcome): void {
+    const d = this.d;
+    this.running = undefined;
+    const changes = d.changes.endTurn(sent.turn);
+    const end = 'error' in outcome ? { error: d.env.errorMessage(outcome.error), action: failureAction(outcome.error) } : outcome;
+    if ('error' in end) d.restoreDraft(sent.text, sent.attachments);
+    const transcript = d.state();
+    if (transcript.session.sessionId !== sent.sessionId) return;
+    d.queue(T.endTurn(transcript, end));
+    if ('stopReason' in end && end.stopReason === 'end_turn') d.refreshCheckpoints(sent.sessionId);
+    void changes?.then((card) => {
+      if (card && transcript === d.state()) d.queue(T.putItem(transcript, card));
+    });
+    // A turn the user stopped needs no notification: they know; nor one the next prompt follows.
+    if ('error' in end) d.env.notify?.({ kind: 'turnFailed', message: end.error });
+    else if (end.stopReason !== 'cancelled' && !this.waiting().length) d.env.notify?.({ kind: 'turnEnded', summary: this.lastAgentText() });
+  }
+
+  /** The shown session's prompts waiting for their turn, oldest first. */
+  private waiting(): SentPrompt[] {
+    const sessionId = this.d.state().session.sessionId;
+    return [...this.sent.values()].filter((sent) => sent.sessionId === sessionId && sent !== this.running && !sent.withdrawn);
+  }
+
   private publishQueue(): void {
-    this.d.queue(T.patchSession(this.d.state(), { queue: this.queued.map(({ id, text, attachments }) => ({ id, text, attachments })) }));
+    this.d.queue(T.patchSession(this.d.state(), { queue: this.waiting().map(({ id, text, summary }) => ({ id, text, attachments: summary })) }));
   }
 
   /** The last agent message of the transcript (a notification's summary of the turn). */
@@ -160,4 +248,11 @@ export class ChatTurns {
     }
     return '';
   }
+}
+
+/** Stop or Remove: the prompt was cancelled (an answer or JSON-RPC's "request cancelled"). */
+function isCancellation(outcome: Outcome): boolean {
+  if ('stopReason' in outcome) return outcome.stopReason === 'cancelled';
+  const error = outcome.error;
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === REQUEST_CANCELLED;
 }

@@ -22,10 +22,11 @@ import { fileURLToPath } from 'node:url';
 import { client } from '@agentclientprotocol/sdk';
 import type { PromptResponse, SessionConfigOption, SessionInfo, SessionNotification } from '@agentclientprotocol/sdk';
 import { createBridge } from '../../bridge/acp/bridge.ts';
-import { callExtension } from '../../bridge/acp/extensions/contractSchemas.ts';
+import { callExtension, parseNotification } from '../../bridge/acp/extensions/contractSchemas.ts';
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../../bridge/acp/extensions/contractDescriptors.ts';
 import type { Logger } from '../../bridge/logger.ts';
 import { createZcodeBackend } from '../../bridge/zcode/client.ts';
+import { BridgeInbox, type PromptAnswer } from '../../extension/bridgeInbox.ts';
 import { ChatController } from '../../extension/chat/chatController.ts';
 import type { ChatEnvironment, ChatHost, ChatSessions } from '../../extension/chat/chatPorts.ts';
 import { ReadyCommand, SendPromptCommand } from '../../webview-ui/contract.ts';
@@ -85,7 +86,16 @@ interface Run {
  * The chat's host side as the extension builds it, on a stand-in host and session manager that
  * forward to `request` (the SDK client's agent side) and report the prompt's answer.
  */
-function chatOn(sessionId: string, updates: Emitter<SessionNotification>, request: (method: string, params: unknown) => Promise<unknown>, answered: (r: PromptResponse) => void): ChatController {
+/** What the extension's host hands the chat, in wire order (extension/bridgeInbox.ts). */
+interface Feed {
+  updates: Emitter<SessionNotification>;
+  ext: Emitter<{ method: string; params: unknown }>;
+  answers: Emitter<PromptAnswer>;
+}
+
+const feed = (): Feed => ({ updates: new Emitter(), ext: new Emitter(), answers: new Emitter() });
+
+function chatOn(sessionId: string, { updates, ext, answers }: Feed, request: (method: string, params: unknown) => Promise<unknown>, answered: (r: PromptResponse) => void): ChatController {
   const host: ChatHost = {
     state: 'ready',
     ready: async () => {},
@@ -97,7 +107,8 @@ function chatOn(sessionId: string, updates: Emitter<SessionNotification>, reques
     call: <D extends ExtensionRequest>(descriptor: D, params: ParamsOf<D>): Promise<ResultOf<D>> => callExtension((m, p) => request(m, p) as never, descriptor, params),
     cancelTurn: async () => {},
     onSessionUpdate: updates.event,
-    onExtNotification: new Emitter<{ method: string; params: unknown }>().event,
+    onExtNotification: ext.event,
+    onPromptAnswered: answers.event,
     onDidChangeState: new Emitter<string>().event,
   };
   const never = <T>() => new Emitter<T>().event;
@@ -132,13 +143,25 @@ async function runOnce(rate: number, chat: boolean, player: (count: number) => T
   const fake = new FakeZcode();
   const backend = createZcodeBackend({ logger: silent }, { locate: () => ({ command: 'fake-zcode', args: [], tried: [] }), startProcess: async () => fake });
   const bridge = createBridge({ locate: {}, logger: silent, storageDir: dir, backend });
-  const updates = new Emitter<SessionNotification>();
+  const chatFeed = feed();
   let counted = 0;
-  const app = client({ name: 'bench-chat' }).onNotification('session/update', ({ params }) => {
-    counted++;
-    if (chat) updates.fire(params);
+  let failure: Error | undefined;
+  // The chat gets the bridge's messages as the extension's host does: from the link, in wire order;
+  // the floor as any SDK client does.
+  const inbox = new BridgeInbox({
+    sessionUpdate: (notification) => {
+      counted++;
+      chatFeed.updates.fire(notification);
+    },
+    notification: (method, params) => {
+      const notification = parseNotification({ method, params });
+      if (notification) chatFeed.ext.fire(notification);
+    },
+    promptAnswered: (answer) => chatFeed.answers.fire(answer),
+    failed: (what, error) => void (failure ??= new Error(`${what}: ${String(error)}`)),
   });
-  const connection = bridge.connectClient(app, { kind: 'local', label: 'bench-chat' });
+  const app = chat ? client({ name: 'bench-chat' }) : client({ name: 'bench-chat' }).onNotification('session/update', () => void counted++);
+  const connection = bridge.connectClient(app, { kind: 'local', label: 'bench-chat' }, chat ? inbox.observe : undefined);
   await connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
   const { sessionId } = await connection.agent.request('session/new', { cwd: dir, mcpServers: [] });
 
@@ -152,7 +175,7 @@ async function runOnce(rate: number, chat: boolean, player: (count: number) => T
   const cpu0 = process.cpuUsage();
   const wall0 = performance.now();
   if (chat) {
-    controller = chatOn(sessionId, updates, (method, params) => connection.agent.request(method, params as never), (answer) => finished(answer));
+    controller = chatOn(sessionId, chatFeed, (method, params) => connection.agent.request(method, params as never), (answer) => finished(answer));
     // VS Code serialises every postMessage: count that cost here too.
     controller.attach((m: IpcMessage) => {
       posted++;
@@ -174,6 +197,7 @@ async function runOnce(rate: number, chat: boolean, player: (count: number) => T
   connection.close();
   await bridge.dispose();
   rmSync(dir, { recursive: true, force: true });
+  if (failure) throw failure;
   if (counted < 2) throw new Error('no updates reached the client');
   return { cpuMs: busyMs, wallMs, posted, postedBytes };
 }
@@ -186,8 +210,8 @@ async function runOnce(rate: number, chat: boolean, player: (count: number) => T
  */
 function chatAlone(items: number, updates: number, perPatch: number): { usPerUpdate: number; bytesPerPatch: number } {
   const sessionId = 'ses_alone';
-  const feed = new Emitter<SessionNotification>();
-  const controller = chatOn(sessionId, feed, async () => ({}), () => {});
+  const alone = feed();
+  const controller = chatOn(sessionId, alone, async () => ({}), () => {});
   let posted = 0;
   let bytes = 0;
   controller.attach((m: IpcMessage) => {
@@ -196,7 +220,7 @@ function chatAlone(items: number, updates: number, perPatch: number): { usPerUpd
   });
   controller.receive({ id: 'r', method: ReadyCommand.method, params: { reason: 'start' } });
   for (let i = 0; i < items; i++) {
-    feed.fire({ sessionId, update: { sessionUpdate: 'tool_call', toolCallId: `call_${i}`, title: `Read transcript${i}.ts`, kind: 'read', status: 'completed' } });
+    alone.updates.fire({ sessionId, update: { sessionUpdate: 'tool_call', toolCallId: `call_${i}`, title: `Read transcript${i}.ts`, kind: 'read', status: 'completed' } });
   }
   controller.flush();
   const chunk = (k: number): SessionNotification => ({ sessionId, update: { sessionUpdate: 'agent_message_chunk', messageId: 'msg_alone', content: { type: 'text', text: ` s${k}@1764700000000.0` } } });
@@ -204,7 +228,7 @@ function chatAlone(items: number, updates: number, perPatch: number): { usPerUpd
   bytes = 0;
   const cpu0 = process.cpuUsage();
   for (let k = 0; k < updates; k++) {
-    feed.fire(chunk(k));
+    alone.updates.fire(chunk(k));
     if ((k + 1) % perPatch === 0) controller.flush();
   }
   controller.flush();

@@ -1,7 +1,9 @@
 /**
  * An in-process link between the agent app and a client app: two object streams (no JSON
- * serialization), like the SDK's own in-memory pair, plus an optional tap that sees every message
- * in both directions (protocol trace; the tests validate every outgoing message through it).
+ * serialization), like the SDK's own in-memory pair, plus taps that see every message in both
+ * directions, synchronously and in order, before the other side reads it (the protocol trace; the
+ * tests validate every outgoing message through one; the extension's client reads the bridge's
+ * messages in wire order through one, extension/bridgeInbox.ts).
  */
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import type { ClientInfo } from './clients.ts';
@@ -12,15 +14,18 @@ import type { ClientInfo } from './clients.ts';
  */
 export type MessageTap = (direction: 'in' | 'out', message: AnyMessage, info: ClientInfo) => void;
 
-export function linkedStreams(info: ClientInfo, tap?: MessageTap): { agentSide: Stream; clientSide: Stream } {
+export function linkedStreams(info: ClientInfo, taps: readonly (MessageTap | undefined)[] = []): { agentSide: Stream; clientSide: Stream } {
+  const present = taps.filter((tap) => tap !== undefined);
   const through = (direction: 'in' | 'out'): Transformer<AnyMessage, AnyMessage> | undefined =>
-    tap
+    present.length > 0
       ? {
           transform(message, controller) {
-            try {
-              tap(direction, message, info);
-            } catch {
-              // A trace must never break the link.
+            for (const tap of present) {
+              try {
+                tap(direction, message, info);
+              } catch {
+                // A tap must never break the link.
+              }
             }
             controller.enqueue(message);
           },

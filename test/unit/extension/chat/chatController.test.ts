@@ -4,7 +4,6 @@
  */
 import { test, describe, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PromptResponse, SessionConfigOption, SessionInfo, SessionNotification } from '@agentclientprotocol/sdk';
 import {
   AnswerElicitationCommand,
   AnswerPermissionCommand,
@@ -12,7 +11,6 @@ import {
   DEFAULT_CHAT_SETTINGS,
   DidChangeSettingsNotification,
   DidChangeSnapshotNotification,
-  DidPatchNotification,
   ListSessionsRequest,
   LoadSessionCommand,
   OpenDiffCommand,
@@ -27,20 +25,11 @@ import {
   RemoveSteerCommand,
   DidRestoreDraftNotification,
   RewindMessageCommand,
-  type IpcCommand,
-  type IpcMessage,
-  type IpcRequest,
 } from '../../../../webview-ui/contract.ts';
 import type { ChatSnapshot } from '../../../../webview-ui/viewModel.ts';
-import { applyTranscriptOps, itemList, type ChatPatch } from '../../../../webview-ui/transcriptOps.ts';
-import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../../extension/chat/chatController.ts';
-import type { DiffSource } from '../../../../extension/chat/toolView.ts';
-import type { ChatAttentionEvent, LoadedSession } from '../../../../extension/chat/chatPorts.ts';
 import { LoadEarlierRequest, RemoveQueuedRequest, RetryTurnRequest, SteerRequest } from '../../../../bridge/acp/extensions/contractDescriptors.ts';
-import { callExtension } from '../../../../bridge/acp/extensions/contractSchemas.ts';
 import type { ZcodeCapabilities } from '../../../../bridge/acp/extensions/contractDescriptors.ts';
 import type { ChatFeatures } from '../../../../extension/chat/chatFeatures.ts';
-import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../../bridge/acp/extensions/contractDescriptors.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,172 +37,8 @@ import { ChangeStore } from '../../../../extension/changes/changeStore.ts';
 import { ChangeTracker } from '../../../../extension/changes/changeTracker.ts';
 import { nodeFiles } from '../../../helpers/nodeFiles.ts';
 import { Emitter } from '../../../helpers/emitter.ts';
+import { deferred, setup, tick, type Deferred } from './chatHarness.ts';
 import { allAvailable } from '../../../helpers/capabilities.ts';
-
-type Deferred<T> = { promise: Promise<T>; resolve(v: T): void; reject(e: unknown): void };
-function deferred<T>(): Deferred<T> {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
-  return { promise, resolve, reject };
-}
-
-class FakeHost implements ChatHost {
-  state = 'ready';
-  initializeResult = { agentCapabilities: { promptCapabilities: { image: true, embeddedContext: false } } };
-  readonly updates = new Emitter<SessionNotification>();
-  readonly ext = new Emitter<{ method: string; params: unknown }>();
-  readonly stateEvents = new Emitter<string>();
-  onSessionUpdate = this.updates.event;
-  onExtNotification = this.ext.event;
-  onDidChangeState = this.stateEvents.event;
-  readonly requests: { method: string; params: unknown }[] = [];
-  readonly prompts: Deferred<PromptResponse>[] = [];
-  readonly cancelled: string[] = [];
-  /** What the "bridge" answers to a method (a throw is its error); unlisted methods answer {}. */
-  readonly answers = new Map<string, (params: unknown) => unknown>();
-  async ready(): Promise<void> {}
-  async request<T>(method: string, params: unknown): Promise<T> {
-    this.requests.push({ method, params });
-    const answer = this.answers.get(method);
-    if (answer) return answer(params) as T;
-    if (method === 'session/prompt') {
-      const d = deferred<PromptResponse>();
-      this.prompts.push(d);
-      return d.promise as Promise<T>;
-    }
-    // What the bridge answers a steer (the contract's SteerResponse).
-    if (method === SteerRequest.method) return { accepted: true } as T;
-    return {} as T;
-  }
-  /** Like the real host: through `request`, the answer checked against the contract. */
-  call<D extends ExtensionRequest>(descriptor: D, params: ParamsOf<D>): Promise<ResultOf<D>> {
-    return callExtension((method, p) => this.request(method, p), descriptor, params);
-  }
-  async cancelTurn(sessionId: string): Promise<void> {
-    this.cancelled.push(sessionId);
-  }
-  update(sessionId: string, update: SessionNotification['update']): void {
-    this.updates.fire({ sessionId, update });
-  }
-}
-
-class FakeSessions implements ChatSessions {
-  activeSessionId: string | undefined;
-  private readonly active = new Emitter<string | undefined>();
-  private readonly options = new Emitter<{ sessionId: string; configOptions: readonly SessionConfigOption[] }>();
-  private readonly loads = new Emitter<string>();
-  private readonly loaded = new Emitter<LoadedSession>();
-  /** Sessions the "bridge" replays only the tail of: the cursor its load answers with. */
-  readonly earlierCursors = new Map<string, string>();
-  readonly forks: (string | undefined)[] = [];
-  onDidLoadSession = this.loaded.event;
-  onDidChangeActiveSession = this.active.event;
-  onDidChangeConfigOptions = this.options.event;
-  onWillLoadSession = this.loads.event;
-  private n = 0;
-  readonly list: SessionInfo[] = [{ sessionId: 'old', cwd: '/w', title: 'Earlier work', updatedAt: '2026-01-01T00:00:00Z' }];
-  constructor(private readonly host: FakeHost) {}
-  configOptions(): readonly SessionConfigOption[] | undefined {
-    return undefined;
-  }
-  title(): string | undefined {
-    return undefined;
-  }
-  private setActive(id: string): void {
-    if (id === this.activeSessionId) return;
-    this.activeSessionId = id;
-    this.active.fire(id);
-  }
-  async newSession(): Promise<string> {
-    const id = `s${++this.n}`;
-    this.setActive(id);
-    return id;
-  }
-  /**
-   * Like ClientSessions.loadSession: announce the load, activate (no event when already active),
-   * replay the history (sessions of `list` have one; new ones have none yet).
-   */
-  async loadSession(id: string): Promise<void> {
-    this.loads.fire(id);
-    this.setActive(id);
-    if (this.list.some((s) => s.sessionId === id)) {
-      this.host.update(id, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'history' } });
-      this.host.update(id, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'answer' } });
-    }
-    const earlierCursor = this.earlierCursors.get(id);
-    this.loaded.fire({ sessionId: id, ...(earlierCursor ? { earlierCursor } : {}) });
-  }
-  async listSessions(): Promise<SessionInfo[]> {
-    return this.list;
-  }
-  async setConfigOption(): Promise<readonly SessionConfigOption[]> {
-    return [];
-  }
-  async fork(checkpointId?: string): Promise<string> {
-    this.forks.push(checkpointId);
-    return this.newSession();
-  }
-  private restored: Promise<string | undefined> | undefined;
-  /** Like ClientSessions.restore: loads the remembered active session, once. */
-  restore(): Promise<string | undefined> {
-    this.restored ??= (async () => {
-      const id = this.activeSessionId;
-      if (id) await this.loadSession(id);
-      return id;
-    })();
-    return this.restored;
-  }
-}
-
-/** @param remembered the active session remembered from an earlier window (restored on start) */
-function setup(remembered?: string, extraEnv: Partial<ChatEnvironment> = {}) {
-  const host = new FakeHost();
-  const sessions = new FakeSessions(host);
-  sessions.activeSessionId = remembered;
-  const opened: DiffSource[] = [];
-  const copied: string[] = [];
-  const notified: ChatAttentionEvent[] = [];
-  const pendingCounts: number[] = [];
-  const env: ChatEnvironment = {
-    openDiff: async (s) => void opened.push(s),
-    openLocation: async () => {},
-    copy: async (text) => void copied.push(text),
-    notify: (event) => void notified.push(event),
-    pendingChanged: (count) => void pendingCounts.push(count),
-    attachContext: async () => [],
-    log: () => {},
-    errorMessage: (e) => (e instanceof Error ? e.message : String(e)),
-    ...extraEnv,
-  };
-  const controller = new ChatController(host, sessions, env);
-  const posted: IpcMessage[] = [];
-  controller.attach((m) => posted.push(m));
-  // The webview side: applies snapshots and patches exactly like webview-ui/store.ts.
-  const view = { seq: 0, list: itemList(), session: undefined as ChatSnapshot['session'] | undefined, gaps: 0 };
-  const sync = () => {
-    controller.flush();
-    // As postMessage delivers them: through JSON (a field set to undefined does not arrive).
-    for (const m of posted.splice(0).map((raw) => JSON.parse(JSON.stringify(raw)) as IpcMessage)) {
-      if (DidChangeSnapshotNotification.is(m)) {
-        const s = m.params as ChatSnapshot;
-        Object.assign(view, { seq: s.seq, list: itemList(s.items.slice()), session: s.session });
-      } else if (DidPatchNotification.is(m)) {
-        const p = m.params as ChatPatch;
-        if (p.seq !== view.seq + 1) view.gaps++;
-        view.seq = p.seq;
-        applyTranscriptOps(view.list, p.ops);
-        view.session = { ...view.session!, ...p.session };
-      } else replies.push(m);
-    }
-  };
-  const replies: IpcMessage[] = [];
-  let id = 0;
-  const send = <P>(cmd: IpcCommand<P> | IpcRequest<P, unknown>, params: P) => controller.receive({ id: `w${++id}`, method: cmd.method, params });
-  return { host, sessions, controller, posted, view, sync, send, opened, replies, copied, notified, pendingCounts };
-}
-
-const tick = () => new Promise((r) => setImmediate(r));
 
 const disposers: (() => void)[] = [];
 afterEach(() => {
@@ -231,9 +56,12 @@ describe('chat controller', () => {
     assert.equal(t.view.session?.sessionId, 's1');
     t.send(SendPromptCommand, { text: 'Explain a.ts', attachments: [{ kind: 'file', id: 'f', name: 'a.ts', uri: 'file:///w/a.ts' }] });
     await tick();
+    // Named, so the chat hears when it starts and its answer in order (extension/bridgeInbox.ts).
+    const promptId = t.host.prompts[0]?.promptId;
+    assert.match(promptId ?? '', /^[0-9a-f-]{36}$/);
     assert.deepEqual(t.host.requests.at(-1), {
       method: 'session/prompt',
-      params: { sessionId: 's1', prompt: [{ type: 'text', text: 'Explain a.ts' }, { type: 'resource_link', uri: 'file:///w/a.ts', name: 'a.ts' }] },
+      params: { sessionId: 's1', prompt: [{ type: 'text', text: 'Explain a.ts' }, { type: 'resource_link', uri: 'file:///w/a.ts', name: 'a.ts' }], _meta: { zcode: { promptId } } },
     });
     for (const chunk of ['It ', 'exports ', 'a function.']) t.host.update('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: chunk } });
     t.host.update('other-session', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'not ours' } });
@@ -433,15 +261,19 @@ describe('chat controller', () => {
     t.send(AnswerElicitationCommand, { id: other.id, response: { action: 'accept', content: {} } });
   });
 
-  test('busy: queue runs after the turn; steer goes to _zcode/session/steer and shows the chip', async () => {
+  test('busy: a prompt sent during a turn goes to the bridge at once and waits as a chip until it starts; steer goes to _zcode/session/steer', async () => {
     const t = setup();
     disposers.push(() => t.controller.dispose());
     t.send(ReadyCommand, {});
     t.send(SendPromptCommand, { text: 'first', attachments: [] });
     await tick();
     t.send(SendPromptCommand, { text: 'second', attachments: [] });
+    await tick();
     t.sync();
-    assert.deepEqual(t.view.session?.queue.map((q) => q.text), ['second']);
+    // Both are in the bridge's queue: the chat keeps none of its own.
+    assert.equal(t.host.requests.filter((r) => r.method === 'session/prompt').length, 2);
+    assert.deepEqual(t.host.waiting('s1').map((p) => p.params.prompt), [[{ type: 'text', text: 'second' }]]);
+    assert.deepEqual(t.view.session?.queue.map((q) => [q.id, q.text]), [[t.host.prompts[1].promptId, 'second']]);
     t.send(SteerCommand, { text: 'use vitest' });
     await tick();
     assert.deepEqual(t.host.requests.at(-1), { method: '_zcode/session/steer', params: { sessionId: 's1', content: 'use vitest' } });
@@ -449,12 +281,14 @@ describe('chat controller', () => {
     t.sync();
     assert.equal(t.view.session?.steer, 'queued');
     t.host.prompts[0].resolve({ stopReason: 'end_turn' });
-    await tick();
-    await tick();
     t.sync();
-    assert.equal(t.host.requests.filter((r) => r.method === 'session/prompt').length, 2);
     assert.deepEqual(t.view.session?.queue, []);
     assert.equal(t.view.session?.steer, 'none');
+    assert.equal(t.view.session?.running, true, "the second prompt's turn runs");
+    assert.deepEqual(t.view.list.items.filter((i) => i.type === 'user').map((i) => i.text), ['first', 'use vitest', 'second']);
+    t.host.prompts[1].resolve({ stopReason: 'end_turn' });
+    t.sync();
+    assert.equal(t.view.session?.running, false);
   });
 
   test('Open Diff hands the full texts to the editor; list sessions answers the request', async () => {

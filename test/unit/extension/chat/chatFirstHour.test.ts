@@ -6,7 +6,7 @@
  */
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PromptResponse, SessionConfigOption, SessionInfo, SessionNotification } from '@agentclientprotocol/sdk';
+import type { SessionConfigOption, SessionInfo, SessionNotification } from '@agentclientprotocol/sdk';
 import {
   DidChangeSnapshotNotification,
   DidPatchNotification,
@@ -19,34 +19,9 @@ import {
 } from '../../../../webview-ui/contract.ts';
 import type { ChatSnapshot } from '../../../../webview-ui/viewModel.ts';
 import { applyTranscriptOps, itemList, type ChatPatch } from '../../../../webview-ui/transcriptOps.ts';
-import { ChatController, type ChatEnvironment, type ChatHost, type ChatSessions } from '../../../../extension/chat/chatController.ts';
-import { callExtension } from '../../../../bridge/acp/extensions/contractSchemas.ts';
-import type { ExtensionRequest, ParamsOf, ResultOf } from '../../../../bridge/acp/extensions/contractDescriptors.ts';
+import { ChatController, type ChatEnvironment, type ChatSessions } from '../../../../extension/chat/chatController.ts';
 import { Emitter } from '../../../helpers/emitter.ts';
-
-/** A host whose prompts the test settles; `session/new` answers, then the bridge sends the menu (as bridge/acp/handlers.ts). */
-class FakeHost implements ChatHost {
-  state = 'ready';
-  initializeResult = { agentCapabilities: { promptCapabilities: { image: false, embeddedContext: false } } };
-  readonly updates = new Emitter<SessionNotification>();
-  readonly ext = new Emitter<{ method: string; params: unknown }>();
-  onSessionUpdate = this.updates.event;
-  onExtNotification = this.ext.event;
-  onDidChangeState = new Emitter<string>().event;
-  readonly prompts: { resolve(v: PromptResponse): void; reject(e: unknown): void }[] = [];
-  async ready(): Promise<void> {}
-  async request<T>(method: string): Promise<T> {
-    if (method !== 'session/prompt') return {} as T;
-    return new Promise<T>((resolve, reject) => this.prompts.push({ resolve: resolve as (v: PromptResponse) => void, reject }));
-  }
-  call<D extends ExtensionRequest>(descriptor: D, params: ParamsOf<D>): Promise<ResultOf<D>> {
-    return callExtension((method) => this.request(method), descriptor, params);
-  }
-  async cancelTurn(): Promise<void> {}
-  update(sessionId: string, update: SessionNotification['update']): void {
-    this.updates.fire({ sessionId, update });
-  }
-}
+import { FakeHost } from './fakeHost.ts';
 
 /**
  * Sessions like ClientSessions: `newSession` gets the id from the bridge, and the bridge's menu

@@ -28,9 +28,11 @@ function world() {
       if (params.cwd === '/fail') throw RequestError.invalidParams({}, 'refused');
       return { sessionId: 's1' };
     });
-  const { agentSide, clientSide } = linkedStreams({ kind: 'local' }, (direction, message) => {
-    if (direction === 'out') out.push(message);
-  });
+  const { agentSide, clientSide } = linkedStreams({ kind: 'local' }, [
+    (direction, message) => {
+      if (direction === 'out') out.push(message);
+    },
+  ]);
   app.connect(order.wrap(agentSide));
   const updates: string[] = [];
   const connection = client({ name: 'c' })
