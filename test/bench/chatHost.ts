@@ -20,7 +20,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { client } from '@agentclientprotocol/sdk';
-import type { PromptResponse, SessionConfigOption, SessionInfo, SessionNotification } from '@agentclientprotocol/sdk';
+import type { PromptResponse, SessionNotification } from '@agentclientprotocol/sdk';
 import { createBridge } from '../../bridge/acp/bridge.ts';
 import { callExtension, parseNotification } from '../../bridge/acp/extensions/contractSchemas.ts';
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../../bridge/acp/extensions/contractDescriptors.ts';
@@ -28,7 +28,8 @@ import type { Logger } from '../../bridge/logger.ts';
 import { createZcodeBackend } from '../../bridge/zcode/client.ts';
 import { BridgeInbox, type PromptAnswer } from '../../extension/bridgeInbox.ts';
 import { ChatController } from '../../extension/chat/chatController.ts';
-import type { ChatEnvironment, ChatHost, ChatSessions } from '../../extension/chat/chatPorts.ts';
+import type { ChatHost } from '../../extension/chat/chatPorts.ts';
+import { fixedSessions, quietEnv } from '../helpers/chatOnLink.ts';
 import { ReadyCommand, SendPromptCommand } from '../../webview-ui/contract.ts';
 import type { IpcMessage } from '../../webview-ui/contract.ts';
 import { eventLine, FakeZcode } from './fakeZcode.ts';
@@ -111,30 +112,7 @@ function chatOn(sessionId: string, { updates, ext, answers }: Feed, request: (me
     onPromptAnswered: answers.event,
     onDidChangeState: new Emitter<string>().event,
   };
-  const never = <T>() => new Emitter<T>().event;
-  const sessions: ChatSessions = {
-    activeSessionId: sessionId,
-    onDidChangeActiveSession: never<string | undefined>(),
-    onWillLoadSession: never<string>(),
-    onDidChangeConfigOptions: never<{ sessionId: string; configOptions: readonly SessionConfigOption[] }>(),
-    configOptions: () => undefined,
-    title: () => undefined,
-    newSession: async () => sessionId,
-    loadSession: async () => {},
-    listSessions: async (): Promise<SessionInfo[]> => [],
-    setConfigOption: async () => [],
-    fork: async () => sessionId,
-    restore: async () => sessionId,
-  };
-  const env: ChatEnvironment = {
-    openDiff: async () => {},
-    openLocation: async () => {},
-    copy: async () => {},
-    attachContext: async () => [],
-    log: () => {},
-    errorMessage: (e: unknown) => String(e),
-  };
-  return new ChatController(host, sessions, env);
+  return new ChatController(host, fixedSessions(sessionId), quietEnv());
 }
 
 /** One paced turn through the bridge to the SDK client and, with `chat`, through the chat's host side. */
