@@ -73,7 +73,8 @@ export class ChatTurns {
   /** Sends a prompt to the bridge: it runs now, or waits in the session's queue (shown as a chip until it starts). */
   send(text: string, attachments: Attachment[]): Promise<void> {
     if (!text && attachments.length === 0) return Promise.resolve();
-    this.sending = this.sending.then(() => this.dispatch(text, attachments));
+    // A send that failed unexpectedly says so and does not hold up the ones after it.
+    this.sending = this.sending.then(() => this.dispatch(text, attachments)).catch((error: unknown) => this.d.showError(error));
     return this.sending;
   }
 
