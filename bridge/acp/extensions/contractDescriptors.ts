@@ -133,6 +133,12 @@ export const HistoryChangedNotification = notification('_zcode/session/historyCh
  */
 export const PromptStartedNotification = notification('_zcode/session/promptStarted');
 
+/**
+ * A session's prompt queue changed (who holds the session, who waits, who sent each): sent to every
+ * client; also to a client that loads or resumes the session.
+ */
+export const SessionQueueNotification = notification('_zcode/session/queue');
+
 /** Every notification the bridge sends. */
 export const EXTENSION_NOTIFICATIONS = [
   SteerStateNotification,
@@ -141,6 +147,7 @@ export const EXTENSION_NOTIFICATIONS = [
   CapabilitiesChangedNotification,
   HistoryChangedNotification,
   PromptStartedNotification,
+  SessionQueueNotification,
 ] as const;
 
 /** The request method names by operation (tests and logs; code passes the descriptors). */

@@ -6,11 +6,11 @@
  * ACP client with `import()` when it connects, so activation loads no zod (npm run bench -- vscode).
  */
 import type * as z from 'zod';
-import { AccountUsageRequest, BackgroundTasksNotification, CancelBackgroundTaskRequest, CapabilitiesChangedNotification, CapabilitiesRequest, CheckpointsChangedNotification, CheckpointsRequest, CompactRequest, EditQueuedRequest, ForkRequest, GoalRequest, HistoryChangedNotification, LoadEarlierRequest, PromptStartedNotification, RemoveQueuedRequest, RenameRequest, RetryTurnRequest, RewindRequest, RewindTargetsRequest, RewindToRequest, SetModeRequest, SetThoughtLevelRequest, SteerRequest, SteerStateNotification } from './contractDescriptors.ts';
+import { AccountUsageRequest, BackgroundTasksNotification, CancelBackgroundTaskRequest, CapabilitiesChangedNotification, CapabilitiesRequest, CheckpointsChangedNotification, CheckpointsRequest, CompactRequest, EditQueuedRequest, ForkRequest, GoalRequest, HistoryChangedNotification, LoadEarlierRequest, PromptStartedNotification, RemoveQueuedRequest, SessionQueueNotification, RenameRequest, RetryTurnRequest, RewindRequest, RewindTargetsRequest, RewindToRequest, SetModeRequest, SetThoughtLevelRequest, SteerRequest, SteerStateNotification } from './contractDescriptors.ts';
 import type { ExtensionNotification, ExtensionRequest, ParamsOf, ParsedParamsOf, ResultOf } from './contractDescriptors.ts';
 import { AccountUsageParams, CancelBackgroundTaskParams, CheckpointsParams, CompactParams, EditQueuedParams, ForkParams, GoalParams, LoadEarlierParams, RemoveQueuedParams, RenameParams, RetryTurnParams, RewindParams, RewindTargetsParams, RewindToParams, SetModeParams, SetThoughtLevelParams, SteerParams } from './paramsSchemas.ts';
 import { AccountUsageResponse, CancelBackgroundTaskResponse, CheckpointsResponse, CompactResponse, EditQueuedResponse, ForkResponse, GoalResponse, LoadEarlierResponse, RemoveQueuedResponse, RenameResponse, RetryTurnResponse, RewindResponse, RewindTargetsResponse, RewindToResponse, SetModeResponse, SetThoughtLevelResponse, SteerResponse } from './resultSchemas.ts';
-import { BackgroundTasksParams, CheckpointsChangedParams, HistoryChangedParams, PromptStartedParams, SteerStateParams } from './notificationSchemas.ts';
+import { BackgroundTasksParams, CheckpointsChangedParams, HistoryChangedParams, PromptStartedParams, SessionQueueParams, SteerStateParams } from './notificationSchemas.ts';
 import { CapabilitiesParams, ZcodeCapabilities } from './capabilitySchemas.ts';
 
 /** Every descriptor's schemas, by method: what the bridge registers and checks, and what clients read. */
@@ -35,6 +35,7 @@ export const CONTRACT_SCHEMAS = {
   [RenameRequest.method]: { params: RenameParams, result: RenameResponse },
   [SteerStateNotification.method]: { params: SteerStateParams },
   [PromptStartedNotification.method]: { params: PromptStartedParams },
+  [SessionQueueNotification.method]: { params: SessionQueueParams },
   [BackgroundTasksNotification.method]: { params: BackgroundTasksParams },
   [CheckpointsChangedNotification.method]: { params: CheckpointsChangedParams },
   [CapabilitiesChangedNotification.method]: { params: ZcodeCapabilities },

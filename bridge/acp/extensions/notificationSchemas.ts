@@ -36,6 +36,43 @@ export const PromptStartedParams = z.object({
 });
 export type PromptStartedParams = z.infer<typeof PromptStartedParams>;
 
+/** Who sent a prompt, as the bridge knows its clients (the same as a prompt echo's `_meta.zcode.sentBy`). */
+export const PromptSender = z.object({
+  /** The bridge's number for the client's connection; null when it no longer knows it. */
+  clientId: z.number().int().nullable(),
+  /** `local` (the editor's own, in-process), `stdio`, `remote`; null when unknown. */
+  kind: z.string().nullable(),
+  /** What the connection calls itself (a remote client's label), when it says. */
+  label: z.string().optional(),
+  /** The client's `clientInfo.name` from `initialize`, when it sent one. */
+  name: z.string().optional(),
+});
+export type PromptSender = z.infer<typeof PromptSender>;
+
+/** One prompt in a session's queue. */
+export const QueuedPromptEntry = z.object({
+  /** The prompt as a line of text: its text blocks, other blocks by their names. */
+  text: z.string(),
+  /** The sending client's own id of it (`_meta.zcode.promptId`), when it named it. */
+  promptId: z.string().min(1).optional(),
+  sentBy: PromptSender,
+});
+export type QueuedPromptEntry = z.infer<typeof QueuedPromptEntry>;
+
+/**
+ * `_zcode/session/queue`: the session's prompt queue, to every client, whenever it changes (a prompt
+ * arrives and waits, takes the session, is answered, or leaves the queue cancelled), and to a client
+ * that loads or resumes the session.
+ */
+export const SessionQueueParams = z.object({
+  sessionId: sessionIdParam,
+  /** The prompt that holds the session (a turn or a slash command runs for it); absent: idle. */
+  running: QueuedPromptEntry.optional(),
+  /** The prompts waiting behind it, oldest first. */
+  waiting: z.array(QueuedPromptEntry),
+});
+export type SessionQueueParams = z.infer<typeof SessionQueueParams>;
+
 /** A `session/prompt`'s `_meta.zcode.promptId`: the client's name for it in `PromptStartedParams`. */
 export const PromptIdMeta = z.object({ zcode: z.object({ promptId: z.string().min(1) }) });
 
