@@ -189,11 +189,13 @@ export type TranscriptItem = UserItem | AgentItem | ThoughtItem | ToolItem | Pla
 /** A background task as the bridge announces it: the one type of all layers (shared/backgroundTasks.ts). */
 export type BackgroundTaskView = BackgroundTask;
 
-/** A prompt waiting for the running turn to end. */
+/** A prompt waiting in the session's queue for its turn. */
 export interface QueuedPrompt {
   id: string;
   text: string;
   attachments: AttachmentSummary[];
+  /** Sent by another client (what it is called): shown, not removable here. Absent: this chat's own. */
+  from?: string;
 }
 
 /** zcode/bridge state as the chat shows it. */

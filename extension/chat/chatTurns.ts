@@ -12,12 +12,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { PromptResponse } from '@agentclientprotocol/sdk';
-import { PromptStartedNotification, RetryTurnRequest, notificationOf } from '../../bridge/acp/extensions/contractDescriptors.ts';
+import { PromptStartedNotification, RetryTurnRequest, SessionQueueNotification, notificationOf } from '../../bridge/acp/extensions/contractDescriptors.ts';
+import type { SessionQueueParams } from '../../bridge/acp/extensions/notificationSchemas.ts';
 import type { Attachment, AttachmentSummary, SessionView } from '../../webview-ui/viewModel.ts';
 import type { PromptAnswer } from '../bridgeInbox.ts';
 import type { ChangeTurn, ChatChangeCards } from './chatChanges.ts';
 import type { ChatEnvironment, ChatHost } from './chatPorts.ts';
 import { failureAction } from './failureAction.ts';
+import { othersTurn, queueChips } from './queueChips.ts';
 import { buildPrompt, fileContents, summarize } from './prompt.ts';
 import * as T from './transcript.ts';
 
@@ -65,6 +67,10 @@ export class ChatTurns {
   private readonly sent = new Map<string, SentPrompt>();
   /** The one of them whose turn the transcript shows. */
   private running: SentPrompt | undefined;
+  /** Every promptId this chat sent for the shown session (the bridge's queue may list one a step late). */
+  private readonly ownIds = new Set<string>();
+  /** The bridge's last word on the shown session's queue (`_zcode/session/queue`). */
+  private bridgeQueue: SessionQueueParams | undefined;
   /** Sends leave one after the other, in the order the user made them (each awaits its attachments' contents). */
   private sending: Promise<void> = Promise.resolve();
 
@@ -92,6 +98,7 @@ export class ChatTurns {
     const prompt = buildPrompt(text, attachments, caps, await fileContents(attachments, caps, d.env.fileContent));
     const sent: SentPrompt = { id: randomUUID(), sessionId, text, attachments, summary: summarize(attachments), abort: new AbortController(), withdrawn: false };
     this.sent.set(sent.id, sent);
+    if (sessionId === d.state().session.sessionId) this.ownIds.add(sent.id);
     this.publishQueue();
     // Its start and its answer come as events (`started`, `answered`); the promise only tells of a
     // failure that never reached the bridge (no connection, shut down) or an answer the events missed.
@@ -104,13 +111,31 @@ export class ChatTurns {
     );
   }
 
-  /** A `_zcode/*` notification; true when it was a prompt of this chat starting. */
+  /** A `_zcode/*` notification; true when it was about the session's prompt queue. */
   onNotification(notification: { method: string; params: unknown }): boolean {
     const started = notificationOf(PromptStartedNotification, notification);
-    if (!started) return false;
-    const sent = this.sent.get(started.promptId);
-    if (sent) this.started(sent);
+    if (started) {
+      const sent = this.sent.get(started.promptId);
+      if (sent) this.started(sent);
+      return true;
+    }
+    const queue = notificationOf(SessionQueueNotification, notification);
+    if (!queue) return false;
+    if (queue.sessionId === this.d.state().session.sessionId) this.queueChanged(queue);
     return true;
+  }
+
+  /**
+   * The bridge's queue of the shown session changed: the chips follow it, and a turn another client
+   * runs (or one that ran before this chat showed the session) shows as running, with Stop, until
+   * the bridge says it is over. This chat's own turn is started and ended by its own events.
+   */
+  private queueChanged(queue: SessionQueueParams): void {
+    this.bridgeQueue = queue;
+    this.publishQueue();
+    if (this.running) return;
+    const others = othersTurn(queue, this.ownIds);
+    if (others !== this.d.state().session.running) this.d.queue(T.patchSession(this.d.state(), { running: others }));
   }
 
   /** A named prompt's answer, in order with the session's updates. */
@@ -131,7 +156,9 @@ export class ChatTurns {
   /** Another session is shown: this chat stops following its prompts (they still run in the bridge). */
   forgetQueue(): void {
     this.sent.clear();
+    this.ownIds.clear();
     this.running = undefined;
+    this.bridgeQueue = undefined;
   }
 
   /** Stop: the bridge cancels the running turn and every waiting prompt of the session (the user wants it to stop, not the next prompt to start). */
@@ -236,7 +263,7 @@ export class ChatTurns {
   }
 
   private publishQueue(): void {
-    this.d.queue(T.patchSession(this.d.state(), { queue: this.waiting().map(({ id, text, summary }) => ({ id, text, attachments: summary })) }));
+    this.d.queue(T.patchSession(this.d.state(), { queue: queueChips(this.waiting(), this.ownIds, this.bridgeQueue) }));
   }
 
   /** The last agent message of the transcript (a notification's summary of the turn). */

@@ -252,11 +252,15 @@ export function Composer({ session, view, bus, settings }: { session: SessionVie
       {session.queue.length > 0 && (
         <div class="chips queue" aria-label={t('Queued prompts')}>
           {session.queue.map((q) => (
-            <span key={q.id} class="chip">
+            <span key={q.id} class={q.from === undefined ? 'chip' : 'chip other'}>
               <Icon name="clock" /> <span class="chip-text">{q.text || t('(attachments)')}</span>
-              <button type="button" class="icon-button" aria-label={t('Remove queued prompt: {0}', q.text)} onClick={() => actions.removeQueued(q.id)}>
-                <Icon name="close" />
-              </button>
+              {q.from === undefined ? (
+                <button type="button" class="icon-button" aria-label={t('Remove queued prompt: {0}', q.text)} onClick={() => actions.removeQueued(q.id)}>
+                  <Icon name="close" />
+                </button>
+              ) : (
+                <span class="chip-from">{t('from {0}', q.from)}</span>
+              )}
             </span>
           ))}
         </div>

@@ -116,6 +116,16 @@ describe('chat webview', () => {
     assert.deepEqual(h.commands('prompt/removeQueued').map((m) => m.params), [{ id: 'q1' }]);
   });
 
+  test("another client's waiting prompt: a chip with its sender and no Remove, after this chat's own", () => {
+    const h = open();
+    h.snapshot({ running: true, queue: [{ id: 'q1', text: 'mine', attachments: [] }, { id: 'other:1:', text: 'theirs', attachments: [], from: 'toad' }] });
+    const chips = [...h.root.querySelectorAll('.chips.queue .chip')];
+    assert.deepEqual(chips.map((c) => c.querySelector('.chip-text')?.textContent), ['mine', 'theirs']);
+    assert.equal(chips[1].querySelector('.chip-from')?.textContent, 'from toad');
+    assert.equal(chips[1].querySelector('button'), null, "another client's prompt cannot be removed here");
+    assert.ok(chips[0].querySelector('[aria-label="Remove queued prompt: mine"]'));
+  });
+
   test('zcode.chat.sendKey = ctrlEnter: Enter is a new line, Ctrl+Enter sends; the font size follows the setting', () => {
     const h = open();
     h.snapshot({});

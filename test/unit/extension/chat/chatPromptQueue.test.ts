@@ -133,6 +133,49 @@ describe('chat: one prompt queue, the bridge’s', () => {
     );
   });
 
+  test("another client's turn shows as running, with Stop, until the bridge's queue says it is over; its waiting prompts are named chips", async () => {
+    const t = started();
+    await tick();
+    t.sync();
+    assert.equal(t.view.session?.sessionId, 's1');
+    const toad = { clientId: 2, kind: 'remote', label: 'toad' };
+    const theirs = t.host.othersPrompt('s1');
+    t.host.ext.fire({ method: '_zcode/session/queue', params: { sessionId: 's1', running: { text: 'theirs', sentBy: toad }, waiting: [{ text: 'next', sentBy: toad }] } });
+    t.send(SendPromptCommand, { text: 'mine', attachments: [] });
+    await tick();
+    t.sync();
+    assert.equal(t.view.session?.running, true);
+    assert.deepEqual(t.view.session?.queue.map((q) => [q.text, q.from]), [
+      ['next', 'toad'],
+      ['mine', undefined],
+    ]);
+    t.send(CancelTurnCommand, {});
+    await tick();
+    assert.deepEqual(t.host.cancelled, ['s1'], "Stop cancels the session's turn, whoever sent it");
+    assert.equal(t.host.prompts[0].settled, true, 'the waiting own prompt was answered cancelled');
+    theirs.resolve({ stopReason: 'cancelled' });
+    t.host.ext.fire({ method: '_zcode/session/queue', params: { sessionId: 's1', waiting: [] } });
+    t.sync();
+    assert.equal(t.view.session?.running, false);
+    assert.deepEqual(t.view.session?.queue, []);
+    assert.deepEqual(t.view.list.items, [], "nothing of this chat's ran");
+  });
+
+  test("the chat's own turn is ended by its answer, not by the bridge's queue", async () => {
+    const t = started();
+    t.send(SendPromptCommand, { text: 'mine', attachments: [] });
+    await tick();
+    const local = { clientId: 1, kind: 'local' };
+    const promptId = t.host.prompts[0].promptId;
+    t.host.ext.fire({ method: '_zcode/session/queue', params: { sessionId: 's1', running: { text: 'mine', promptId, sentBy: local }, waiting: [] } });
+    t.host.ext.fire({ method: '_zcode/session/queue', params: { sessionId: 's1', waiting: [] } });
+    t.sync();
+    assert.equal(t.view.session?.running, true, 'still running: its answer has not come');
+    t.host.prompts[0].resolve({ stopReason: 'end_turn' });
+    t.sync();
+    assert.equal(t.view.session?.running, false);
+  });
+
   test('another session shown: the chat stops following its prompts, which still run in the bridge', async () => {
     const t = started();
     t.send(SendPromptCommand, { text: 'first', attachments: [] });

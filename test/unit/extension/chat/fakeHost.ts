@@ -92,6 +92,16 @@ export class FakeHost implements ChatHost {
     this.updates.fire({ sessionId, update });
   }
 
+  /** Another client's prompt takes `sessionId` (or waits for it): the test ends it with `resolve`. Not in `prompts`. */
+  othersPrompt(sessionId: string): FakePrompt {
+    const prompt = new FakePrompt({ sessionId, prompt: [] }, (p, outcome) => this.finish(p, outcome), { resolve: () => {}, reject: () => {} });
+    const queue = this.queues.get(sessionId) ?? [];
+    this.queues.set(sessionId, queue);
+    queue.push(prompt);
+    if (queue.length === 1) this.start(prompt);
+    return prompt;
+  }
+
   /** The prompts of `sessionId` waiting behind the running one. */
   waiting(sessionId: string): FakePrompt[] {
     return (this.queues.get(sessionId) ?? []).filter((p) => !p.started);
