@@ -55,7 +55,7 @@ const record = (value: unknown): Record<string, unknown> | undefined =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 
 export class BridgeInbox {
-  /** Named prompts sent and not answered yet, by JSON-RPC request id. */
+  /** Named prompts sent and not answered yet, by JSON-RPC request id (one inbox per link: it goes with its link). */
   private readonly named = new Map<string | number, { sessionId: string; promptId: string }>();
 
   constructor(private readonly sink: InboxSink) {}
@@ -65,11 +65,6 @@ export class BridgeInbox {
     if (direction === 'in') this.sent(message);
     else this.received(message);
   };
-
-  /** Nothing answers the prompts still open on a closed link: forget them. */
-  clear(): void {
-    this.named.clear();
-  }
 
   private sent(message: AnyMessage): void {
     if (!('method' in message) || message.method !== 'session/prompt' || !('id' in message) || message.id === null) return;
