@@ -1,4 +1,9 @@
-/** When the chat notifies, and what a notification says of a turn (pure: see chatAttention.ts). */
+/**
+ * When the chat notifies, and what a notification says of a turn (pure: see chatAttention.ts).
+ * Also what it still owes: an event kept quiet because the chat looked visible, told once the
+ * chat is seen to hide while it is still worth telling (AttentionMemory).
+ */
+import type { ChatAttentionEvent } from './chatPorts.ts';
 
 /** `zcode.notifications`. */
 export type NotificationsSetting = 'off' | 'whenHidden' | 'always';
@@ -16,4 +21,61 @@ export function shouldNotify(setting: NotificationsSetting, chatVisible: boolean
   if (setting === 'off') return false;
   if (setting === 'always') return true;
   return !chatVisible || !windowFocused;
+}
+
+/** What the extension believes of the chat when an event arrives. */
+export interface AttentionContext {
+  setting: NotificationsSetting;
+  chatVisible: boolean;
+  windowFocused: boolean;
+}
+
+/**
+ * The extension learns that the user left the chat after the workbench has already switched: the
+ * view's `visible` changes (onDidChangeVisibility) some time after the side bar shows another view.
+ * An event arriving in that gap is judged "on screen" and kept quiet, and nothing would tell it
+ * later. So the quiet event is held, and told when the chat is seen to hide, once, while it still
+ * matters: a request only while it waits (no answer or withdrawal since), a turn's end only if
+ * nothing came after it. The user using the chat (its keyboard focus) settles whatever is held.
+ * One instance per chat; its owner feeds it every event and signal in the order they happen.
+ */
+export class AttentionMemory {
+  private held: ChatAttentionEvent | undefined;
+  private pending = 0;
+
+  /** `event` happened: whether to notify now (if not, it may be owed when the chat hides). */
+  arrived(event: ChatAttentionEvent, context: AttentionContext): boolean {
+    const now = shouldNotify(context.setting, context.chatVisible, context.windowFocused);
+    if (now) {
+      // Told: the user is on the way. A turn's end told does not cover a request still held.
+      if (event.kind === 'needsInput' || this.held?.kind !== 'needsInput') this.held = undefined;
+    } else if (context.setting !== 'off') {
+      // The newest request is the one to name; a turn's end never hides a request that waits.
+      if (event.kind === 'needsInput' || this.held?.kind !== 'needsInput') this.held = event;
+    }
+    return now;
+  }
+
+  /**
+   * The number of requests waiting changed. A drop means one was answered or withdrawn: a held
+   * request is then no longer owed (the count cannot say which one went; the badge counts the rest).
+   */
+  pendingChanged(count: number): void {
+    if (count < this.pending && this.held?.kind === 'needsInput') this.held = undefined;
+    this.pending = count;
+  }
+
+  /** The user is in the chat (its webview took the keyboard): they have seen what it shows. */
+  chatSeen(): void {
+    this.held = undefined;
+  }
+
+  /** The chat was hidden: the event to notify now, if one is owed (at most once). */
+  chatHidden(setting: NotificationsSetting): ChatAttentionEvent | undefined {
+    const owed = this.held;
+    this.held = undefined;
+    if (!owed || setting === 'off') return undefined;
+    if (owed.kind === 'needsInput' && this.pending === 0) return undefined;
+    return owed;
+  }
 }
