@@ -1,7 +1,7 @@
 /**
  * When the chat notifies, and what a notification says of a turn (pure: see chatAttention.ts).
- * Also what it still owes: an event kept quiet because the chat looked visible, told once the
- * chat is seen to hide while it is still worth telling (AttentionMemory).
+ * Also what it still owes: a request kept quiet because the chat looked visible, told once the
+ * chat is seen to hide while the request still waits (AttentionMemory).
  */
 import type { ChatAttentionEvent } from './chatPorts.ts';
 
@@ -30,29 +30,28 @@ export interface AttentionContext {
   windowFocused: boolean;
 }
 
+type Request = Extract<ChatAttentionEvent, { kind: 'needsInput' }>;
+
 /**
  * The extension learns that the user left the chat after the workbench has already switched: the
  * view's `visible` changes (onDidChangeVisibility) some time after the side bar shows another view.
- * An event arriving in that gap is judged "on screen" and kept quiet, and nothing would tell it
- * later. So the quiet event is held, and told when the chat is seen to hide, once, while it still
- * matters: a request only while it waits (no answer or withdrawal since), a turn's end only if
- * nothing came after it. The user using the chat (its keyboard focus) settles whatever is held.
+ * A request arriving in that gap is judged "on screen" and kept quiet, and nothing would tell it
+ * later. So a quiet request is held, and told when the chat is seen to hide, once, while it still
+ * waits (no answer or withdrawal since); the user using the chat (its keyboard focus) settles it.
+ * A turn's end is not held: it waits for nothing, and told on a later hide it would mostly be stale
+ * news of a turn the user watched end before moving on.
  * One instance per chat; its owner feeds it every event and signal in the order they happen.
  */
 export class AttentionMemory {
-  private held: ChatAttentionEvent | undefined;
+  private held: Request | undefined;
   private pending = 0;
 
-  /** `event` happened: whether to notify now (if not, it may be owed when the chat hides). */
+  /** `event` happened: whether to notify now (if not, a request may be owed when the chat hides). */
   arrived(event: ChatAttentionEvent, context: AttentionContext): boolean {
     const now = shouldNotify(context.setting, context.chatVisible, context.windowFocused);
-    if (now) {
-      // Told: the user is on the way. A turn's end told does not cover a request still held.
-      if (event.kind === 'needsInput' || this.held?.kind !== 'needsInput') this.held = undefined;
-    } else if (context.setting !== 'off') {
-      // The newest request is the one to name; a turn's end never hides a request that waits.
-      if (event.kind === 'needsInput' || this.held?.kind !== 'needsInput') this.held = event;
-    }
+    // The newest request is the one to name; one told now is owed no more. A turn's end, told or
+    // not, leaves a held request as it is.
+    if (event.kind === 'needsInput') this.held = now || context.setting === 'off' ? undefined : event;
     return now;
   }
 
@@ -61,7 +60,7 @@ export class AttentionMemory {
    * request is then no longer owed (the count cannot say which one went; the badge counts the rest).
    */
   pendingChanged(count: number): void {
-    if (count < this.pending && this.held?.kind === 'needsInput') this.held = undefined;
+    if (count < this.pending) this.held = undefined;
     this.pending = count;
   }
 
@@ -70,12 +69,10 @@ export class AttentionMemory {
     this.held = undefined;
   }
 
-  /** The chat was hidden: the event to notify now, if one is owed (at most once). */
-  chatHidden(setting: NotificationsSetting): ChatAttentionEvent | undefined {
+  /** The chat was hidden: the request to notify now, if one is owed (at most once). */
+  chatHidden(setting: NotificationsSetting): Request | undefined {
     const owed = this.held;
     this.held = undefined;
-    if (!owed || setting === 'off') return undefined;
-    if (owed.kind === 'needsInput' && this.pending === 0) return undefined;
-    return owed;
+    return owed && setting !== 'off' && this.pending > 0 ? owed : undefined;
   }
 }

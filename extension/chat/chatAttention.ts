@@ -3,7 +3,7 @@
  * action when a turn ends, fails or asks for input while the chat is hidden or the window is not
  * focused (setting `zcode.notifications`: off / whenHidden / always), and the number of waiting
  * requests as a badge on the chat view and "needs input" in the status bar. What is owed once the
- * chat hides (an event kept quiet because the chat looked visible) is decided in attentionRules.ts.
+ * chat hides (a request kept quiet because the chat looked visible) is decided in attentionRules.ts.
  */
 import * as vscode from 'vscode';
 import { AttentionMemory, summaryLine, type NotificationsSetting } from './attentionRules.ts';

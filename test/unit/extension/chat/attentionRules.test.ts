@@ -56,36 +56,25 @@ test('a question answered or withdrawn before the chat hides is not told late', 
   assert.equal(told.chatHidden('whenHidden'), undefined);
 });
 
-test('the newest waiting request is the one named; a later turn end does not replace it', () => {
+test('the newest waiting request is the one named; a turn end after it, told or not, does not replace it', () => {
   const memory = new AttentionMemory();
   ask(memory, 1);
   const second = { kind: 'needsInput', title: 'Run npm test?' } as const;
   ask(memory, 2, looksVisible, second);
   assert.equal(memory.arrived(finished, looksVisible), false);
+  assert.equal(memory.arrived({ kind: 'turnFailed', message: 'rate limited' }, hidden), true);
   assert.deepEqual(memory.chatHidden('whenHidden'), second);
 });
 
-test('a turn end kept quiet is told when the chat hides only if nothing came after it', () => {
-  const latest = new AttentionMemory();
-  assert.equal(latest.arrived(finished, looksVisible), false);
-  assert.deepEqual(latest.chatHidden('whenHidden'), finished);
-
-  const superseded = new AttentionMemory();
-  superseded.arrived(finished, looksVisible);
-  const failed = { kind: 'turnFailed', message: 'rate limited' } as const;
-  superseded.arrived(failed, looksVisible);
-  assert.deepEqual(superseded.chatHidden('whenHidden'), failed, 'the newer end, not the older');
-
-  const toldAfter = new AttentionMemory();
-  toldAfter.arrived(finished, looksVisible);
-  assert.equal(toldAfter.arrived(failed, hidden), true);
-  assert.equal(toldAfter.chatHidden('whenHidden'), undefined, 'a newer notification made the older end stale');
+test('a turn end kept quiet is not told when the chat hides later (it waits for nothing)', () => {
+  const memory = new AttentionMemory();
+  assert.equal(memory.arrived(finished, looksVisible), false);
+  assert.equal(memory.chatHidden('whenHidden'), undefined);
 });
 
 test('the user in the chat (its keyboard focus) settles what is held', () => {
   const memory = new AttentionMemory();
   ask(memory, 1);
-  memory.arrived(finished, looksVisible);
   memory.chatSeen();
   assert.equal(memory.chatHidden('whenHidden'), undefined);
 });
