@@ -2,10 +2,11 @@
  * Tells the user when the chat needs them while they look elsewhere: a notification with a Show
  * action when a turn ends, fails or asks for input while the chat is hidden or the window is not
  * focused (setting `zcode.notifications`: off / whenHidden / always), and the number of waiting
- * requests as a badge on the chat view and "needs input" in the status bar.
+ * requests as a badge on the chat view and "needs input" in the status bar. What is owed once the
+ * chat hides (a request kept quiet because the chat looked visible) is decided in attentionRules.ts.
  */
 import * as vscode from 'vscode';
-import { shouldNotify, summaryLine, type NotificationsSetting } from './attentionRules.ts';
+import { AttentionMemory, summaryLine, type NotificationsSetting } from './attentionRules.ts';
 import type { ChatAttentionEvent } from './chatPorts.ts';
 
 export interface ChatAttentionTarget {
@@ -20,11 +21,33 @@ export interface ChatAttentionTarget {
 }
 
 export class ChatAttention {
+  private readonly memory = new AttentionMemory();
+
   constructor(private readonly target: ChatAttentionTarget) {}
 
   notify(event: ChatAttentionEvent): void {
-    const setting = vscode.workspace.getConfiguration('zcode').get<NotificationsSetting>('notifications', 'whenHidden');
-    if (!shouldNotify(setting, this.target.chatVisible(), vscode.window.state.focused)) return;
+    const context = { setting: setting(), chatVisible: this.target.chatVisible(), windowFocused: vscode.window.state.focused };
+    if (this.memory.arrived(event, context)) this.show(event);
+  }
+
+  pendingChanged(count: number): void {
+    this.memory.pendingChanged(count);
+    this.target.setBadge(count, vscode.l10n.t('{0} request(s) waiting for your answer', count));
+    this.target.setNeedsInput(count);
+  }
+
+  /** The chat webview gained or lost the keyboard. */
+  chatFocused(focused: boolean): void {
+    if (focused) this.memory.chatSeen();
+  }
+
+  /** The chat view stopped being visible (its onDidChangeVisibility). */
+  chatHidden(): void {
+    const owed = this.memory.chatHidden(setting());
+    if (owed) this.show(owed);
+  }
+
+  private show(event: ChatAttentionEvent): void {
     const show = vscode.l10n.t('Show');
     let shown: Thenable<string | undefined>;
     switch (event.kind) {
@@ -46,9 +69,8 @@ export class ChatAttention {
       if (choice === show) this.target.showChat();
     });
   }
+}
 
-  pendingChanged(count: number): void {
-    this.target.setBadge(count, vscode.l10n.t('{0} request(s) waiting for your answer', count));
-    this.target.setNeedsInput(count);
-  }
+function setting(): NotificationsSetting {
+  return vscode.workspace.getConfiguration('zcode').get<NotificationsSetting>('notifications', 'whenHidden');
 }

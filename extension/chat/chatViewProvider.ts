@@ -52,6 +52,8 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
     private readonly extensionUri: vscode.Uri,
     private readonly router: ChatUiRouter,
     readonly controller: ChatController,
+    /** The view stopped being visible (the attention may owe a notification then). */
+    private readonly onHidden: () => void,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -64,9 +66,13 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
       connectChatWebview(view.webview, this.controller),
       // Without retained context a hidden webview is torn down; it says `ready` when shown again.
       view.onDidChangeVisibility(() => {
-        if (!view.visible) setChatFocused(false);
-        if (!view.visible) this.controller.detach();
-        else this.controller.attach((msg) => void view.webview.postMessage(msg));
+        if (view.visible) {
+          this.controller.attach((msg) => void view.webview.postMessage(msg));
+        } else {
+          setChatFocused(false);
+          this.controller.detach();
+          this.onHidden();
+        }
       }),
       view.onDidDispose(() => {
         if (this.view === view) this.disposeView();
@@ -147,12 +153,15 @@ export function registerChatView(
   });
   const env: ChatEnvironment = {
     ...shared,
-    focusChanged: (focused) => setChatFocused(focused),
+    focusChanged: (focused) => {
+      setChatFocused(focused);
+      attention.chatFocused(focused);
+    },
     notify: (event) => attention.notify(event),
     pendingChanged: (count) => attention.pendingChanged(count),
   };
   const controller = new ChatController(host, sessions, env);
-  const provider = new ChatViewProvider(context.extensionUri, router, controller);
+  const provider = new ChatViewProvider(context.extensionUri, router, controller, () => attention.chatHidden());
   view.provider = provider;
   const release: { sessions?: SessionRelease } = {};
   const panels = new ChatPanels({
