@@ -127,21 +127,23 @@ describe('_zcode/session/queue', () => {
       const aborter = new AbortController();
       const w1 = send(h, sessionId, '[scenario:text] w1', undefined, aborter.signal);
       const w2 = send(h, sessionId, '[scenario:text] w2');
-      await h.waitFor('both to wait', () => queuesOf(h, sessionId).length === 3);
+      const w3 = send(h, sessionId, '[scenario:text] w3');
+      await h.waitFor('all three to wait', () => queuesOf(h, sessionId).length === 4);
       aborter.abort();
       const outcome = await w1.then(
         (r) => r.stopReason,
         (error: { code?: number }) => error.code,
       );
       assert.ok(outcome === 'cancelled' || outcome === -32800, `cancelled or -32800, got ${String(outcome)}`);
-      await h.waitFor('w1 to leave the queue', () => queuesOf(h, sessionId).length === 4);
-      assert.equal(shape(queuesOf(h, sessionId)[3]), `${LONG} | [scenario:text] w2`);
+      await h.waitFor('w1 to leave the queue', () => queuesOf(h, sessionId).length === 5);
+      assert.equal(shape(queuesOf(h, sessionId)[4]), `${LONG} | [scenario:text] w2 | [scenario:text] w3`);
       await h.agent.notify('session/cancel', { sessionId });
       assert.equal((await long).stopReason, 'cancelled');
       assert.equal((await w2).stopReason, 'cancelled');
+      assert.equal((await w3).stopReason, 'cancelled');
       await caughtUp(h, CWD);
       // One announcement for everything session/cancel took out; the running prompt leaves with its response.
-      assert.deepEqual(queuesOf(h, sessionId).slice(4).map(shape), [LONG, '-']);
+      assert.deepEqual(queuesOf(h, sessionId).slice(5).map(shape), [LONG, '-']);
       assert.deepEqual(queuesOf(h, sessionId).at(-1), { sessionId, waiting: [] });
     }));
 
