@@ -12,7 +12,7 @@ import type { PromptSender, QueuedPromptEntry } from '../extensions/notification
 export const PROMPT_LINE_MAX = 200;
 
 /** Who sent a prompt, as the bridge knows the client (nulls once it no longer does). */
-export function promptSender(client: ConnectedClient | undefined): PromptSender {
+export function promptSender(client: Pick<ConnectedClient, 'id' | 'info' | 'name'> | undefined): PromptSender {
   return {
     clientId: client?.id ?? null,
     kind: client?.info.kind ?? null,
