@@ -138,7 +138,9 @@ export class SessionQueues {
 
   /**
    * Run `fn` announcing the changes it makes once per session, when it returns: one synchronous
-   * step (a `session/cancel` of several prompts) is one announcement, in the same step.
+   * step (a `session/cancel` of several prompts) is one announcement, in the same step. Only for
+   * steps that hand the session to no one: a hand-over inside would call the new holder's `begin`
+   * before the announcement it must follow (a cancel never hands over; `release` does, later).
    */
   batch<T>(fn: () => T): T {
     this.batching++;
