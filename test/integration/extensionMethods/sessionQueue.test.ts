@@ -147,6 +147,19 @@ describe('_zcode/session/queue', () => {
       assert.deepEqual(queuesOf(h, sessionId).at(-1), { sessionId, waiting: [] });
     }));
 
+  test('prompts sent together to a new session, before zcode has it, are announced like any others', () =>
+    withBridge({}, async (h) => {
+      const sessionId = await newSession(h, CWD);
+      // Both requests leave at once, so they normally meet the placeholder's queue (the zcode session is
+      // still being created); the announcements must be the same either way.
+      const first = send(h, sessionId, '[scenario:text] first');
+      const second = send(h, sessionId, '[scenario:text] second');
+      assert.equal((await first).stopReason, 'end_turn');
+      assert.equal((await second).stopReason, 'end_turn');
+      await caughtUp(h, CWD);
+      assert.deepEqual(queuesOf(h, sessionId).map(shape), ['[scenario:text] first', '[scenario:text] first | [scenario:text] second', '[scenario:text] second', '-']);
+    }));
+
   test('session/resume and session/load send the current queue once, after the response: idle, or the running turn', () =>
     withBridge({}, async (h) => {
       const sessionId = await newSession(h, CWD);
