@@ -42,7 +42,8 @@
  * `session/update`, and the `_zcode/*` notifications of contractDescriptors.ts: `BackgroundTasksNotification`
  * `{sessionId, tasks}` on every change of a session's background tasks; `SteerStateNotification`
  * `{sessionId, state: 'queued'|'drained'}`; `CheckpointsChangedNotification` `{sessionId, checkpointId?}`
- * when zcode made a checkpoint (current builds).
+ * when zcode made a checkpoint (current builds); `SessionQueueNotification` `{sessionId, running?, waiting}`
+ * on every change of a session's prompt queue (promptQueue.ts).
  *
  * ## Behaviour worth knowing
  * - `session/new` is lazy (lazySessionStore.ts); the zcode session is created on first real use.
@@ -99,6 +100,7 @@ import type { RetryTurnInPlace, TurnTuning } from './turns/turnTuning.ts';
 import { retryTurnInPlace } from '../zcode/v4Rows.ts';
 import { linkedStreams } from './transport/streams.ts';
 import type { MessageTap } from './transport/streams.ts';
+import { SessionQueueNotification } from './extensions/contractDescriptors.ts';
 
 export type { ClientInfo } from './transport/clients.ts';
 export type { BridgeContext, SessionHandle } from './context.ts';
@@ -251,6 +253,8 @@ class BridgeImpl implements Bridge {
       this.sessions,
       this.turns,
       this.sessions.events.onSignal(({ runtime, signal }) => handleSignal({ runtime, signal, registry: this.registry, titles: this.turns.titles, config: this.config })),
+      // Every client hears every change of a session's prompt queue, at once (promptQueue.ts says when).
+      this.turns.onQueueChanged(({ sessionId, state }) => context.notifySession(sessionId, SessionQueueNotification, state)),
     );
 
     this.app = agent({ name: BRIDGE_NAME });

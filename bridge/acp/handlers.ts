@@ -33,9 +33,10 @@ import type { SessionManager } from './sessions/sessionTable.ts';
 import type { TurnEngine } from './turns/turns.ts';
 import { initializeLocale } from '../l10n/language.ts';
 import { steersRunningTurn } from './extensions/slashCommands.ts';
-import { PromptStartedNotification } from './extensions/contractDescriptors.ts';
+import { PromptStartedNotification, SessionQueueNotification } from './extensions/contractDescriptors.ts';
 import { PromptIdMeta } from './extensions/notificationSchemas.ts';
-import type { PromptStartedParams } from './extensions/notificationSchemas.ts';
+import type { PromptSender, PromptStartedParams, SessionQueueParams } from './extensions/notificationSchemas.ts';
+import { promptSender } from './turns/queueEntry.ts';
 
 export interface HandlerDeps {
   app: AgentApp;
@@ -180,6 +181,9 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       whenAnswered(client, () => void refreshCommands(params.sessionId));
       // Every prompt but `/steer` waits its turn, slash commands included (docs/acp.md "Prompt queue").
       const inOrder = !steersRunningTurn(params.prompt);
+      const sentBy = promptSender(clients.of(client));
+      const named = PromptIdMeta.safeParse(params._meta);
+      const promptId = named.success ? named.data.zcode.promptId : undefined;
       // turns.prompt registers the prompt synchronously (a session/cancel right behind it must see it).
       return turns.prompt(
         params.sessionId,
@@ -188,7 +192,7 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
         async (jobSignal, holdEvents) => {
           await sessions.require(params.sessionId);
           holders.hold(params.sessionId, clients.of(client));
-          echoPrompt(client, params.sessionId, params.prompt);
+          echoPrompt(client, params.sessionId, params.prompt, sentBy);
           // Slash commands run once the prompt's turn in the session's FIFO has come, except
           // `/steer`, which runs at once (it must reach the running turn). They get the prompt's
           // signal, which `session/cancel` aborts too (a /compact waiting for its outcome), not
@@ -197,7 +201,9 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
         },
         // What zcode sends after the turn waits for this response (`SessionEvents.holdEvents`, sessionEvents.ts).
         (fn) => whenAnswered(client, fn),
-        { inOrder, onStart: () => promptStarted(client, params.sessionId, params._meta) },
+        // Its entry in the session's queue (`_zcode/session/queue`, sent by bridge.ts); `onStart` follows
+        // the queue's announcement that it holds the session (promptQueue.ts).
+        { inOrder, sentBy, promptId, onStart: () => promptStarted(client, params.sessionId, promptId) },
       );
     }),
   );
@@ -214,12 +220,16 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
    * A prompt the client named (`_meta.zcode.promptId`) holds the session now: tell that client, in
    * order with the session's updates (`_zcode/session/promptStarted`, docs/acp.md "Prompt queue").
    */
-  function promptStarted(client: AgentContext, sessionId: string, meta: unknown): void {
-    const named = PromptIdMeta.safeParse(meta);
-    if (!named.success) return;
-    const params: PromptStartedParams = { sessionId, promptId: named.data.zcode.promptId };
-    client.notify(PromptStartedNotification.method, params).catch((error: unknown) => {
-      logger.debug(`${PromptStartedNotification.method} not delivered: ${error instanceof Error ? error.message : String(error)}`);
+  function promptStarted(client: AgentContext, sessionId: string, promptId: string | undefined): void {
+    if (promptId === undefined) return;
+    const params: PromptStartedParams = { sessionId, promptId };
+    notifyClient(client, PromptStartedNotification.method, params);
+  }
+
+  /** A `_zcode/*` notification to one client (its errors are the connection's, logged). */
+  function notifyClient(client: AgentContext, method: string, params: unknown): void {
+    client.notify(method, params).catch((error: unknown) => {
+      logger.debug(`${method} not delivered: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
 
@@ -237,11 +247,10 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
    * message, under every id they may know it by, with who sent it under `_meta.zcode.sentBy`. The
    * sender has it already. Pending streamed text goes first, so the prompt follows the previous answer.
    */
-  function echoPrompt(client: AgentContext, sessionId: string, prompt: readonly ContentBlock[]): void {
+  function echoPrompt(client: AgentContext, sessionId: string, prompt: readonly ContentBlock[], sentBy: PromptSender): void {
     const me = clients.of(client);
     const runtime = sessions.peek(sessionId);
     if (runtime) sessions.events.flush(runtime);
-    const sentBy = { clientId: me?.id ?? null, kind: me?.info.kind ?? null, ...(me?.info.label ? { label: me.info.label } : {}), ...(me?.name ? { name: me.name } : {}) };
     const messageId = randomUUID();
     for (const id of runtime && runtime.aliases.size > 0 ? runtime.aliases : [sessionId]) {
       for (const content of prompt) {
@@ -258,10 +267,16 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
     if (menu) deps.context.sendUpdates(sessionId, [{ sessionUpdate: 'available_commands_update', availableCommands: menu }]);
   }
 
-  /** After load/resume: the commands, then the session's open dialogs re-sent to this client. */
+  /**
+   * After load/resume: the session's prompt queue (idle too, so a client that comes back learns
+   * whether a turn runs; later changes reach it with every client's), the commands, then the
+   * session's open dialogs re-sent to this client.
+   */
   function caughtUp(client: AgentContext, sessionId: string, cwd: string): void {
     const me: ConnectedClient | undefined = clients.of(client);
     const runtime = sessions.peek(sessionId);
+    const queue: SessionQueueParams = { sessionId, ...turns.queueState(sessionId) };
+    notifyClient(client, SessionQueueNotification.method, queue);
     void sendCommands(client, sessionId, runtime ? commandScope(runtime) : { cwd });
     if (me && runtime) deps.races.join(me, runtime, sessionId);
   }

@@ -10,6 +10,7 @@ import type { Usage } from '../../zcode/protocol.ts';
 import { assertNever } from '../requestErrors.ts';
 import { initializeResponse } from '../transport/initializeAnswer.ts';
 import type { TurnSignal } from '../translation.ts';
+import type { PromptSender, QueuedPromptEntry } from '../extensions/notificationSchemas.ts';
 
 /** The unstable ACP `Usage` of a prompt response (only the SDK's unstable entry point types it). */
 export type TurnUsage = AcpUsage;
@@ -22,6 +23,17 @@ export type Outcome =
 
 /** The `turn.terminal` figures that go into the prompt response's `_meta.zcode.terminal`. */
 export type Terminal = Omit<Extract<TurnSignal, { type: 'turn_terminal' }>, 'type' | 'background' | 'turnId'>;
+
+/** How a prompt takes its place (`TurnEngine.prompt`). */
+export interface PromptOrder {
+  /** Queue at once and run the preflight when the session is this prompt's (every prompt but `/steer`). */
+  inOrder?: boolean;
+  /** The prompt holds the session now (after the previous one's response): the client may be told. */
+  onStart?: () => void;
+  /** Who sent it and the client's id of it, for its entry in the queue (queueEntry.ts); unknown when absent. */
+  sentBy?: PromptSender;
+  promptId?: string;
+}
 
 /** One `session/prompt` request, from arrival to its response. */
 export class PromptJob {
@@ -51,7 +63,24 @@ export class PromptJob {
    * `session/cancel` stops it too, not only the request's own signal.
    */
   readonly signal: AbortSignal = this.aborter.signal;
-  constructor(readonly acpId: string) {}
+  /** Called once, when the job first holds the session (`begin`). */
+  private onStart: (() => void) | undefined;
+
+  /** `entry`: how the prompt shows in its session's queue (queueEntry.ts). */
+  constructor(
+    readonly acpId: string,
+    readonly entry: QueuedPromptEntry,
+    onStart?: () => void,
+  ) {
+    this.onStart = onStart;
+  }
+
+  /** The job holds the session (promptQueue.ts): its `onStart`, the first time only. */
+  begin(): void {
+    const onStart = this.onStart;
+    this.onStart = undefined;
+    onStart?.();
+  }
 
   abort(reason: unknown): void {
     if (!this.aborter.signal.aborted) this.aborter.abort(reason);
@@ -68,6 +97,9 @@ export class PromptJob {
  * figures, the timer, a cancel grace or a backend exit alike). The job keeps the session while it
  * waits, so a prompt queued behind starts after it and gets its own turn's figures. A terminal
  * naming another turn (`turnId`), or arriving before this turn was sent/started, is not ours.
+ * Builds before 0.15.2 never send `turn.terminal` and must not pay the wait on every prompt: the
+ * engine waits only once this zcode has sent one, so on a build that sends it late the first
+ * prompt after the bridge starts answers without the figures (logged), later ones with them.
  */
 export class RunningTurn {
   /**

@@ -28,13 +28,7 @@
  * - Title (titles.ts): on builds that do not announce it, the title zcode gave the session is read
  *   once zcode has the prompt and announced (`session_info_update`) before the prompt's response.
  * - `turn.terminal` (0.15.2+) adds duration and token totals to the response's `_meta.zcode.terminal`
- *   and never ends a turn. zcode sends it before `turn.completed`; should it come after, the
- *   completion waits for it (at most `terminalWaitMs`) — but only once this zcode has been seen to
- *   send `turn.terminal` at all (builds before 0.15.2 never do, and must not pay the wait on every
- *   prompt). So on a build that sends it late, the first prompt after the bridge starts answers
- *   without the figures (logged); from then on they are waited for. The turn ends once, and the
- *   prompt keeps the session while it waits, so a queued prompt gets its own turn's figures
- *   (turnState.ts `RunningTurn`).
+ *   and never ends a turn; a late one is waited for, once this zcode has sent one (turnState.ts `RunningTurn`).
  */
 import { bt } from '../../l10n/messages.ts';
 import { RequestError } from '@agentclientprotocol/sdk';
@@ -52,10 +46,12 @@ import type { SessionManager } from '../sessions/sessionTable.ts';
 import type { SessionRuntime } from '../sessions/sessionRuntime.ts';
 import type { PromptRewrite } from '../context.ts';
 import { PromptJob, promptResponse, RunningTurn, turnFailedError } from './turnState.ts';
-import type { Outcome } from './turnState.ts';
+import type { Outcome, PromptOrder } from './turnState.ts';
 import { watchTurn } from './turnWatchdog.ts';
 import { lingering, SessionQueues } from './promptQueue.ts';
-import type { PromptQueue } from './promptQueue.ts';
+import type { PromptQueue, QueueChange, QueueState } from './promptQueue.ts';
+import { promptSender, queueEntry } from './queueEntry.ts';
+import { Emitter } from '../../zcode/emitter.ts';
 import { DEFAULT_TURN_TUNING } from './turnTuning.ts';
 import type { TurnHooks, TurnTuning } from './turnTuning.ts';
 import { pause, retryInPlaceOrEnd, sendOrEnd } from './turnAttempt.ts';
@@ -63,15 +59,6 @@ import { drainCancelled } from './cancelDrain.ts';
 import type { DrainDeps } from './cancelDrain.ts';
 import { noticeUpdate, retryNotice } from './notices.ts';
 import type { TurnNotice } from './notices.ts';
-
-
-/** How a prompt takes its place (`TurnEngine.prompt`). */
-export interface PromptOrder {
-  /** Queue at once and run the preflight when the session is this prompt's (every prompt but `/steer`). */
-  inOrder?: boolean;
-  /** The prompt holds the session now (after the previous one's response): the client may be told. */
-  onStart?: () => void;
-}
 
 export class TurnEngine implements Disposable {
   private readonly queues: SessionQueues;
@@ -84,6 +71,7 @@ export class TurnEngine implements Disposable {
   readonly titles: SessionTitles;
   /** What an attempt and the wait after a cancel need of the engine (turnAttempt.ts, cancelDrain.ts). */
   private readonly deps: DrainDeps;
+  private readonly queueChanges: Emitter<QueueChange>;
 
   constructor(
     private readonly sessions: SessionManager,
@@ -92,7 +80,8 @@ export class TurnEngine implements Disposable {
     private readonly logger: Logger,
     private readonly tuning: TurnTuning = DEFAULT_TURN_TUNING,
   ) {
-    this.queues = new SessionQueues((acpId) => sessions.peek(acpId));
+    this.queueChanges = new Emitter<QueueChange>('TurnEngine.onQueueChanged', logger);
+    this.queues = new SessionQueues((acpId) => sessions.peek(acpId), (sessionId, state) => this.queueChanges.fire({ sessionId, state }));
     this.titles = new SessionTitles(backend, sessions.events, logger, tuning.titleReadMs);
     this.deps = {
       backend,
@@ -156,6 +145,16 @@ export class TurnEngine implements Disposable {
     job.whenAnswered?.(job.releaseEvents);
   }
 
+  /** Every change of a session's prompt queue, as it happens (promptQueue.ts says when). */
+  onQueueChanged(listener: (change: QueueChange) => void): Disposable {
+    return this.queueChanges.event(listener);
+  }
+
+  /** A session's prompt queue now (idle: nothing running, nothing waiting). */
+  queueState(acpId: string): QueueState {
+    return this.queues.stateOf(acpId);
+  }
+
   /** Is a prompt running (or queued) on this runtime? */
   isBusy(runtime: SessionRuntime): boolean {
     return this.queues.of(runtime).busy;
@@ -193,8 +192,9 @@ export class TurnEngine implements Disposable {
   ): Promise<PromptResponse> {
     const { inOrder = false, onStart } = order;
     let blocks = prompt;
-    // Registered before the first await: a `session/cancel` right behind the prompt must find it.
-    const job = new PromptJob(acpId);
+    // Registered before the first await: a `session/cancel` right behind the prompt must find it. The
+    // queue calls `onStart` when the prompt holds the session, after announcing that (promptQueue.ts).
+    const job = new PromptJob(acpId, queueEntry(prompt, order.sentBy ?? promptSender(undefined), order.promptId), onStart);
     job.whenAnswered = whenAnswered;
     const jobs = this.jobs.get(acpId) ?? new Set<PromptJob>();
     this.jobs.set(acpId, jobs);
@@ -214,7 +214,6 @@ export class TurnEngine implements Disposable {
       if (placed) {
         await placed;
         if (job.cancelled) return { stopReason: 'cancelled' };
-        onStart?.();
       }
       const holdEvents = (): void => {
         const runtime = this.sessions.peek(acpId);
@@ -237,7 +236,6 @@ export class TurnEngine implements Disposable {
         turns = own;
         await turns.acquire(job);
         if (job.cancelled) return { stopReason: 'cancelled' };
-        if (!placed) onStart?.();
       }
       return await this.run(runtime, turns, job, promptToZcode(blocks));
     } catch (error) {
@@ -272,7 +270,8 @@ export class TurnEngine implements Disposable {
       for (const job of turns.queue) jobs.add(job);
       if (turns.holder) jobs.add(turns.holder);
     }
-    for (const job of jobs) this.cancelJob(job);
+    // The waiting prompts leave in one announcement.
+    this.queues.batch(() => jobs.forEach((job) => this.cancelJob(job)));
   }
 
   /** Cancel only the running prompt of a runtime (a permission dialog answered `cancelled`). */
@@ -388,6 +387,7 @@ export class TurnEngine implements Disposable {
 
   dispose(): void {
     for (const s of this.subscriptions) s.dispose();
+    this.queueChanges.dispose();
   }
 }
 

@@ -24,8 +24,8 @@ const ID_PATTERNS: Array<[RegExp, string]> = [
   [/(?<![0-9A-Za-z])trace_[0-9a-f]+\b/g, 'trace'],
   [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, 'uuid'],
 ];
-/** Keys whose values vary between runs. */
-const VOLATILE_KEYS = new Set(['durationMs', 'startedAt', 'updatedAt', 'createdAt', 'pid']);
+/** Keys whose values vary between runs, or between transports (`sentBy`: the connection that sent a prompt). */
+const VOLATILE_KEYS = new Set(['durationMs', 'startedAt', 'updatedAt', 'createdAt', 'pid', 'sentBy']);
 
 export class Normalizer {
   private readonly names = new Map<string, string>();

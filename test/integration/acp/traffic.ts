@@ -15,6 +15,13 @@ export interface TrafficEntry {
   msg: AnyMessage;
 }
 
+/** A prompt in `_zcode/session/queue`: its line of text, the client's id of it, who sent it. */
+const QUEUED_PROMPT = z.strictObject({
+  text: z.string(),
+  promptId: z.string().min(1).optional(),
+  sentBy: z.strictObject({ clientId: z.number().int().nullable(), kind: z.string().nullable(), label: z.string().optional(), name: z.string().optional() }),
+});
+
 /** The extension notifications the bridge documents (bridge.ts): their shapes are checked too. */
 const EXTENSION_NOTIFICATIONS: Record<string, z.ZodType> = {
   '_zcode/session/backgroundTasks': z.object({
@@ -41,6 +48,7 @@ const EXTENSION_NOTIFICATIONS: Record<string, z.ZodType> = {
   }),
   '_zcode/session/checkpointsChanged': z.strictObject({ sessionId: z.string(), checkpointId: z.string().optional() }),
   '_zcode/session/promptStarted': z.strictObject({ sessionId: z.string(), promptId: z.string().min(1) }),
+  '_zcode/session/queue': z.strictObject({ sessionId: z.string(), running: QUEUED_PROMPT.optional(), waiting: z.array(QUEUED_PROMPT) }),
 };
 
 /** Parse error, invalid request, method not found, invalid params, internal error, auth required, resource not found, cancelled. */

@@ -11,6 +11,8 @@ import type { TurnSignal } from '../../../../../bridge/acp/translation.ts';
 import { testLogger } from '../../../../helpers/sim.ts';
 
 const logger = testLogger('turn');
+/** How the test's prompt shows in a queue (not looked at here). */
+const ENTRY = { text: 'go', sentBy: { clientId: null, kind: null } };
 const started = (turnId?: string): TurnSignal => ({ type: 'turn_started', background: false, ...(turnId ? { turnId } : {}) });
 const completed = (turnId?: string): TurnSignal => ({ type: 'turn_completed', resultType: 'success', stopReason: 'end_turn', background: false, ...(turnId ? { turnId } : {}) });
 const terminal = (totalTokens: number, turnId?: string, background = false): TurnSignal => ({ type: 'turn_terminal', status: 'success', totalTokens, background, ...(turnId ? { turnId } : {}) });
@@ -27,7 +29,7 @@ function figuresOf(turn: RunningTurn): Terminal | undefined {
 }
 
 function runningTurn(waitMs: number): RunningTurn {
-  const turn = new RunningTurn(new PromptJob('lazy_1'), () => waitMs);
+  const turn = new RunningTurn(new PromptJob('lazy_1', ENTRY), () => waitMs);
   turn.sent = true;
   return turn;
 }
@@ -80,7 +82,7 @@ describe('RunningTurn: turn.terminal after turn.completed', () => {
   });
 
   test("not ours: another turn's terminal (turnId), a background turn's, or one before this turn was sent", async () => {
-    const early = new RunningTurn(new PromptJob('lazy_1'), () => 1000);
+    const early = new RunningTurn(new PromptJob('lazy_1', ENTRY), () => 1000);
     early.onSignal(terminal(1), logger);
     assert.equal(early.terminal, undefined, 'before send/start: an earlier turn\'s');
     const turn = runningTurn(1000);
