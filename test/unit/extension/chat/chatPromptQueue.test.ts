@@ -23,6 +23,14 @@ function started(extraEnv: Parameters<typeof setup>[1] = {}) {
   return t;
 }
 
+/** Sends each prompt as the user would, one after the other. */
+async function sendEach(t: ReturnType<typeof setup>, ...texts: string[]): Promise<void> {
+  for (const text of texts) {
+    t.send(SendPromptCommand, { text, attachments: [] });
+    await tick();
+  }
+}
+
 const say = (t: ReturnType<typeof setup>, text: string) => t.host.update('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 const shape = (t: ReturnType<typeof setup>) =>
   t.view.list.items.map((i) => `${i.type}${'text' in i ? `:${i.text}` : 'title' in i ? `:${i.title}` : 'message' in i ? `:${i.message}` : ''}`);
@@ -31,10 +39,7 @@ const prompts = (t: ReturnType<typeof setup>) => t.host.requests.filter((r) => r
 describe('chat: one prompt queue, the bridge’s', () => {
   test("the next prompt's updates land in its own turn even when they come before the previous request's promise settles", async () => {
     const t = started();
-    t.send(SendPromptCommand, { text: 'first', attachments: [] });
-    await tick();
-    t.send(SendPromptCommand, { text: 'second', attachments: [] });
-    await tick();
+    await sendEach(t, 'first', 'second');
     say(t, 'one');
     // All in one synchronous run, as the bridge wrote them: the first's answer, the second's start,
     // its first words. No promise continuation runs in between.
@@ -48,10 +53,7 @@ describe('chat: one prompt queue, the bridge’s', () => {
 
   test('a failed turn puts its error line before the next prompt, in order', async () => {
     const t = started();
-    t.send(SendPromptCommand, { text: 'first', attachments: [] });
-    await tick();
-    t.send(SendPromptCommand, { text: 'second', attachments: [] });
-    await tick();
+    await sendEach(t, 'first', 'second');
     t.host.prompts[0].reject(new AnswerError(-32603, 'the model is overloaded', { zcode: { retryable: true } }));
     say(t, 'two');
     t.sync();
@@ -60,10 +62,7 @@ describe('chat: one prompt queue, the bridge’s', () => {
 
   test('Remove cancels that one waiting request; it never starts and the next one runs after the turn', async () => {
     const t = started();
-    for (const text of ['first', 'second', 'third']) {
-      t.send(SendPromptCommand, { text, attachments: [] });
-      await tick();
-    }
+    await sendEach(t, 'first', 'second', 'third');
     t.sync();
     assert.deepEqual(t.view.session?.queue.map((q) => q.text), ['second', 'third']);
     t.send(RemoveQueuedCommand, { id: t.view.session!.queue[0].id });
@@ -80,10 +79,7 @@ describe('chat: one prompt queue, the bridge’s', () => {
 
   test('Stop cancels the session in the bridge only: the running turn stops, the waiting chips go, nothing else is sent', async () => {
     const t = started();
-    for (const text of ['first', 'second', 'third']) {
-      t.send(SendPromptCommand, { text, attachments: [] });
-      await tick();
-    }
+    await sendEach(t, 'first', 'second', 'third');
     const sentBefore = t.host.requests.length;
     t.send(CancelTurnCommand, {});
     await tick();
@@ -100,12 +96,7 @@ describe('chat: one prompt queue, the bridge’s', () => {
 
   test('a prompt the bridge refuses before its turn: an error line, the text back in the composer, the queue goes on', async () => {
     const t = started();
-    t.send(SendPromptCommand, { text: 'first', attachments: [] });
-    await tick();
-    t.send(SendPromptCommand, { text: 'second', attachments: [] });
-    await tick();
-    t.send(SendPromptCommand, { text: 'third', attachments: [] });
-    await tick();
+    await sendEach(t, 'first', 'second', 'third');
     t.host.prompts[1].reject(new AnswerError(-32602, 'the prompt is too large'));
     t.sync();
     assert.deepEqual(t.view.session?.queue.map((q) => q.text), ['third']);
@@ -178,10 +169,7 @@ describe('chat: one prompt queue, the bridge’s', () => {
 
   test('another session shown: the chat stops following its prompts, which still run in the bridge', async () => {
     const t = started();
-    t.send(SendPromptCommand, { text: 'first', attachments: [] });
-    await tick();
-    t.send(SendPromptCommand, { text: 'second', attachments: [] });
-    await tick();
+    await sendEach(t, 'first', 'second');
     await t.sessions.newSession();
     t.sync();
     assert.equal(t.view.session?.sessionId, 's2');
