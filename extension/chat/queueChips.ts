@@ -42,9 +42,13 @@ export function othersTurn(bridge: SessionQueueParams | undefined, ownIds: Reado
   return running !== undefined && (running.promptId === undefined || !ownIds.has(running.promptId));
 }
 
-/** How a chip names another client: what it calls itself, else its name, else its kind. */
+/**
+ * How a chip names another client: what it calls itself (`clientInfo.name`), else its connection's
+ * label, else its kind. The name comes first because the bridge labels a remote connection with its
+ * address and port, which tells the user less than "Toad" does.
+ */
 export function senderName(sender: PromptSender): string {
-  return sender.label ?? sender.name ?? sender.kind ?? '?';
+  return sender.name ?? sender.label ?? sender.kind ?? '?';
 }
 
 function ownChip(prompt: OwnWaiting): QueuedPrompt {

@@ -43,9 +43,15 @@ describe('queue chips', () => {
     assert.equal(othersTurn(undefined, ownIds), false);
   });
 
-  test("a sender's name: its label, else its client name, else its kind", () => {
+  test("a sender's name: its client name, else its connection's label, else its kind", () => {
     assert.equal(senderName(toad), 'toad');
     assert.equal(senderName(local), 'zcode-vscode');
     assert.equal(senderName({ clientId: null, kind: 'stdio' }), 'stdio');
+  });
+
+  test('a remote client that named itself is called by its name, not by the address the bridge labels it with', () => {
+    // The bridge labels a remote connection `<address>:<port>` (bridge/remote/server.ts).
+    assert.equal(senderName({ clientId: 3, kind: 'remote', label: '127.0.0.1:53412', name: 'toad-like' }), 'toad-like');
+    assert.equal(senderName({ clientId: 3, kind: 'remote', label: '127.0.0.1:53412' }), '127.0.0.1:53412', 'an unnamed remote client: its address');
   });
 });
