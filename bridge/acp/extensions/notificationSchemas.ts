@@ -42,7 +42,7 @@ export const PromptSender = z.object({
   clientId: z.number().int().nullable(),
   /** `local` (the editor's own, in-process), `stdio`, `remote`; null when unknown. */
   kind: z.string().nullable(),
-  /** What the connection calls itself (a remote client's label), when it says. */
+  /** The bridge's label for the connection (a remote one: its address and port), when it has one. */
   label: z.string().optional(),
   /** The client's `clientInfo.name` from `initialize`, when it sent one. */
   name: z.string().optional(),

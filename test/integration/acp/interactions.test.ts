@@ -29,6 +29,12 @@ function interactionReplies(h: AcpHarness): unknown[] {
     .map((m) => m.result);
 }
 
+/** The most copies of one interaction request the bridge has logged ("re-sent by zcode (copy N)"). */
+function copiesSeen(h: AcpHarness): number {
+  const log = `${h.logger.lines.join('\n')}\n${h.stderr}`;
+  return Math.max(1, ...[...log.matchAll(/re-sent by zcode \(copy (\d+)\)/g)].map((m) => Number(m[1])));
+}
+
 function indexOf(sent: AnyMessage[], predicate: (m: AnyMessage) => boolean): number {
   return sent.findIndex(predicate);
 }
@@ -171,8 +177,10 @@ for (const mode of MODES) {
     test('re-sent interactions show one dialog and every zcode id gets the answer', T, async () => {
       await withHarness(mode, { sim: { quirks: ['resend-interactions'], resendMs: 50 } }, async (h) => {
         const sessionId = await newSession(h);
+        // Answer once the bridge has seen the third copy (its log says so, in either mode), not
+        // after a pause that a loaded machine may spend before zcode re-sends anything.
         h.onPermission = async (params) => {
-          await new Promise((r) => setTimeout(r, 400));
+          await h.waitFor('zcode to re-send the request twice', () => copiesSeen(h) >= 3);
           return { outcome: { outcome: 'selected', optionId: params.options[0].optionId } };
         };
         assert.equal((await prompt(h, sessionId, '[scenario:permission]')).stopReason, 'end_turn');
