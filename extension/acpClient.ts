@@ -30,6 +30,7 @@ import { loadContractSchemas, loadSdk, type Contract, type Sdk } from './lazyMod
 import type { ExtensionRequest, ParamsOf, ResultOf } from '../bridge/acp/extensions/contractDescriptors.ts';
 import type { HostRequestOptions, ZcodeClientHostOptions } from './acpClientOptions.ts';
 import { BridgeInbox, type PromptAnswer } from './bridgeInbox.ts';
+import { REQUEST_CANCELLED } from './errorValues.ts';
 import { protocolTrace } from './protocolTrace.ts';
 import { Disposable } from './disposable.ts';
 import { InteractiveUiSlot } from './interactiveUi.ts';
@@ -212,7 +213,7 @@ export class ZcodeClientHost extends Disposable {
       return await send();
     } catch (error) {
       // (the SDK is loaded: `ready()` above loaded it)
-      if (error instanceof (await loadSdk()).RequestError && error.code === -32800 && cancellationSignal.reason instanceof DOMException && cancellationSignal.reason.name === 'TimeoutError') {
+      if (error instanceof (await loadSdk()).RequestError && error.code === REQUEST_CANCELLED && cancellationSignal.reason instanceof DOMException && cancellationSignal.reason.name === 'TimeoutError') {
         throw new Error(vscode.l10n.t('zcode did not answer {0} within {1} seconds.', method, Math.round(timeoutMs / 1000)), { cause: error });
       }
       throw error;

@@ -5,25 +5,12 @@
  */
 import * as vscode from 'vscode';
 import { BackendErrorCode } from '../bridge/zcode/backend.ts';
-
-/** Turns an error of any origin (RequestError, ZcodeError, Error, string) into one plain sentence. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string') return error.message;
-  return String(error);
-}
-
-/** The JSON-RPC / backend error code of an error, when it has one. */
-export function errorCode(error: unknown): number | undefined {
-  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'number') return error.code;
-  return undefined;
-}
+import { errorCode, errorMessage, REQUEST_CANCELLED } from './errorValues.ts';
 
 export type ErrorKind = 'notFound' | 'incompatible' | 'unsupported' | 'noSession' | 'cancelled' | 'other';
 
 /** JSON-RPC "method not found": a zcode build without this feature (or a bridge without the method). */
 const METHOD_NOT_FOUND = -32601;
-const REQUEST_CANCELLED = -32800;
 
 /** The code of the error, or of the zcode error it wraps (`data.code`). */
 function codes(error: unknown): number[] {

@@ -12,7 +12,7 @@ import { resolveLocale } from '../bridge/l10n/messages.ts';
 import type { LocateOptions } from '../bridge/zcode/backend.ts';
 import type { ZcodeClientHost } from './acpClient.ts';
 import { Disposable } from './disposable.ts';
-import { errorMessage } from './errors.ts';
+import { errorMessage } from './errorValues.ts';
 import { classifyError } from './errors.ts';
 
 /** Where the not-found state is shown besides the context key. */

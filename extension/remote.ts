@@ -12,7 +12,7 @@ import type { RemoteServer } from '../bridge/remote/server.ts';
 import type { Logger } from '../bridge/logger.ts';
 import type { ZcodeClientHost } from './acpClient.ts';
 import { Disposable } from './disposable.ts';
-import { errorMessage } from './errors.ts';
+import { errorMessage } from './errorValues.ts';
 
 const TOKEN_SECRET = 'zcode.remote.token';
 

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { BackgroundTasksNotification, CancelBackgroundTaskRequest, notificationOf } from '../../bridge/acp/extensions/contractDescriptors.ts';
 import type { ExtNotification, ZcodeClientHost } from '../acpClient.ts';
 import { Disposable } from '../disposable.ts';
-import { errorMessage } from '../errors.ts';
+import { errorMessage } from '../errorValues.ts';
 import type { ChatBinding } from '../sessions/chatBinding.ts';
 import { BackgroundTasksModel, formatElapsed, isRunning } from './model.ts';
 import type { BackgroundTask, ModelChange } from './model.ts';

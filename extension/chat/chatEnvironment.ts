@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { ZCODE_INSTALL_URL } from '../../bridge/zcode/locateZcode.ts';
 import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from '../../webview-ui/contract.ts';
-import { errorMessage } from '../errors.ts';
+import { errorMessage } from '../errorValues.ts';
 import type { ChatEnvironment } from './chatPorts.ts';
 import { attachContext } from './contextAttachments.ts';
 import type { DiffDocuments } from './diffDocuments.ts';

@@ -18,6 +18,7 @@ import type { Attachment, AttachmentSummary, SessionView } from '../../webview-u
 import type { PromptAnswer } from '../bridgeInbox.ts';
 import type { ChangeTurn, ChatChangeCards } from './chatChanges.ts';
 import type { ChatEnvironment, ChatHost } from './chatPorts.ts';
+import { isRequestCancelled } from '../errorValues.ts';
 import { failureAction } from './failureAction.ts';
 import { othersTurn, queueChips } from './queueChips.ts';
 import { buildPrompt, fileContents, summarize } from './prompt.ts';
@@ -56,9 +57,6 @@ interface SentPrompt {
 }
 
 type Outcome = { stopReason: PromptResponse['stopReason'] } | { error: unknown };
-
-/** JSON-RPC's "request cancelled". */
-const REQUEST_CANCELLED = -32800;
 
 export class ChatTurns {
   /** What Retry re-sends. */
@@ -280,7 +278,5 @@ export class ChatTurns {
 
 /** Stop or Remove: the prompt was cancelled (an answer or JSON-RPC's "request cancelled"). */
 function isCancellation(outcome: Outcome): boolean {
-  if ('stopReason' in outcome) return outcome.stopReason === 'cancelled';
-  const error = outcome.error;
-  return typeof error === 'object' && error !== null && 'code' in error && error.code === REQUEST_CANCELLED;
+  return 'stopReason' in outcome ? outcome.stopReason === 'cancelled' : isRequestCancelled(outcome.error);
 }

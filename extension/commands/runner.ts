@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { Logger } from '../../bridge/logger.ts';
-import { errorMessage } from '../errors.ts';
+import { errorMessage } from '../errorValues.ts';
 import { classifyError, describeError } from '../errors.ts';
 
 /** Shows the "zcode was not found" state (locate.ts). */
