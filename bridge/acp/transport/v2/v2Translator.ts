@@ -8,7 +8,8 @@
  *   its turn starts and ends the turn with a `state_update`, where v1 answers once at the end;
  * - the message id of the chunks being streamed (v2 requires one on every chunk);
  * - whether each session runs a turn, from the bridge's `_zcode/session/queue` notifications, for
- *   the `state_update` snapshot v2 sends before a resume's answer and for turns of other clients.
+ *   the `state_update` snapshot v2 sends before a resume's answer and for turns of other clients
+ *   (a change the client was not told by its own prompts' states).
  *
  * When a prompt "starts" for v2: at the first update of its session after it was sent, or at its
  * v1 answer when none came (a slash command answered at once). A prompt refused before any update
@@ -67,6 +68,8 @@ export class V2Translator {
   private readonly chunks = new Map<string, { kind: string; messageId: string }>();
   /** Sessions with a turn running, as the last queue notification said. */
   private readonly running = new Set<string>();
+  /** The last state each session's `state_update` told this client. */
+  private readonly told = new Map<string, string>();
 
   /** `newId` names v2 messages (prompt acknowledgements, chunk streams without an id). */
   constructor(private readonly newId: () => string) {}
@@ -191,7 +194,8 @@ export class V2Translator {
     const ran = this.running.has(sessionId);
     if (runs) this.running.add(sessionId);
     else this.running.delete(sessionId);
-    if (runs === ran || (this.prompts.get(sessionId)?.length ?? 0) > 0) return [];
+    // Its own prompts' states it has from them (the queue tells of their end after their answer).
+    if (runs === ran || (this.prompts.get(sessionId)?.length ?? 0) > 0 || this.told.get(sessionId) === (runs ? 'running' : 'idle')) return [];
     return [this.notify(sessionId, this.snapshot(sessionId))];
   }
 
@@ -200,6 +204,7 @@ export class V2Translator {
   }
 
   private notify(sessionId: string, update: V2.SessionUpdate): AnyMessage {
+    if (update.sessionUpdate === 'state_update') this.told.set(sessionId, String((update as { state: unknown }).state));
     return { jsonrpc: '2.0', method: 'session/update', params: { sessionId, update } } as AnyMessage;
   }
 
