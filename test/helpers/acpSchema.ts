@@ -29,11 +29,17 @@ interface SchemaSet {
   instance?: Ajv2020;
   defs: Record<string, JsonObject>;
   compiled: Map<string, ValidateFunction>;
+  /**
+   * v2's extensible unions end in an `other` branch that takes any tag: a receiver must accept a
+   * future variant, but a sender may only use the variants the schema names, or a `_` extension.
+   * With this set, a value that only the `other` branch takes is reported.
+   */
+  namedVariantsOnly?: boolean;
 }
 
 const SETS: Record<AcpVersion, SchemaSet> = {
   1: { path: require.resolve('@agentclientprotocol/sdk/schema/v1/schema.json'), id: 'acp-v1', defs: {}, compiled: new Map() },
-  2: { path: require.resolve('@agentclientprotocol/sdk/schema/v2/schema.json'), id: 'acp-v2', defs: {}, compiled: new Map() },
+  2: { path: require.resolve('@agentclientprotocol/sdk/schema/v2/schema.json'), id: 'acp-v2', defs: {}, compiled: new Map(), namedVariantsOnly: true },
 };
 
 const UNSTABLE_SCHEMA_PATH = require.resolve('@agentclientprotocol/sdk/schema/v1/schema.unstable.json');
@@ -210,21 +216,22 @@ function matches(pointer: string, value: unknown, set: SchemaSet): boolean {
 }
 
 /** The property names (with the pointer of each one's schema) a schema node declares for `value`. */
-function declared(pointer: string, value: unknown, props: Map<string, string>, maps: string[], set: SchemaSet, depth = 0): boolean {
+function declared(pointer: string, value: unknown, props: Map<string, string>, maps: string[], set: SchemaSet, depth = 0, others: string[] = []): boolean {
   const node = nodeAt(pointer, set);
   if (!node || depth > 40) return false;
   let open = node.additionalProperties === true;
-  if (typeof node.$ref === 'string') open = declared(node.$ref, value, props, maps, set, depth + 1) || open;
+  if (typeof node.$ref === 'string') open = declared(node.$ref, value, props, maps, set, depth + 1, others) || open;
   if (node.properties && typeof node.properties === 'object') {
     for (const key of Object.keys(node.properties)) if (!props.has(key)) props.set(key, `${pointer}/properties/${escapePointer(key)}`);
   }
   if (typeof node.additionalProperties === 'object' && node.additionalProperties !== null) maps.push(`${pointer}/additionalProperties`);
-  if (Array.isArray(node.allOf)) node.allOf.forEach((_, i) => (open = declared(`${pointer}/allOf/${i}`, value, props, maps, set, depth + 1) || open));
+  if (Array.isArray(node.allOf)) node.allOf.forEach((_, i) => (open = declared(`${pointer}/allOf/${i}`, value, props, maps, set, depth + 1, others) || open));
   for (const key of ['oneOf', 'anyOf'] as const) {
     const branches = node[key];
     if (!Array.isArray(branches)) continue;
     const i = branches.findIndex((_, j) => matches(`${pointer}/${key}/${j}`, value, set));
-    if (i >= 0) open = declared(`${pointer}/${key}/${i}`, value, props, maps, set, depth + 1) || open;
+    if (i >= 0 && (branches[i] as JsonObject).title === 'other') others.push(`${pointer}/${key}/${i}`);
+    if (i >= 0) open = declared(`${pointer}/${key}/${i}`, value, props, maps, set, depth + 1, others) || open;
   }
   return open;
 }
@@ -242,7 +249,15 @@ function walkStrict(pointer: string, value: unknown, path: string, out: string[]
   if (typeof value !== 'object' || value === null) return;
   const props = new Map<string, string>();
   const maps: string[] = [];
-  const open = declared(pointer, value, props, maps, set);
+  const others: string[] = [];
+  const open = declared(pointer, value, props, maps, set, 0, others);
+  if (set.namedVariantsOnly) {
+    for (const other of others) {
+      const tagKey = Object.keys((nodeAt(other, set)?.properties as JsonObject | undefined) ?? {})[0];
+      const tag = tagKey === undefined ? undefined : (value as Record<string, unknown>)[tagKey];
+      if (typeof tag === 'string' && !tag.startsWith('_')) out.push(`${path === '' ? '(root)' : path}.${tagKey} "${tag}" is no variant the ACP schema names (only a "_" extension may be unnamed) [${other}]`);
+    }
+  }
   if (props.size === 0 && maps.length === 0) return; // a free object (rawInput, rawOutput …)
   for (const [key, child] of Object.entries(value)) {
     if (key === '_meta') continue;
