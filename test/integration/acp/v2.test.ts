@@ -157,6 +157,12 @@ describe('ACP v2 through the official SDK v2 client', () => {
     assert.equal(c.permissions.length, 1);
     assert.equal(c.permissions[0].subject?.type, 'tool_call');
     assert.ok(c.of(sessionId).some((u) => u.sessionUpdate === 'tool_call_update'));
+    // A form (zcode's questions), declined: the turn goes on and ends.
+    await c.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '[scenario:questions]' }] });
+    assert.equal((await c.idle(sessionId, 2)).stopReason, 'end_turn');
+    assert.equal(c.forms.length, 1);
+    assert.equal(c.forms[0].mode, 'form');
+    assert.ok(c.notifications.some((n) => n.method === '_zcode/session/queue'), 'the _zcode notifications reach a v2 client');
     const { sessions } = await c.agent.request('session/list', {});
     assert.ok(sessions.some((s) => s.sessionId === sessionId));
     const before = c.of(sessionId).length;

@@ -37,6 +37,7 @@ export class V2SdkClient {
   readonly updates: V2.UpdateSessionNotification[] = [];
   readonly notifications: Array<{ method: string; params: unknown }> = [];
   readonly permissions: V2.RequestPermissionRequest[] = [];
+  readonly forms: V2.CreateElicitationRequest[] = [];
   readonly tap: Tap;
   readonly agent;
   private readonly connection;
@@ -51,7 +52,10 @@ export class V2SdkClient {
         const allow = params.options.find((o) => o.kind.startsWith('allow')) ?? params.options[0];
         return { outcome: { outcome: 'selected', optionId: allow.optionId } };
       })
-      .onRequest('elicitation/create', () => ({ action: 'accept', content: {} }));
+      .onRequest('elicitation/create', ({ params }) => {
+        this.forms.push(params);
+        return { action: 'decline' };
+      });
     this.connection = app.connect(this.tap.stream as unknown as V2.Stream);
     this.agent = this.connection.agent;
   }
