@@ -15,7 +15,7 @@ import { buildCli } from './harness.ts';
 import { WORKSPACE } from './helpers.ts';
 import { RawV2Client, spawnCli, until, V2SdkClient, v2Initialize } from './v2Client.ts';
 import { startHarness } from '../remote/bridgeHarness.ts';
-import { wsClientStream } from '../remote/harness.ts';
+import { inProcessStreams, wsClientStream } from '../remote/harness.ts';
 
 const T = { timeout: 90_000 };
 type Msg = Record<string, unknown>;
@@ -180,14 +180,30 @@ describe('ACP v2 through the official SDK v2 client', () => {
     c.close();
   });
 
-  test('over the remote WebSocket endpoint, beside a v1 client', T, async () => {
+  test('over the remote WebSocket endpoint and in-process, beside a v1 client whose turns a v2 client sees start and end', T, async () => {
     const h = await startHarness();
     try {
       const v1 = await h.remote('v1-beside');
       const c = new V2SdkClient(wsClientStream(h.server.url, { header: h.token }));
       await converse(c, h.cwd);
-      assert.ok(v1.tap.violations.length === 0);
+      const { agentSide, clientSide } = inProcessStreams();
+      h.bridge.connect(agentSide, { kind: 'local', label: 'v2-local' });
+      const local = new V2SdkClient(clientSide);
+      await converse(local, h.cwd);
+
+      // A session of the v1 client, resumed by the v2 one: the v1 client's turn is a running, then an idle state.
+      const sessionId = await h.newSession(v1);
+      await c.agent.request('session/resume', { sessionId, cwd: h.cwd });
+      const idleBefore = c.idles(sessionId).length;
+      const answer = await v1.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello' }] });
+      assert.equal(answer.stopReason, 'end_turn');
+      await c.idle(sessionId, idleBefore + 1);
+      const states = c.of(sessionId).filter((u) => u.sessionUpdate === 'state_update').map((u) => (u as { state: string }).state);
+      assert.deepEqual(states.slice(-2), ['running', 'idle'], JSON.stringify(states));
+      assert.ok(c.of(sessionId).some((u) => u.sessionUpdate === 'agent_message_chunk'), 'the v1 turn streams to the v2 client');
+      assert.deepEqual(c.tap.violations, [], c.tap.violations.join('\n'));
       c.close();
+      local.close();
     } finally {
       await h.close();
     }
