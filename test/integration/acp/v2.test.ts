@@ -119,6 +119,10 @@ describe('ACP v2 over stdio, raw JSON-RPC', () => {
       const unknownReplay = await c.request(8, 'session/resume', { sessionId, cwd: WORKSPACE, replayFrom: { type: '_somewhere' } });
       assert.equal((unknownReplay.error as Msg).code, -32602);
 
+      // Signing in is v2's auth/login (zcode holds its own credentials: nothing to do).
+      const login = await c.request(12, 'auth/login', { methodId: ((result.authMethods as Msg[])[0] as Msg).methodId });
+      assert.deepEqual(login.result, {}, JSON.stringify(login));
+
       // A _zcode method, unchanged.
       const caps = await c.request(9, '_zcode/agent/capabilities', {});
       assert.ok('result' in caps, JSON.stringify(caps));

@@ -112,8 +112,8 @@ export function initializeResultV2(result: V1.InitializeResponse): V2.Initialize
         mcp: defined({ stdio: {}, http: flag(agent.mcpCapabilities?.http) }),
         delete: sessionCaps.delete != null ? {} : undefined,
       }),
-      auth: {},
     },
+    // A non-empty list is what advertises `auth/login` and `auth/logout` in v2 (v2Translator.ts maps them to v1's methods).
     authMethods: (result.authMethods ?? []).map((method) => {
       const { id, ...rest } = method as Json;
       return { ...rest, type: 'agent', methodId: id } as V2.AuthMethod;
