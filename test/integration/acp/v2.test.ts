@@ -73,8 +73,22 @@ describe('ACP v2 over stdio, raw JSON-RPC', () => {
       assert.ok(turn.some((u) => u.sessionUpdate === 'tool_call_update'), 'the tool call is an upsert');
       assert.ok(!turn.some((u) => u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'plan'), 'no v1 kinds');
       assert.ok(turn.filter((u) => String(u.sessionUpdate).endsWith('_chunk')).every((u) => typeof u.messageId === 'string'), 'every chunk has a message id');
+      const ackAt = c.received.indexOf(ack);
+      assert.ok(c.received.findIndex((m) => m.method === 'session/update' && ((m.params as Msg).update as Msg).sessionUpdate === 'plan_update') > ackAt, 'the acknowledgement precedes the turn');
+      assert.ok(!c.received.some((m) => m.method === '_zcode/session/promptStarted'), 'the name the translator gave is its own');
+
+      // Two prompts at once: the second is acknowledged when it holds the session, after the first ended.
+      const idles = (): Msg[] => c.received.filter((m) => m.method === 'session/update' && stateOf((m.params as Msg).update as Msg) === 'idle');
+      const idlesBefore = idles().length;
+      await c.send({ id: 20, method: 'session/prompt', params: { sessionId, prompt: text('[scenario:text]') } });
+      await c.send({ id: 21, method: 'session/prompt', params: { sessionId, prompt: text('and then') } });
+      await until('both queued turns to end', () => idles().length >= idlesBefore + 2);
+      const firstEnd = c.received.indexOf(idles()[idlesBefore]);
+      assert.ok(c.received.indexOf(await c.answer(20)) < firstEnd);
+      assert.ok(c.received.indexOf(await c.answer(21)) > firstEnd, 'the queued prompt starts after the first ends');
 
       // A permission: v2's shape (title, subject), answered; the turn ends normally.
+      const idlesBeforePermission = idles().length;
       await c.send({ id: 3, method: 'session/prompt', params: { sessionId, prompt: text('[scenario:permission]') } });
       await until('the permission request', () => c.received.some((m) => m.method === 'session/request_permission'));
       const asked = c.received.find((m) => m.method === 'session/request_permission') as Msg;
@@ -83,7 +97,8 @@ describe('ACP v2 over stdio, raw JSON-RPC', () => {
       assert.equal(typeof permission.title, 'string');
       const allow = (permission.options as Msg[]).find((o) => String(o.kind).startsWith('allow')) as Msg;
       await c.send({ id: asked.id, result: { outcome: { outcome: 'selected', optionId: allow.optionId } } });
-      await until('the end of the permission turn', () => c.updates(sessionId).filter((u) => stateOf(u) === 'idle').length >= 2);
+      await until('the end of the permission turn', () => idles().length > idlesBeforePermission);
+      assert.equal(((idles()[idlesBeforePermission].params as Msg).update as Msg).stopReason, 'end_turn');
 
       // Cancel mid-turn: the turn ends with stopReason cancelled.
       await c.send({ id: 4, method: 'session/prompt', params: { sessionId, prompt: text('[scenario:long]') } });

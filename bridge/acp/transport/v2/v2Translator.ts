@@ -11,10 +11,12 @@
  *   the `state_update` snapshot v2 sends before a resume's answer and for turns of other clients
  *   (a change the client was not told by its own prompts' states).
  *
- * When a prompt "starts" for v2: at the first update of its session after it was sent, or at its
- * v1 answer when none came (a slash command answered at once). A prompt refused before any update
- * (bad params, unknown session) keeps v1's error answer; one that fails later ends its turn with an
- * `error` stop reason.
+ * When a prompt "starts" for v2: when it holds its session (behind the prompts queued before it),
+ * which the bridge tells the sender of a named prompt with `_zcode/session/promptStarted` (a v2
+ * prompt the client did not name gets a name here, and that notification is not passed on), or at
+ * its v1 answer when it came first (`/steer`, a prompt refused at once). A prompt refused before it
+ * started (bad params, unknown session) keeps v1's error answer; one that fails later ends its turn
+ * with an `error` stop reason.
  */
 import type { AnyMessage, SessionNotification, SessionUpdate } from '@agentclientprotocol/sdk';
 import type * as V1 from '@agentclientprotocol/sdk';
@@ -34,10 +36,12 @@ import {
   setConfigOptionResultV2,
   setConfigOptionV1,
 } from './v2Payloads.ts';
-import { SessionQueueNotification } from '../../extensions/contractDescriptors.ts';
+import { PromptStartedNotification, SessionQueueNotification } from '../../extensions/contractDescriptors.ts';
 
 type Id = string | number;
 type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What one message from the client turns into. */
 export interface Inbound {
@@ -51,10 +55,15 @@ interface PendingPrompt {
   id: Id;
   messageId: string;
   acknowledged: boolean;
+  /** Its `_meta.zcode.promptId`: the client's, or one given here (`named`). */
+  promptId: string;
+  named: boolean;
 }
 
 /** The queue notification the bridge sends on every change of a session's prompt queue. */
 const QUEUE_NOTIFICATION = SessionQueueNotification.method;
+/** The notification telling a named prompt's sender that it holds the session now. */
+const STARTED_NOTIFICATION = PromptStartedNotification.method;
 
 /** v2 method → v1 method, for requests that only changed their name. */
 const RENAMED: Record<string, string> = { 'auth/login': 'authenticate', 'auth/logout': 'logout' };
@@ -99,11 +108,20 @@ export class V2Translator {
       case 'session/set_config_option':
         return request('session/set_config_option', setConfigOptionV1(params as V2.SetSessionConfigOptionRequest));
       case 'session/prompt':
-        if (sessionId !== undefined) this.pendingOf(sessionId).push({ id, messageId: this.newId(), acknowledged: false });
-        return { toAgent: message, toClient: [] };
+        return sessionId === undefined ? { toAgent: message, toClient: [] } : request('session/prompt', this.named(id, sessionId, params));
       default:
         return RENAMED[message.method] ? request(RENAMED[message.method], params) : { toAgent: message, toClient: [] };
     }
+  }
+
+  /** The prompt's params with a `_meta.zcode.promptId` (its start is told by that name), remembered as pending. */
+  private named(id: Id, sessionId: string, params: Json): Json {
+    const meta = isObject(params._meta) ? params._meta : {};
+    const zcode = isObject(meta.zcode) ? meta.zcode : {};
+    const own = typeof zcode.promptId === 'string' && zcode.promptId.length > 0 ? zcode.promptId : undefined;
+    const promptId = own ?? `v2:${this.newId()}`;
+    this.pendingOf(sessionId).push({ id, messageId: this.newId(), acknowledged: false, promptId, named: own === undefined });
+    return own ? params : { ...params, _meta: { ...meta, zcode: { ...zcode, promptId } } };
   }
 
   /** A message from the v1 handlers, as the messages the v2 client gets (none when v2 has no form for it). */
@@ -115,6 +133,7 @@ export class V2Translator {
       return [{ ...message, params: permissionRequestV2(params as V1.RequestPermissionRequest) } as AnyMessage];
     }
     if (message.method === QUEUE_NOTIFICATION) return [...this.queueChanged(params as { sessionId?: unknown; running?: unknown }), message];
+    if (message.method === STARTED_NOTIFICATION) return this.started(params as { sessionId?: unknown; promptId?: unknown }, message);
     return [message];
   }
 
@@ -153,14 +172,18 @@ export class V2Translator {
     return [...out, this.notify(sessionId, end)];
   }
 
+  /** A prompt of this client holds its session: its acknowledgement (the notification only when the client named the prompt). */
+  private started(params: { sessionId?: unknown; promptId?: unknown }, message: AnyMessage): AnyMessage[] {
+    const prompt = typeof params?.sessionId === 'string' ? this.prompts.get(params.sessionId)?.find((p) => p.promptId === params.promptId) : undefined;
+    if (!prompt || prompt.acknowledged) return [message];
+    const ack = this.acknowledge(params.sessionId as string, prompt);
+    return prompt.named ? ack : [...ack, message];
+  }
+
   private update(notification: SessionNotification): AnyMessage[] {
     const { sessionId, update } = notification;
-    const out: AnyMessage[] = [];
-    const oldest = this.prompts.get(sessionId)?.[0];
-    if (oldest && !oldest.acknowledged) out.push(...this.acknowledge(sessionId, oldest));
     const mapped = sessionUpdateV2(update, this.chunkId(sessionId, update));
-    if (mapped) out.push({ jsonrpc: '2.0', method: 'session/update', params: { ...notification, update: mapped } } as AnyMessage);
-    return out;
+    return mapped ? [{ jsonrpc: '2.0', method: 'session/update', params: { ...notification, update: mapped } } as AnyMessage] : [];
   }
 
   /** The prompt's v2 answer (`{messageId}`) and the running state that follows it. */

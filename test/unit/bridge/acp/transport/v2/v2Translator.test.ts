@@ -59,13 +59,18 @@ describe('ACP v2 translation', () => {
     assert.deepEqual(initializeResultV2(initializeResponse()).capabilities?.session?.mcp, { stdio: {}, http: {} });
   });
 
-  test('a prompt is acknowledged when its turn starts and ends with an idle state_update carrying the stop reason', () => {
+  test('a prompt is acknowledged when it holds its session and ends with an idle state_update carrying the stop reason', () => {
     const w = world();
-    assert.ok(w.send({ id: 5, method: 'session/prompt', params: { sessionId: 's', prompt: [{ type: 'text', text: 'hi' }] } }));
+    const sent = w.send({ id: 5, method: 'session/prompt', params: { sessionId: 's', prompt: [{ type: 'text', text: 'hi' }] } }) as Msg;
+    const promptId = (((sent.params as Msg)._meta as Msg).zcode as Msg).promptId;
+    assert.equal(typeof promptId, 'string', 'an unnamed v2 prompt is named, so its start is told');
+    // Another client's turn streaming first does not start it.
+    assert.deepEqual(kinds(w.reply(update('s', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'other' } }))), ['agent_message_chunk']);
+    const started = w.reply({ method: '_zcode/session/promptStarted', params: { sessionId: 's', promptId } });
+    assert.deepEqual(kinds(started), ['answer:5', 'state_update'], 'the name given here is not passed on');
+    assert.equal(((started[1].params as Msg).update as Msg).state, 'running');
     const first = w.reply(update('s', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'a' } }));
-    assert.deepEqual(kinds(first), ['answer:5', 'state_update', 'agent_message_chunk']);
-    assert.equal(((first[1].params as Msg).update as Msg).state, 'running');
-    const chunkId = ((first[2].params as Msg).update as Msg).messageId;
+    const chunkId = ((first[0].params as Msg).update as Msg).messageId;
     const second = w.reply(update('s', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'b' } }));
     assert.equal(((second[0].params as Msg).update as Msg).messageId, chunkId, 'one message for a run of chunks');
     const thought = w.reply(update('s', { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'c' } }));
@@ -85,8 +90,9 @@ describe('ACP v2 translation', () => {
     w.send({ id: 2, method: 'session/prompt', params: { sessionId: 's', prompt: [] } });
     const refused = w.reply({ id: 2, error: { code: -32002, message: 'Resource not found', data: { sessionId: 's' } } });
     assert.equal((refused[0].error as Msg).code, -32002);
-    w.send({ id: 3, method: 'session/prompt', params: { sessionId: 's', prompt: [] } });
-    w.reply(update('s', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'a' } }));
+    w.send({ id: 3, method: 'session/prompt', params: { sessionId: 's', prompt: [], _meta: { zcode: { promptId: 'mine' } } } });
+    // The client's own name: its start notification reaches it too.
+    assert.deepEqual(kinds(w.reply({ method: '_zcode/session/promptStarted', params: { sessionId: 's', promptId: 'mine' } })), ['answer:3', 'state_update', '_zcode/session/promptStarted']);
     const failed = w.reply({ id: 3, error: { code: -32603, message: 'Internal error' } });
     assert.equal(((failed[0].params as Msg).update as Msg).stopReason, 'error');
   });
