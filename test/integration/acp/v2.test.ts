@@ -182,6 +182,11 @@ describe('ACP v2 through the official SDK v2 client', () => {
     assert.equal(c.forms.length, 1);
     assert.equal(c.forms[0].mode, 'form');
     assert.ok(c.notifications.some((n) => n.method === '_zcode/session/queue'), 'the _zcode notifications reach a v2 client');
+    // Cancel once the turn runs: it ends cancelled.
+    await c.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '[scenario:long]' }] });
+    await c.agent.notify('session/cancel', { sessionId });
+    assert.equal((await c.idle(sessionId, 3)).stopReason, 'cancelled');
+    assert.ok(await c.agent.request('_zcode/agent/capabilities', {}), 'a _zcode method');
     const { sessions } = await c.agent.request('session/list', {});
     assert.ok(sessions.some((s) => s.sessionId === sessionId));
     const before = c.of(sessionId).length;
