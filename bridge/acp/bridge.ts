@@ -8,7 +8,7 @@
  *   await bridge.dispose();                                               // closes clients, stops zcode
  *
  * Files, by folder: transport/ (clients.ts: registry, capability merge, broadcast; streams.ts: the
- * traced in-process link; stdio and initialize) · sessions/ (sessionTable.ts: lazy sessions and
+ * traced in-process link; stdio and initialize; v2/: ACP v2 clients translated to v1 per connection) · sessions/ (sessionTable.ts: lazy sessions and
  * subscriptions; sessionEvents.ts: event routing and the outbound pipe; lazySessionStore.ts: the
  * persisted placeholders; configOptions.ts) · turns/ (turns.ts + promptQueue.ts + turnState.ts: the
  * prompt queue and turn engine; updateSink.ts: streaming text merged under load; races.ts:
@@ -99,6 +99,7 @@ import { DEFAULT_TURN_TUNING } from './turns/turnTuning.ts';
 import type { RetryTurnInPlace, TurnTuning } from './turns/turnTuning.ts';
 import { retryTurnInPlace } from '../zcode/v4Rows.ts';
 import { linkedStreams } from './transport/streams.ts';
+import { negotiatedStream } from './transport/v2/negotiatedStream.ts';
 import type { MessageTap } from './transport/streams.ts';
 import { SessionQueueNotification } from './extensions/contractDescriptors.ts';
 
@@ -288,7 +289,9 @@ class BridgeImpl implements Bridge {
     this.pendingInfo = info;
     this.pendingOrder = order;
     try {
-      return this.app.connect(order.wrap(answerInitializeFirst(stream)));
+      // The client's `initialize` picks v1 or the v2 draft; a v2 connection is translated to v1 here (transport/v2/).
+      const negotiated = negotiatedStream(stream, (version) => version === 2 && this.options.logger.info(`a ${info.kind} client speaks ACP v2 (draft): translating it to v1`));
+      return this.app.connect(order.wrap(answerInitializeFirst(negotiated)));
     } finally {
       this.pendingInfo = undefined;
       this.pendingOrder = undefined;

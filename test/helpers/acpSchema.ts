@@ -1,6 +1,7 @@
 /**
  * Validation of ACP messages against the JSON schema the SDK ships
- * (`@agentclientprotocol/sdk/schema/v1/schema.json`, draft 2020-12).
+ * (`@agentclientprotocol/sdk/schema/v1/schema.json`, draft 2020-12; a v2 connection's messages
+ * against `schema/v2/schema.json`, the draft ACP v2, with `version: 2`).
  *
  * The SDK validates what comes *in*, not what the agent sends *out*, and a client silently drops an
  * invalid `session/update`. Every test that produces ACP payloads runs them through
@@ -17,8 +18,29 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 type JsonObject = Record<string, unknown>;
 
 const require = createRequire(import.meta.url);
-const SCHEMA_PATH = require.resolve('@agentclientprotocol/sdk/schema/v1/schema.json');
-const SCHEMA_ID = 'acp-v1';
+
+/** The protocol version whose schema a message is checked against (v2: the draft, schema/v2/schema.json). */
+export type AcpVersion = 1 | 2;
+
+/** One version's schema, compiled on first use. */
+interface SchemaSet {
+  path: string;
+  id: string;
+  instance?: Ajv2020;
+  defs: Record<string, JsonObject>;
+  compiled: Map<string, ValidateFunction>;
+  /**
+   * v2's extensible unions end in an `other` branch that takes any tag: a receiver must accept a
+   * future variant, but a sender may only use the variants the schema names, or a `_` extension.
+   * With this set, a value that only the `other` branch takes is reported.
+   */
+  namedVariantsOnly?: boolean;
+}
+
+const SETS: Record<AcpVersion, SchemaSet> = {
+  1: { path: require.resolve('@agentclientprotocol/sdk/schema/v1/schema.json'), id: 'acp-v1', defs: {}, compiled: new Map() },
+  2: { path: require.resolve('@agentclientprotocol/sdk/schema/v2/schema.json'), id: 'acp-v2', defs: {}, compiled: new Map(), namedVariantsOnly: true },
+};
 
 const UNSTABLE_SCHEMA_PATH = require.resolve('@agentclientprotocol/sdk/schema/v1/schema.unstable.json');
 const UNSTABLE_SCHEMA_ID = 'acp-v1-unstable';
@@ -32,11 +54,8 @@ const UNSTABLE_FIELDS: Record<string, Record<string, string>> = {
   PromptResponse: { usage: 'Usage' },
 };
 
-let ajvInstance: Ajv2020 | undefined;
 let unstableInstance: Ajv2020 | undefined;
-let defs: Record<string, JsonObject> = {};
 let unstableDefs: Record<string, JsonObject> = {};
-const compiled = new Map<string, ValidateFunction>();
 
 function loadSchema(schemaPath: string, id: string): { instance: Ajv2020; defs: Record<string, JsonObject> } {
   const schema = JSON.parse(readFileSync(schemaPath, 'utf8')) as JsonObject & { $defs: Record<string, JsonObject> };
@@ -67,12 +86,12 @@ function loadSchema(schemaPath: string, id: string): { instance: Ajv2020; defs: 
   return { instance, defs: schema.$defs };
 }
 
-function ajv(): Ajv2020 {
-  if (ajvInstance) return ajvInstance;
-  const loaded = loadSchema(SCHEMA_PATH, SCHEMA_ID);
-  defs = loaded.defs;
-  ajvInstance = loaded.instance;
-  return ajvInstance;
+function ajv(set: SchemaSet): Ajv2020 {
+  if (set.instance) return set.instance;
+  const loaded = loadSchema(set.path, set.id);
+  set.defs = loaded.defs;
+  set.instance = loaded.instance;
+  return set.instance;
 }
 
 /** Errors of `value` against the unstable schema's `#/$defs/<defName>`, undeclared keys included (one level). */
@@ -92,14 +111,14 @@ function unstableErrors(defName: string, value: unknown, path: string): string[]
     .map((key) => `${path}.${key} is not in the unstable ACP ${defName}`);
 }
 
-function validator(defName: string): ValidateFunction {
-  const cached = compiled.get(defName);
+function validator(defName: string, set: SchemaSet): ValidateFunction {
+  const cached = set.compiled.get(defName);
   if (cached) return cached;
-  const instance = ajv();
-  if (!(defName in defs)) throw new Error(`acpSchema: no definition named '${defName}' in schema.json`);
-  const fn = instance.getSchema(`${SCHEMA_ID}#/$defs/${defName}`);
+  const instance = ajv(set);
+  if (!(defName in set.defs)) throw new Error(`acpSchema: no definition named '${defName}' in ${set.id}'s schema.json`);
+  const fn = instance.getSchema(`${set.id}#/$defs/${defName}`);
   if (!fn) throw new Error(`acpSchema: could not compile '${defName}'`);
-  compiled.set(defName, fn);
+  set.compiled.set(defName, fn);
   return fn;
 }
 
@@ -140,8 +159,9 @@ function readableErrors(errors: ErrorObject[]): string[] {
  * every key the schema does not declare (`strictKeyErrors`): the ACP schema leaves objects open,
  * but the bridge promises to put nothing outside it except under `_meta`.
  */
-export function acpSchemaErrors(defName: string, value: unknown): string[] {
-  const unstable = UNSTABLE_FIELDS[defName];
+export function acpSchemaErrors(defName: string, value: unknown, version: AcpVersion = 1): string[] {
+  const set = SETS[version];
+  const unstable = version === 1 ? UNSTABLE_FIELDS[defName] : undefined;
   if (unstable && typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const rest: Record<string, unknown> = { ...value };
     const errors: string[] = [];
@@ -150,15 +170,15 @@ export function acpSchemaErrors(defName: string, value: unknown): string[] {
       if (rest[field] !== null) errors.push(...unstableErrors(unstableDef, rest[field], `.${field}`));
       delete rest[field];
     }
-    return [...errors, ...stableErrors(defName, rest)];
+    return [...errors, ...stableErrors(defName, rest, set)];
   }
-  return stableErrors(defName, value);
+  return stableErrors(defName, value, set);
 }
 
-function stableErrors(defName: string, value: unknown): string[] {
-  const fn = validator(defName);
+function stableErrors(defName: string, value: unknown, set: SchemaSet): string[] {
+  const fn = validator(defName, set);
   if (!fn(value)) return readableErrors(fn.errors ?? []);
-  return strictKeyErrors(defName, value);
+  return walkedKeyErrors(defName, value, set);
 }
 
 /**
@@ -169,15 +189,19 @@ function stableErrors(defName: string, value: unknown): string[] {
  * schema (a map) checks each value against it; `additionalProperties: true` or no `properties`
  * at all (a free object such as `rawInput`) is not walked.
  */
-export function strictKeyErrors(defName: string, value: unknown): string[] {
-  ajv();
+export function strictKeyErrors(defName: string, value: unknown, version: AcpVersion = 1): string[] {
+  return walkedKeyErrors(defName, value, SETS[version]);
+}
+
+function walkedKeyErrors(defName: string, value: unknown, set: SchemaSet): string[] {
+  ajv(set);
   const out: string[] = [];
-  walkStrict(`#/$defs/${defName}`, value, '', out);
+  walkStrict(`#/$defs/${defName}`, value, '', out, set);
   return out;
 }
 
-function nodeAt(pointer: string): JsonObject | undefined {
-  let node: unknown = { $defs: defs };
+function nodeAt(pointer: string, set: SchemaSet): JsonObject | undefined {
+  let node: unknown = { $defs: set.defs };
   for (const raw of pointer.replace(/^#\//, '').split('/')) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     if (typeof node !== 'object' || node === null) return undefined;
@@ -186,27 +210,28 @@ function nodeAt(pointer: string): JsonObject | undefined {
   return typeof node === 'object' && node !== null ? (node as JsonObject) : undefined;
 }
 
-function matches(pointer: string, value: unknown): boolean {
-  const fn = ajv().getSchema(`${SCHEMA_ID}${pointer}`);
+function matches(pointer: string, value: unknown, set: SchemaSet): boolean {
+  const fn = ajv(set).getSchema(`${set.id}${pointer}`);
   return fn ? fn(value) === true : false;
 }
 
 /** The property names (with the pointer of each one's schema) a schema node declares for `value`. */
-function declared(pointer: string, value: unknown, props: Map<string, string>, maps: string[], depth = 0): boolean {
-  const node = nodeAt(pointer);
+function declared(pointer: string, value: unknown, props: Map<string, string>, maps: string[], set: SchemaSet, depth = 0, others: string[] = []): boolean {
+  const node = nodeAt(pointer, set);
   if (!node || depth > 40) return false;
   let open = node.additionalProperties === true;
-  if (typeof node.$ref === 'string') open = declared(node.$ref, value, props, maps, depth + 1) || open;
+  if (typeof node.$ref === 'string') open = declared(node.$ref, value, props, maps, set, depth + 1, others) || open;
   if (node.properties && typeof node.properties === 'object') {
     for (const key of Object.keys(node.properties)) if (!props.has(key)) props.set(key, `${pointer}/properties/${escapePointer(key)}`);
   }
   if (typeof node.additionalProperties === 'object' && node.additionalProperties !== null) maps.push(`${pointer}/additionalProperties`);
-  if (Array.isArray(node.allOf)) node.allOf.forEach((_, i) => (open = declared(`${pointer}/allOf/${i}`, value, props, maps, depth + 1) || open));
+  if (Array.isArray(node.allOf)) node.allOf.forEach((_, i) => (open = declared(`${pointer}/allOf/${i}`, value, props, maps, set, depth + 1, others) || open));
   for (const key of ['oneOf', 'anyOf'] as const) {
     const branches = node[key];
     if (!Array.isArray(branches)) continue;
-    const i = branches.findIndex((_, j) => matches(`${pointer}/${key}/${j}`, value));
-    if (i >= 0) open = declared(`${pointer}/${key}/${i}`, value, props, maps, depth + 1) || open;
+    const i = branches.findIndex((_, j) => matches(`${pointer}/${key}/${j}`, value, set));
+    if (i >= 0 && (branches[i] as JsonObject).title === 'other') others.push(`${pointer}/${key}/${i}`);
+    if (i >= 0) open = declared(`${pointer}/${key}/${i}`, value, props, maps, set, depth + 1, others) || open;
   }
   return open;
 }
@@ -215,16 +240,24 @@ function escapePointer(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-function walkStrict(pointer: string, value: unknown, path: string, out: string[]): void {
+function walkStrict(pointer: string, value: unknown, path: string, out: string[], set: SchemaSet): void {
   if (Array.isArray(value)) {
-    const node = resolveArrayItems(pointer, value);
-    value.forEach((item, i) => node && walkStrict(node(item), item, `${path}[${i}]`, out));
+    const node = resolveArrayItems(pointer, value, set);
+    value.forEach((item, i) => node && walkStrict(node(item), item, `${path}[${i}]`, out, set));
     return;
   }
   if (typeof value !== 'object' || value === null) return;
   const props = new Map<string, string>();
   const maps: string[] = [];
-  const open = declared(pointer, value, props, maps);
+  const others: string[] = [];
+  const open = declared(pointer, value, props, maps, set, 0, others);
+  if (set.namedVariantsOnly) {
+    for (const other of others) {
+      const tagKey = Object.keys((nodeAt(other, set)?.properties as JsonObject | undefined) ?? {})[0];
+      const tag = tagKey === undefined ? undefined : (value as Record<string, unknown>)[tagKey];
+      if (typeof tag === 'string' && !tag.startsWith('_')) out.push(`${path === '' ? '(root)' : path}.${tagKey} "${tag}" is no variant the ACP schema names (only a "_" extension may be unnamed) [${other}]`);
+    }
+  }
   if (props.size === 0 && maps.length === 0) return; // a free object (rawInput, rawOutput …)
   for (const [key, child] of Object.entries(value)) {
     if (key === '_meta') continue;
@@ -233,22 +266,22 @@ function walkStrict(pointer: string, value: unknown, path: string, out: string[]
       if (!open) out.push(`${path === '' ? '(root)' : path}.${key} is not in the ACP schema (only _meta may carry extensions) [${pointer}]`);
       continue;
     }
-    walkStrict(at, child, `${path}.${key}`, out);
+    walkStrict(at, child, `${path}.${key}`, out, set);
   }
 }
 
 /** For an array-typed schema node: a function giving each item's schema pointer (following $ref/allOf/oneOf to the `items`). */
-function resolveArrayItems(pointer: string, value: unknown, depth = 0): ((item: unknown) => string) | undefined {
-  const node = nodeAt(pointer);
+function resolveArrayItems(pointer: string, value: unknown, set: SchemaSet, depth = 0): ((item: unknown) => string) | undefined {
+  const node = nodeAt(pointer, set);
   if (!node || depth > 40) return undefined;
   if (node.items && typeof node.items === 'object') return () => `${pointer}/items`;
-  if (typeof node.$ref === 'string') return resolveArrayItems(node.$ref, value, depth + 1);
+  if (typeof node.$ref === 'string') return resolveArrayItems(node.$ref, value, set, depth + 1);
   for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
     const branches = node[key];
     if (!Array.isArray(branches)) continue;
     for (let i = 0; i < branches.length; i++) {
-      if (key !== 'allOf' && !matches(`${pointer}/${key}/${i}`, value)) continue;
-      const found = resolveArrayItems(`${pointer}/${key}/${i}`, value, depth + 1);
+      if (key !== 'allOf' && !matches(`${pointer}/${key}/${i}`, value, set)) continue;
+      const found = resolveArrayItems(`${pointer}/${key}/${i}`, value, set, depth + 1);
       if (found) return found;
     }
   }
@@ -273,8 +306,8 @@ function truncate(s: string | undefined, max = 2000): string {
 }
 
 /** Validate `value` against `#/$defs/<defName>`; throws an `AcpSchemaError` listing readable errors. */
-export function validateAcp(defName: string, value: unknown): void {
-  const errors = acpSchemaErrors(defName, value);
+export function validateAcp(defName: string, value: unknown, version: AcpVersion = 1): void {
+  const errors = acpSchemaErrors(defName, value, version);
   if (errors.length > 0) throw new AcpSchemaError(defName, errors, value);
 }
 
@@ -309,10 +342,11 @@ export type MessagePart = 'request' | 'notification' | 'response';
  * request → `RequestPermissionRequest`, `session/prompt` + response → `PromptResponse`).
  * Returns undefined for a method the schema does not know (extension methods, `_`-prefixed).
  */
-export function definitionFor(method: string, part: MessagePart): string | undefined {
-  ajv();
+export function definitionFor(method: string, part: MessagePart, version: AcpVersion = 1): string | undefined {
+  const set = SETS[version];
+  ajv(set);
   const suffix = part === 'request' ? 'Request' : part === 'notification' ? 'Notification' : 'Response';
-  const matches = Object.entries(defs)
+  const matches = Object.entries(set.defs)
     .filter(([name, def]) => def['x-method'] === method && name.endsWith(suffix))
     .map(([name]) => name);
   return matches[0];
@@ -323,12 +357,12 @@ export function definitionFor(method: string, part: MessagePart): string | undef
  * `params`, or the response's `result`. Extension methods (`_`-prefixed, e.g. `_zcode/session/fork`)
  * have no schema and pass; a non-extension method the schema does not know throws.
  */
-export function validateOutgoing(method: string, value: unknown, part: MessagePart): void {
-  const defName = definitionFor(method, part);
+export function validateOutgoing(method: string, value: unknown, part: MessagePart, version: AcpVersion = 1): void {
+  const defName = definitionFor(method, part, version);
   if (defName) {
-    validateAcp(defName, value);
+    validateAcp(defName, value, version);
     return;
   }
   if (method.startsWith('_')) return;
-  throw new Error(`acpSchema: no ${part} definition for method '${method}' (x-method)`);
+  throw new Error(`acpSchema: no ${part} definition for method '${method}' in the v${version} schema (x-method)`);
 }

@@ -14,7 +14,8 @@
  *
  * Only what the SDK itself would accept is answered early: a JSON-RPC request whose params are an
  * object with an integer `protocolVersion` in 0…65535 (the SDK's schema lets every other field of
- * `initialize` default on error). Anything else — another method first, a malformed line, an
+ * `initialize` default on error) and that asks for v1 (a v2 client is answered by the bridge, in v2).
+ * Anything else — another method first, a malformed line, an
  * oversized one — goes to the bridge untouched, which answers it as it always did.
  */
 import type { AnyMessage, InitializeResponse, Stream } from '@agentclientprotocol/sdk';
@@ -37,6 +38,8 @@ export function earlyInitialize(message: AnyMessage): EarlyInitialize | undefine
   if ((typeof id !== 'string' && typeof id !== 'number') || !isObject(params)) return undefined;
   const version = params.protocolVersion;
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 0 || version > 65_535) return undefined;
+  // A v2 client's answer has another shape (transport/v2/): the bridge gives it.
+  if (version >= 2) return undefined;
   // Never written out, so a client cannot pick it except by chance; the random part makes that chance nil.
   const privateId = `zcode-acp:early-initialize:${Math.random().toString(36).slice(2)}`;
   return {

@@ -52,6 +52,8 @@ describe('earlyInitialize: what may be answered before the bridge loads', () => 
       { jsonrpc: '2.0', method: 'initialize', params: { protocolVersion: 1 } } as AnyMessage,
       { jsonrpc: '2.0', id: null, method: 'initialize', params: { protocolVersion: 1 } } as unknown as AnyMessage,
       sessionNew(1),
+      // A v2 client's answer has v2's shape: the bridge gives it (transport/v2/).
+      initialize(1, { protocolVersion: 2, info: { name: 't', version: '1' } }),
     ];
     for (const message of refused) assert.equal(earlyInitialize(message), undefined, JSON.stringify(message));
   });

@@ -22,6 +22,7 @@ import type {
 import { createWebSocketStream } from '@agentclientprotocol/sdk/experimental/ws-client';
 import { WebSocket } from 'ws';
 import { validateOutgoing } from '../../helpers/acpSchema.ts';
+import type { AcpVersion } from '../../helpers/acpSchema.ts';
 import type { Logger } from '../../../bridge/logger.ts';
 
 // ── logging ─────────────────────────────────────────────────────────────────────────────────────
@@ -93,13 +94,13 @@ export interface Tap {
  * `validateOutgoing` (requests and notifications by method; responses by the method of the request
  * this client sent with that id).
  */
-export function tapClientStream(inner: Stream): Tap {
+export function tapClientStream(inner: Stream, version: AcpVersion = 1): Tap {
   const received: AnyMessage[] = [];
   const violations: string[] = [];
   const sentMethods = new Map<string, string>();
   const check = (method: string, value: unknown, part: 'request' | 'notification' | 'response'): void => {
     try {
-      validateOutgoing(method, value, part);
+      validateOutgoing(method, value, part, version);
     } catch (error) {
       violations.push(`${part} ${method}: ${error instanceof Error ? error.message : String(error)}`);
     }

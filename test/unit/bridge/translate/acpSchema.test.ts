@@ -54,4 +54,16 @@ describe('acpSchema helper', () => {
     validateOutgoing('_zcode/session/backgroundTasks', { anything: true }, 'notification');
     assert.throws(() => validateOutgoing('session/unknown', {}, 'request'), /no request definition/);
   });
+
+  test('v2 messages are checked against the v2 draft schema, where a sender may use only the variants it names', () => {
+    assert.equal(definitionFor('session/update', 'notification', 2), 'UpdateSessionNotification');
+    assert.equal(definitionFor('session/load', 'request', 2), undefined);
+    validateOutgoing('session/update', { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', messageId: 'm', content: { type: 'text', text: 'a' } } }, 'notification', 2);
+    assert.throws(() => validateOutgoing('session/update', { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'a' } } }, 'notification', 2), /messageId/);
+    // v2's unions take any tag (receivers must accept future variants); what the bridge sends may not use one.
+    assert.throws(() => validateOutgoing('session/update', { sessionId: 's', update: { sessionUpdate: 'plan', entries: [] } }, 'notification', 2), /"plan" is no variant the ACP schema names/);
+    validateOutgoing('session/update', { sessionId: 's', update: { sessionUpdate: '_zcode/x', anything: 1 } }, 'notification', 2);
+    assert.throws(() => validateOutgoing('session/prompt', { stopReason: 'end_turn' }, 'response', 2), /messageId/);
+    validateOutgoing('session/prompt', { messageId: 'm' }, 'response', 2);
+  });
 });
