@@ -23,6 +23,7 @@ import type { CommandScope } from './extensions/commandCatalog.ts';
 import { requireAbsoluteCwd, requireUsableCwd } from './sessions/cwd.ts';
 import type { SlashCommandRunner, BridgeContext } from './context.ts';
 import { answerOrRequestError } from './requestErrors.ts';
+import { logoutUnavailable } from './transport/logoutAnswer.ts';
 import { AUTH_METHOD_ID, initializeResponse, PROTOCOL_VERSION } from './transport/initializeAnswer.ts';
 import type { SessionRuntime } from './sessions/sessionRuntime.ts';
 import { settledMessages } from './sessions/replay.ts';
@@ -155,6 +156,31 @@ export function registerCoreHandlers(deps: HandlerDeps): void {
       if (!runtime) await sessions.dropUnprompted(params.sessionId);
       deps.context.commands.forget(params.sessionId);
       return {};
+    }),
+  );
+
+  app.onRequest(
+    'session/delete',
+    safe(async (params) => {
+      // A running turn is cancelled first (its prompt answers "cancelled"); then every id of the
+      // conversation is gone for every client: their next call gets -32002 (docs/acp.md "Deleting a session").
+      const runtime = sessions.peek(params.sessionId);
+      for (const id of runtime ? [...runtime.aliases] : [params.sessionId]) turns.cancelSession(id);
+      const known = async (zcodeId: string): Promise<boolean> => (await deps.backend.listSessions({})).sessions.some((s) => s.sessionId === zcodeId);
+      const { ids } = await sessions.delete(params.sessionId, known);
+      for (const id of ids) {
+        holders.forget(id);
+        deps.context.commands.forget(id);
+      }
+      // zcode keeps its own record: it has no delete that removes a conversation (only the desktop app does).
+      return { _meta: { zcode: { deletedIn: 'bridge', zcodeRecordKept: true } } };
+    }),
+  );
+
+  app.onRequest(
+    'logout',
+    safe(async () => {
+      throw logoutUnavailable();
     }),
   );
 

@@ -39,6 +39,11 @@ export class SessionHolders {
     return true;
   }
 
+  /** `session/delete`: nobody holds the session any more. */
+  forget(sessionId: string): void {
+    this.holders.delete(sessionId);
+  }
+
   private forgetClient(client: ConnectedClient): void {
     for (const [sessionId, set] of this.holders) {
       set.delete(client.id);

@@ -17,7 +17,7 @@ import type { LazyEntry } from './lazySessionStore.ts';
 function placeholderIndex(stored: ReadonlyArray<[string, LazyEntry]>): Map<string, string> {
   const byZcode = new Map<string, { id: string; createdAt: number }>();
   for (const [id, entry] of stored) {
-    if (!entry.zcodeSessionId) continue;
+    if (!entry.zcodeSessionId || entry.deletedAt !== undefined) continue;
     const known = byZcode.get(entry.zcodeSessionId);
     if (!known || entry.createdAt < known.createdAt) byZcode.set(entry.zcodeSessionId, { id, createdAt: entry.createdAt });
   }
@@ -31,8 +31,11 @@ function placeholderIndex(stored: ReadonlyArray<[string, LazyEntry]>): Map<strin
  */
 export function listSessionInfos(zcodeSessions: readonly SessionSummary[], stored: ReadonlyArray<[string, LazyEntry]>, cwd: string | undefined): SessionInfo[] {
   const index = placeholderIndex(stored);
+  // `session/delete` leaves tombstones: their zcode sessions are not listed under any id.
+  const deleted = new Set(stored.flatMap(([, entry]) => (entry.deletedAt !== undefined && entry.zcodeSessionId ? [entry.zcodeSessionId] : [])));
   const infos: SessionInfo[] = [];
   for (const s of zcodeSessions) {
+    if (deleted.has(s.sessionId)) continue;
     const dir = s.workspace?.workspacePath ?? cwd;
     if (!dir) continue;
     const placeholder = index.get(s.sessionId);
@@ -44,7 +47,7 @@ export function listSessionInfos(zcodeSessions: readonly SessionSummary[], store
   }
   const wanted = cwd === undefined ? undefined : path.resolve(cwd);
   for (const [id, entry] of stored) {
-    if (entry.zcodeSessionId) continue;
+    if (entry.zcodeSessionId || entry.deletedAt !== undefined) continue;
     if (wanted !== undefined && path.resolve(entry.cwd) !== wanted) continue;
     infos.push({ sessionId: id, cwd: entry.cwd, updatedAt: new Date(entry.lastUsedAt ?? entry.createdAt).toISOString(), _meta: { zcode: { unprompted: true } } });
   }

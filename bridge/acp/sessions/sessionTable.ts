@@ -26,6 +26,7 @@ import type { ClientRegistry } from '../transport/clients.ts';
 import { isNotActive, isSessionNotFound } from '../requestErrors.ts';
 import type { LazyEntry, LazySessionStore } from './lazySessionStore.ts';
 import { applyChoices } from './lazyChoices.ts';
+import { deletedError, goneError } from './goneErrors.ts';
 import type { AutomationProbe } from '../../zcode/automation.ts';
 import type { BridgeLocale } from '../../l10n/messages.ts';
 import type { BridgeLanguage } from '../../l10n/language.ts';
@@ -146,7 +147,7 @@ export class SessionManager implements Disposable {
     const known = this.entries.get(acpId);
     if (known) return known;
     const stored = await this.options.store.get(acpId);
-    if (!stored) return undefined;
+    if (!stored || (await this.isDeleted(stored))) return undefined;
     // Re-check: another request may have created the entry while we read the store.
     const entry = this.entries.get(acpId) ?? { id: acpId, cwd: stored.cwd, runtime: undefined, mcpServers: [], materializing: undefined };
     this.entries.set(acpId, entry);
@@ -264,8 +265,13 @@ export class SessionManager implements Disposable {
       }
       const stored = await this.options.store.get(acpId);
       if (!stored?.zcodeSessionId) return undefined;
-      return this.materialize(acpId);
+      // A mapped conversation zcode no longer has answers like an unknown real id (below).
+      return this.materialize(acpId).catch((error: unknown) => {
+        throw isSessionNotFound(error) || isNotActive(error) ? goneError(acpId, error) : error;
+      });
     }
+    const tombstone = await this.options.store.get(acpId);
+    if (tombstone?.deletedAt !== undefined) throw deletedError(acpId);
     // A real zcode id this bridge has not seen yet.
     const real: AcpEntry = { id: acpId, cwd, runtime: undefined, mcpServers, materializing: undefined };
     try {
@@ -276,7 +282,7 @@ export class SessionManager implements Disposable {
       // An id zcode cannot resume is unknown, however zcode words it: -32004 "not active" is what a
       // build answers for a session it does not hold. One unknown id gets one answer (-32002), as
       // `session/prompt` gives it.
-      if (isSessionNotFound(error) || isNotActive(error)) throw RequestError.sessionNotFound(acpId);
+      if (isSessionNotFound(error) || isNotActive(error)) throw goneError(acpId, error);
       throw error;
     }
   }
@@ -385,6 +391,39 @@ export class SessionManager implements Disposable {
     if (!acpId.startsWith(PLACEHOLDER_PREFIX)) return;
     const stored = await this.options.store.get(acpId);
     if (stored && !stored.zcodeSessionId) this.options.store.delete(acpId);
+  }
+
+  /**
+   * `session/delete`: the conversation is gone for every ACP id it has (docs/acp.md "Deleting a
+   * session"). Every alias is closed and a tombstone is stored under each id and under zcode's id,
+   * so `session/list` leaves it out and `session/load`, `session/resume` and `session/prompt` answer
+   * -32002. A placeholder that was never prompted is simply dropped. `zcodeKnows` tells whether an
+   * id this bridge never saw is one of zcode's (else -32002). Returns the zcode id, if there is one.
+   */
+  async delete(acpId: string, zcodeKnows: (zcodeId: string) => Promise<boolean>): Promise<{ zcodeId: string | undefined; ids: string[] }> {
+    const entry = await this.lookup(acpId);
+    // A materialization in flight would store its mapping after the tombstone: let it finish first.
+    await entry?.materializing?.catch(() => undefined);
+    const stored = await this.options.store.get(acpId);
+    const runtime = entry?.runtime;
+    const zcodeId = runtime?.zcodeId ?? stored?.zcodeSessionId ?? (acpId.startsWith(PLACEHOLDER_PREFIX) ? undefined : acpId);
+    if (!entry && !(zcodeId !== undefined && stored?.deletedAt === undefined && (await zcodeKnows(zcodeId)))) throw RequestError.sessionNotFound(acpId);
+    const ids = [...new Set([acpId, ...(runtime?.aliases ?? [])])];
+    for (const id of ids) this.close(id);
+    const cwd = entry?.cwd ?? stored?.cwd ?? runtime?.cwd ?? '';
+    const now = Date.now();
+    for (const id of zcodeId === undefined ? ids : new Set([...ids, zcodeId])) {
+      if (zcodeId === undefined) this.options.store.delete(id);
+      else this.options.store.set(id, { cwd, createdAt: now, zcodeSessionId: zcodeId, deletedAt: now });
+    }
+    return { zcodeId, ids };
+  }
+
+  /** A stored entry `session/delete` left, or one mapped to a zcode session that was deleted under another id. */
+  private async isDeleted(stored: LazyEntry): Promise<boolean> {
+    if (stored.deletedAt !== undefined) return true;
+    if (!stored.zcodeSessionId) return false;
+    return (await this.options.store.get(stored.zcodeSessionId))?.deletedAt !== undefined;
   }
 
   dispose(): void {

@@ -30,6 +30,8 @@ export const StoredEntry = z.looseObject({
   /** The real zcode session, once materialized. */
   zcodeSessionId: z.string().optional(),
   lastUsedAt: z.number().optional(),
+  /** Set by `session/delete`: the conversation is gone for ACP clients (a tombstone, sessionDelete.ts). */
+  deletedAt: z.number().optional(),
 });
 export type LazyEntry = z.infer<typeof StoredEntry>;
 

@@ -29,7 +29,9 @@ export function initializeResponse(): InitializeResponse {
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
       // zcode connects stdio, http and sse servers itself (session/create and session/resume take all three).
       mcpCapabilities: { http: true, sse: true },
-      sessionCapabilities: { list: {}, resume: {}, close: {} },
+      sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
+      // `logout` answers what the user must do: zcode has no sign-out the bridge can call (docs/acp.md "Signing out").
+      auth: { logout: {} },
     },
     authMethods: [
       {

@@ -70,7 +70,7 @@ for (const mode of MODES) {
           const sent = await errorOf(prompt(h, sessionId, 'hello'));
           for (const error of [load, sent]) {
             assert.equal(error.code, -32002);
-            assert.deepEqual(error.data, { sessionId });
+            assert.equal((error.data as { sessionId?: string }).sessionId, sessionId);
           }
         });
       });
