@@ -97,7 +97,7 @@ import { AutomationProbe } from '../zcode/automation.ts';
 import { TurnEngine } from './turns/turns.ts';
 import { DEFAULT_TURN_TUNING } from './turns/turnTuning.ts';
 import type { RetryTurnInPlace, TurnTuning } from './turns/turnTuning.ts';
-import { retryTurnInPlace } from '../zcode/v4Rows.ts';
+import { retryTurnInPlace } from '../zcode/v4/v4Rows.ts';
 import { linkedStreams } from './transport/streams.ts';
 import { negotiatedStream } from './transport/v2/negotiatedStream.ts';
 import type { MessageTap } from './transport/streams.ts';

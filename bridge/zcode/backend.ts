@@ -22,9 +22,9 @@ import type {
 } from './protocol.ts';
 import type { CheckpointsResult, CompactResult, McpListResult, RewindResult } from './operationShapes.ts';
 import type { PluginListResult, SkillCatalogResult } from './catalogShapes.ts';
-import type { V4Commands } from './v4Commands.ts';
+import type { V4Commands } from './v4/v4Commands.ts';
 import type { Logger } from '../logger.ts';
-import type { V4Ack, V4CommandKey, V4CommandsQueryResult, V4Envelope, V4FileRewindPreview, V4RowsRange, V4RowTarget } from './v4Shapes.ts';
+import type { V4Ack, V4CommandKey, V4CommandsQueryResult, V4Envelope, V4FileRewindPreview, V4RowsRange, V4RowTarget } from './v4/v4Shapes.ts';
 import type { BridgeLocale } from '../l10n/messages.ts';
 
 export interface Disposable {

@@ -33,7 +33,7 @@ import { locateZcode } from './locateZcode.ts';
 import { defaultConfigSource, HostRequests } from './hostRequests.ts';
 import type { ZcodeConfigSource } from './hostRequests.ts';
 import type { LocatedCli } from './locateZcode.ts';
-import { V4Commands } from './v4Commands.ts';
+import { V4Commands } from './v4/v4Commands.ts';
 import { ZcodeMethods } from './methods.ts';
 import { DEFAULT_KILL_GRACE_MS, ZcodeProcess } from './process.ts';
 import type { StartZcodeProcess, ZcodeChild } from './process.ts';

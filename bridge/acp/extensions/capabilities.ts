@@ -12,7 +12,7 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import type { Disposable, ZcodeBackend } from '../../zcode/backend.ts';
 import type { Logger } from '../../logger.ts';
 import { ZcodeError } from '../../zcode/backend.ts';
-import type { V4Probe } from '../../zcode/v4Commands.ts';
+import type { V4Probe } from '../../zcode/v4/v4Commands.ts';
 import { CapabilitiesChangedNotification } from './contractDescriptors.ts';
 import type { FeatureAvailability, ZcodeCapabilities } from './contractDescriptors.ts';
 import { bt } from '../../l10n/messages.ts';

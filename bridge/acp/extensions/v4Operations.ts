@@ -16,11 +16,11 @@
  *   the re-asked turn then streams as a turn the bridge did not start.
  */
 import { RequestError } from '@agentclientprotocol/sdk';
-import { editResultOf, fileRewindResultOf, newSessionOf } from '../../zcode/v4Shapes.ts';
-import type { V4Ack, V4FileRewindPreview, V4RowTarget } from '../../zcode/v4Shapes.ts';
-import type { V4Base, V4Reader } from '../../zcode/v4Commands.ts';
-import { V4TransportError } from '../../zcode/v4Commands.ts';
-import { baseOf, fileCountOf, isUserPrompt, lastAssistantOf, previousTurnOf, ROWS_LIMIT, retryTurnInPlace, targetOf, userPrompts } from '../../zcode/v4Rows.ts';
+import { editResultOf, fileRewindResultOf, newSessionOf } from '../../zcode/v4/v4Shapes.ts';
+import type { V4Ack, V4FileRewindPreview, V4RowTarget } from '../../zcode/v4/v4Shapes.ts';
+import type { V4Base, V4Reader } from '../../zcode/v4/v4Commands.ts';
+import { V4TransportError } from '../../zcode/v4/v4Commands.ts';
+import { baseOf, fileCountOf, isUserPrompt, lastAssistantOf, previousTurnOf, ROWS_LIMIT, retryTurnInPlace, targetOf, userPrompts } from '../../zcode/v4/v4Rows.ts';
 import type { BridgeContext, SessionHandle } from '../context.ts';
 import { HistoryChangedNotification, SteerStateNotification } from './contractDescriptors.ts';
 import type {

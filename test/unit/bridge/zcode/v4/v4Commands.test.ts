@@ -1,16 +1,16 @@
 /**
- * The v4 command client (bridge/zcode/v4Commands.ts) against a fake transport: the idempotency
+ * The v4 command client (bridge/zcode/v4/v4Commands.ts) against a fake transport: the idempotency
  * rules zcode's command inbox relies on — one id per command for its whole life (stale retries,
  * lost replies), CAS values from v4 answers, one request at a time — and the once-per-process probe.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BackendErrorCode, ZcodeError } from '../../../../bridge/zcode/backend.ts';
-import type { Disposable, ExitInfo } from '../../../../bridge/zcode/backend.ts';
-import { V4Commands, V4TransportError } from '../../../../bridge/zcode/v4Commands.ts';
-import type { V4Port } from '../../../../bridge/zcode/v4Commands.ts';
-import type { V4Ack, V4CommandKey, V4CommandsQueryResult, V4Envelope, V4RowsRange } from '../../../../bridge/zcode/v4Shapes.ts';
-import { testLogger } from '../../../helpers/sim.ts';
+import { BackendErrorCode, ZcodeError } from '../../../../../bridge/zcode/backend.ts';
+import type { Disposable, ExitInfo } from '../../../../../bridge/zcode/backend.ts';
+import { V4Commands, V4TransportError } from '../../../../../bridge/zcode/v4/v4Commands.ts';
+import type { V4Port } from '../../../../../bridge/zcode/v4/v4Commands.ts';
+import type { V4Ack, V4CommandKey, V4CommandsQueryResult, V4Envelope, V4RowsRange } from '../../../../../bridge/zcode/v4/v4Shapes.ts';
+import { testLogger } from '../../../../helpers/sim.ts';
 
 type CommandAnswer = V4Ack | Error | Promise<V4Ack>;
 type QueryAnswer = V4CommandsQueryResult | Error;

@@ -1,12 +1,12 @@
 /**
- * Reading zcode's conversation rows (bridge/zcode/v4Rows.ts): which rows are the user's prompts
+ * Reading zcode's conversation rows (bridge/zcode/v4/v4Rows.ts): which rows are the user's prompts
  * (not steers folded into a turn, not background results), what a retry targets, a turn's file
  * count, and the rows parsed leniently (unknown kinds kept as "other", never failing the page).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { fileCountOf, previousTurnOf, retryTargetOf, userPrompts } from '../../../../bridge/zcode/v4Rows.ts';
-import { V4RowsRange } from '../../../../bridge/zcode/v4Shapes.ts';
+import { fileCountOf, previousTurnOf, retryTargetOf, userPrompts } from '../../../../../bridge/zcode/v4/v4Rows.ts';
+import { V4RowsRange } from '../../../../../bridge/zcode/v4/v4Shapes.ts';
 
 const page = V4RowsRange.parse({
   atRevision: 9,

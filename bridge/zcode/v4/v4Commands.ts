@@ -15,10 +15,10 @@
  *   `v4/commands/query` of a fresh id: "unknown" = present, -32601 = absent).
  */
 import { randomUUID } from 'node:crypto';
-import { BackendErrorCode, ZcodeError } from './backend.ts';
-import type { Disposable, ExitInfo } from './backend.ts';
-import type { Logger } from '../logger.ts';
-import type { ZcodeEvent } from './protocol.ts';
+import { BackendErrorCode, ZcodeError } from '../backend.ts';
+import type { Disposable, ExitInfo } from '../backend.ts';
+import type { Logger } from '../../logger.ts';
+import type { ZcodeEvent } from '../protocol.ts';
 import { V4_NEEDS_LOG_EPOCH, V4_NEEDS_REVISION } from './v4Shapes.ts';
 import type { V4Ack, V4CommandKey, V4CommandsQueryResult, V4CommandType, V4Envelope, V4FileRewindPreview, V4RowsRange, V4RowTarget } from './v4Shapes.ts';
 
