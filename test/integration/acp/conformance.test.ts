@@ -55,7 +55,8 @@ for (const mode of MODES) {
       await withHarness(mode, { caps: {} }, async (h) => {
         const init = await h.initialize();
         const caps = (init as { agentCapabilities: Record<string, unknown> }).agentCapabilities;
-        assert.deepEqual(caps.sessionCapabilities, { list: {}, resume: {}, close: {} });
+        assert.deepEqual(caps.sessionCapabilities, { list: {}, resume: {}, close: {}, delete: {} });
+        assert.deepEqual(caps.auth, { logout: {} });
         assert.equal(caps.loadSession, true);
         assert.deepEqual(caps.promptCapabilities, { image: true, audio: false, embeddedContext: true });
         const authId = (init as { authMethods: Array<{ id: string }> }).authMethods[0].id;
@@ -102,8 +103,9 @@ for (const mode of MODES) {
       await withHarness(mode, {}, async (h) => {
         const unknown = await errorOf(h.agent.request('_nobody/knows', {}));
         assert.equal(unknown.code, -32601);
-        const unknownStable = await errorOf(h.agent.request('session/delete', { sessionId: 'x' }));
-        assert.equal(unknownStable.code, -32601, 'an unadvertised stable method is not found');
+        // The unstable fork is not advertised to a client that did not ask for it: not found.
+        const unadvertised = await errorOf(h.agent.request('session/fork' as never, { sessionId: 'x', cwd: '/tmp', mcpServers: [] } as never));
+        assert.equal(unadvertised.code, -32601, 'an unadvertised method is not found');
         await h.agent.notify('_nobody/cares', { x: 1 });
         await h.agent.notify('session/cancel', { sessionId: 'no-such-session' });
         const bad = await errorOf(h.agent.request('session/prompt', { sessionId: 42 } as never));
