@@ -30,7 +30,7 @@ export const StoredEntry = z.looseObject({
   /** The real zcode session, once materialized. */
   zcodeSessionId: z.string().optional(),
   lastUsedAt: z.number().optional(),
-  /** Set by `session/delete`: the conversation is gone for ACP clients (a tombstone, sessionDelete.ts). */
+  /** Set by `session/delete`: the conversation is gone for ACP clients (a tombstone: SessionManager.delete in sessionTable.ts). */
   deletedAt: z.number().optional(),
 });
 export type LazyEntry = z.infer<typeof StoredEntry>;
