@@ -21,9 +21,9 @@ import type { Logger } from '../logger.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, ZcodeConnection } from './connection.ts';
 import type { Answer } from './connection.ts';
 import { Emitter } from './emitter.ts';
-import { eventOfNotification, parseZcodeEvent, SESSION_EVENT_METHOD, sessionEventLane } from './events.ts';
+import { eventOfNotification, parseZcodeEvent, SESSION_EVENT_METHOD, sessionEventLane } from './legacy/sessionEvents.ts';
 import { explainError, lastLine } from './callErrors.ts';
-import { sendStop } from './stopRequest.ts';
+import { sendStop } from './legacy/stopRequest.ts';
 import { InteractionBroker, PERMISSION_METHOD, USER_INPUT_METHOD } from './interactionBroker.ts';
 import { LineMessageWriter } from './lineCodec.ts';
 import { LineMessageReader } from './lineReader.ts';
@@ -34,7 +34,7 @@ import { defaultConfigSource, HostRequests } from './hostRequests.ts';
 import type { ZcodeConfigSource } from './hostRequests.ts';
 import type { LocatedCli } from './locateZcode.ts';
 import { V4Commands } from './v4/v4Commands.ts';
-import { ZcodeMethods } from './methods.ts';
+import { ZcodeMethods } from './legacy/legacyMethods.ts';
 import { DEFAULT_KILL_GRACE_MS, ZcodeProcess } from './process.ts';
 import type { StartZcodeProcess, ZcodeChild } from './process.ts';
 import { UnknownFields } from './unknownFields.ts';
@@ -164,7 +164,7 @@ class Backend extends ZcodeMethods implements ZcodeBackend {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Requests (the typed methods in methods.ts all come through here)
+  // Requests (the typed methods in legacy/legacyMethods.ts all come through here)
 
   protected async call<S extends z.ZodType>(method: string, params: unknown, schema: S, atAnswer?: (result: z.infer<S>) => void): Promise<z.infer<S>> {
     const inc = await this.ensureStarted();

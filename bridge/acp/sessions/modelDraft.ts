@@ -25,7 +25,7 @@ import { GUARDED_MODE } from '../../zcode/buildModes.ts';
 import { ZcodeError } from '../../zcode/backend.ts';
 import type { CreateSessionParams, Disposable, ZcodeBackend } from '../../zcode/backend.ts';
 import type { Logger } from '../../logger.ts';
-import { workspaceKeyFor } from '../../zcode/methods.ts';
+import { workspaceKeyFor } from '../../zcode/legacy/legacyMethods.ts';
 import type { CreateSessionResult, SessionSettings } from '../../zcode/protocol.ts';
 
 /** Whether this zcode process makes drafts: not asked yet, yes, or no (the fallback then holds). */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { BackendErrorCode, ZcodeError } from '../../../../bridge/zcode/backend.ts';
 import type { BackendOptions, BackendState, ExitInfo, ZcodeBackend } from '../../../../bridge/zcode/backend.ts';
 import { createZcodeBackend } from '../../../../bridge/zcode/client.ts';
-import { workspaceKeyFor } from '../../../../bridge/zcode/methods.ts';
+import { workspaceKeyFor } from '../../../../bridge/zcode/legacy/legacyMethods.ts';
 import type { Interaction, ZcodeEvent } from '../../../../bridge/zcode/protocol.ts';
 import { RUNTIME_PREFERENCES_REPLY } from '../../../../bridge/zcode/hostRequests.ts';
 import { testLogger } from '../../../helpers/sim.ts';

@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ZcodeError } from '../../../../bridge/zcode/backend.ts';
-import { stateUpdatedEvent } from '../../../../bridge/zcode/events.ts';
-import { refusesModelShape } from '../../../../bridge/zcode/methods.ts';
+import { stateUpdatedEvent } from '../../../../bridge/zcode/legacy/sessionEvents.ts';
+import { refusesModelShape } from '../../../../bridge/zcode/legacy/legacyMethods.ts';
 import { compactionOutcomeOf, CreateSessionResult, GoalResult, MessagesResult, PermissionRequestParams, ReadSessionResult, sessionTitleOf, StateUpdatedPayload } from '../../../../bridge/zcode/protocol.ts';
 import { UnknownFields } from '../../../../bridge/zcode/unknownFields.ts';
 import { buildConfigOptions, modelSelectionFor } from '../../../../bridge/translate/config.ts';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { BackendErrorCode, ZcodeError } from '../../../../bridge/zcode/backend.ts';
 import { ZcodeConnection } from '../../../../bridge/zcode/connection.ts';
-import { SESSION_EVENT_METHOD, sessionEventLane } from '../../../../bridge/zcode/events.ts';
+import { SESSION_EVENT_METHOD, sessionEventLane } from '../../../../bridge/zcode/legacy/sessionEvents.ts';
 import { Message } from 'vscode-jsonrpc/node';
 import { LineFramer, LineMessageWriter, toRpcMessage } from '../../../../bridge/zcode/lineCodec.ts';
 import { LineMessageReader } from '../../../../bridge/zcode/lineReader.ts';

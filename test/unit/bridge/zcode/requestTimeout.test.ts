@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { BackendErrorCode, ZcodeError } from '../../../../bridge/zcode/backend.ts';
 import { ZcodeConnection } from '../../../../bridge/zcode/connection.ts';
-import { SESSION_EVENT_METHOD, sessionEventLane } from '../../../../bridge/zcode/events.ts';
+import { SESSION_EVENT_METHOD, sessionEventLane } from '../../../../bridge/zcode/legacy/sessionEvents.ts';
 import { LineMessageWriter } from '../../../../bridge/zcode/lineCodec.ts';
 import { LineMessageReader } from '../../../../bridge/zcode/lineReader.ts';
 import { testLogger } from '../../../helpers/sim.ts';

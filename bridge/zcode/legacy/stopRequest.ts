@@ -3,9 +3,9 @@
  * `{}`); a seed build that refuses the request (-32601 / -32600) gets the notification it expects,
  * and every later stop of that process goes as a notification at once.
  */
-import { ZcodeError } from './backend.ts';
-import type { Logger } from '../logger.ts';
-import type { ZcodeConnection } from './connection.ts';
+import { ZcodeError } from '../backend.ts';
+import type { Logger } from '../../logger.ts';
+import type { ZcodeConnection } from '../connection.ts';
 
 /** The process a stop goes to: its connection, and what it has shown it accepts. */
 export interface StopTarget {

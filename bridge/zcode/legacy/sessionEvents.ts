@@ -12,11 +12,11 @@
  * the schema, whose verdict and log message are the only ones. test/unit/bridge/zcode/events.test.ts
  * compares the two on many variants; keep it passing when either side changes.
  */
-import type { Logger } from '../logger.ts';
-import type { NotificationLane } from './lineReader.ts';
-import { StateUpdatedPayload, ZcodeEvent } from './protocol.ts';
-import type { EventOf, ModelStreamingPayload } from './protocol.ts';
-import type { UnknownFields } from './unknownFields.ts';
+import type { Logger } from '../../logger.ts';
+import type { NotificationLane } from '../lineReader.ts';
+import { StateUpdatedPayload, ZcodeEvent } from '../protocol.ts';
+import type { EventOf, ModelStreamingPayload } from '../protocol.ts';
+import type { UnknownFields } from '../unknownFields.ts';
 
 export const SESSION_EVENT_METHOD = 'session/event';
 /** Current builds send state changes as their own notification (docs/zcode-protocol.md "Events", the era differences). */

@@ -7,8 +7,8 @@
  */
 import path from 'node:path';
 import type * as z from 'zod';
-import { ZcodeError } from './backend.ts';
-import type { CreateSessionParams, ImageAttachment, SessionPersistence, ZcodeBackend, ZcodeMcpServer } from './backend.ts';
+import { ZcodeError } from '../backend.ts';
+import type { CreateSessionParams, ImageAttachment, SessionPersistence, ZcodeBackend, ZcodeMcpServer } from '../backend.ts';
 import {
   AnyResult,
   CancelBackgroundTaskResult,
@@ -19,12 +19,12 @@ import {
   MessagesResult,
   ReadSessionResult,
   SubscribeResult,
-} from './protocol.ts';
-import type { CheckpointTarget, GoalAction } from './protocol.ts';
-import { CheckpointsResult, CompactResult, McpListResult, RewindResult, SessionUsageResult } from './operationShapes.ts';
-import { PluginListResult, SkillCatalogResult } from './catalogShapes.ts';
-import { V4Ack, V4CommandsQueryResult, V4FileRewindPreview, V4RowsRange } from './v4/v4Shapes.ts';
-import type { V4CommandKey, V4Envelope, V4RowTarget } from './v4/v4Shapes.ts';
+} from '../protocol.ts';
+import type { CheckpointTarget, GoalAction } from '../protocol.ts';
+import { CheckpointsResult, CompactResult, McpListResult, RewindResult, SessionUsageResult } from '../operationShapes.ts';
+import { PluginListResult, SkillCatalogResult } from '../catalogShapes.ts';
+import { V4Ack, V4CommandsQueryResult, V4FileRewindPreview, V4RowsRange } from '../v4/v4Shapes.ts';
+import type { V4CommandKey, V4Envelope, V4RowTarget } from '../v4/v4Shapes.ts';
 
 /** The one `deliveryKind` the bridge subscribes with: a continuous push, like the desktop app. */
 const DELIVERY_KIND = 'desktop-continuous';

@@ -10,9 +10,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseStreamingDelta, parseZcodeEvent, sessionEventLane } from '../../../../bridge/zcode/events.ts';
-import { ZcodeEvent } from '../../../../bridge/zcode/protocol.ts';
-import { testLogger } from '../../../helpers/sim.ts';
+import { parseStreamingDelta, parseZcodeEvent, sessionEventLane } from '../../../../../bridge/zcode/legacy/sessionEvents.ts';
+import { ZcodeEvent } from '../../../../../bridge/zcode/protocol.ts';
+import { testLogger } from '../../../../helpers/sim.ts';
 
 /** A JSON fragment for one key: `undefined` leaves the key out. */
 type Part = string | undefined;
