@@ -60,10 +60,15 @@ export class BridgeInbox {
 
   constructor(private readonly sink: InboxSink) {}
 
-  /** The link's tap (bridge/acp/transport/streams.ts `MessageTap`): `in` = to the bridge, `out` = from it. */
-  readonly observe = (direction: 'in' | 'out', message: AnyMessage): void => {
+  /**
+   * The link's tap (bridge/acp/transport/streams.ts `MessageTap`): `in` = to the bridge, `out` = from it.
+   * A `session/update` it handed to the host is `'delivered'`: the SDK's client has no use for it (the
+   * extension takes no updates from its handlers), so the link need not pass it on to be parsed again.
+   */
+  readonly observe = (direction: 'in' | 'out', message: AnyMessage): 'delivered' | undefined => {
     if (direction === 'in') this.sent(message);
-    else this.received(message);
+    else return this.received(message);
+    return undefined;
   };
 
   private sent(message: AnyMessage): void {
@@ -73,24 +78,25 @@ export class BridgeInbox {
     if (typeof promptId === 'string' && typeof params?.sessionId === 'string') this.named.set(message.id, { sessionId: params.sessionId, promptId });
   }
 
-  private received(message: AnyMessage): void {
+  private received(message: AnyMessage): 'delivered' | undefined {
     if ('method' in message) {
-      if ('id' in message || message.method.startsWith('$/')) return;
+      if ('id' in message || message.method.startsWith('$/')) return undefined;
       const { method, params } = message;
-      if (method !== 'session/update') return this.deliver(method, () => this.sink.notification(method, params));
-      // The SDK's schema does not see these (they do not go through its handlers): they are the
+      if (method !== 'session/update') return void this.deliver(method, () => this.sink.notification(method, params));
+      // The SDK's schema does not see these (the link does not pass them on to it): they are the
       // in-process bridge's own messages, whose shapes its tests check against ACP's schema; this
       // guards what the listeners index by.
-      if (isSessionNotification(params)) this.deliver(method, () => this.sink.sessionUpdate(params));
-      else this.sink.failed(method, new Error('a session/update without a sessionId and an update kind'));
-      return;
+      if (!isSessionNotification(params)) return void this.sink.failed(method, new Error('a session/update without a sessionId and an update kind'));
+      this.deliver(method, () => this.sink.sessionUpdate(params));
+      return 'delivered';
     }
-    if (!('id' in message) || message.id === null) return;
+    if (!('id' in message) || message.id === null) return undefined;
     const prompt = this.named.get(message.id);
-    if (!prompt) return;
+    if (!prompt) return undefined;
     this.named.delete(message.id);
     const outcome = outcomeOf(message);
     if (outcome) this.deliver('session/prompt answer', () => this.sink.promptAnswered({ ...prompt, outcome }));
+    return undefined;
   }
 
   private deliver(what: string, fn: () => void): void {

@@ -9,30 +9,15 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The writer: the simulator's pacing and line shape, nothing else. */
-const WRITER = `
-const rate = Number(process.argv[1]);
-const count = 2 * rate;
-const start = performance.now();
-let k = 0;
-(async () => {
-  while (k < count) {
-    const due = Math.min(count, Math.floor(((performance.now() - start) / 1000) * rate) + 1);
-    for (; k < due; k++) {
-      const delta = (k > 0 && k % 50 === 0 ? '\\n\\n' : ' ') + 's' + k + '@' + (performance.timeOrigin + performance.now()).toFixed(1);
-      process.stdout.write(JSON.stringify({ method: 'event', params: { sessionId: 'ses_bench', seq: k + 2, type: 'model.streaming', data: { kind: 'text_delta', delta, messageId: 'msg_bench' } } }) + '\\n');
-    }
-    await new Promise((r) => setTimeout(r, 1));
-  }
-})();
-`;
+/** The writer: the simulator's pacing and line shape, nothing else (shared with the relay-floor extension). */
+const WRITER = fileURLToPath(new URL('./relayFloor/writer.js', import.meta.url));
 
 /** The reader: spawns the writer, splits and parses lines, and reports its own CPU over the stream. */
 const READER = `
 const { spawn } = require('node:child_process');
 const { readFileSync } = require('node:fs');
 const ticks = () => { const s = readFileSync('/proc/self/stat', 'utf8'); const f = s.slice(s.lastIndexOf(')') + 2).split(' '); return Number(f[11]) + Number(f[12]); };
-const child = spawn(process.execPath, ['-e', ${JSON.stringify(WRITER)}, process.argv[1]], { stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, [${JSON.stringify(WRITER)}, process.argv[1]], { stdio: ['ignore', 'pipe', 'inherit'] });
 let lines = 0;
 let rest = '';
 const t0 = ticks();

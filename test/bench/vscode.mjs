@@ -41,6 +41,7 @@ import { heapByKind, kindGrowth } from './heapSnapshot.mjs';
 import { formatRpcRows, hostRpcCounter } from './hostRpc.mjs';
 import { pipeFloor } from './pipeFloor.mjs';
 import { formatSummary, summarise } from './profileTop.mjs';
+import { openRelayFloor, relayFloorStream, relayFloorVsix } from './relayFloorBench.mjs';
 import { REPO_ROOT, openViewContainer, openWorkbench, runCommand, webviewFrame } from '../e2e/ui/harness.mjs';
 
 const ACTIVATION_TARGET_MS = 50;
@@ -257,6 +258,8 @@ async function newSession(page, chat) {
  * time. Enter in the composer records the submit time. Plain JavaScript source (runs in the page).
  */
 const PAINT_PROBE = `(() => {
+  // injected again before every stream: the previous probe's observers stop, so only one scans
+  window.__paintStop?.();
   const clock = () => performance.timeOrigin + performance.now();
   const probe = (window.__paint = { latencies: [], first: undefined, firstPaint: 0, submitAt: 0, scanned: 0, seen: new Set() });
   const stamp = /s(\\d+)@(\\d+\\.\\d)/g;
@@ -264,14 +267,17 @@ const PAINT_PROBE = `(() => {
   probe.longTasks = [];
   probe.arrivals = [];
   // When a stamp reaches the webview (the host's patch message), to split the latency in two.
-  window.addEventListener('message', (e) => {
+  const onMessage = (e) => {
     const at = clock();
     const text = typeof e.data === 'object' ? JSON.stringify(e.data) : '';
     for (const m of text.matchAll(stamp)) probe.arrivals.push(at - Number(m[2]));
-  }, true);
-  new PerformanceObserver((list) => { for (const e of list.getEntries()) probe.longTasks.push(e.duration); }).observe({ type: 'longtask' });
-  document.addEventListener('keydown', (e) => { if (e.key === 'Enter' && !probe.submitAt) probe.submitAt = clock(); }, true);
-  new MutationObserver(() => {
+  };
+  window.addEventListener('message', onMessage, true);
+  const tasks = new PerformanceObserver((list) => { for (const e of list.getEntries()) probe.longTasks.push(e.duration); });
+  tasks.observe({ type: 'longtask' });
+  const onKey = (e) => { if (e.key === 'Enter' && !probe.submitAt) probe.submitAt = clock(); };
+  document.addEventListener('keydown', onKey, true);
+  const dom = new MutationObserver(() => {
     if (scheduled) return;
     scheduled = true;
     requestAnimationFrame(() => {
@@ -288,11 +294,28 @@ const PAINT_PROBE = `(() => {
         probe.latencies.push(at - Number(m[2]));
       }
     });
-  }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+  dom.observe(document.body, { childList: true, subtree: true, characterData: true });
+  window.__paintStop = () => {
+    dom.disconnect();
+    tasks.disconnect();
+    window.removeEventListener('message', onMessage, true);
+    document.removeEventListener('keydown', onKey, true);
+  };
 })()`;
 
-export async function streamLatency(page, chat, frame, rate, extHostPid, inspector) {
+/** ZCode's chat: a fresh session, then one `stamped:RATE` turn, Enter to Send back. */
+export async function streamLatency(page, chat, frame, rate, extHostPid, inspector, { peer = true } = {}) {
   await newSession(page, chat);
+  return measureStream(frame, rate, extHostPid, inspector, () => turn(chat, `[scenario:stamped:${rate}]`), { peer, label: 'zcode' });
+}
+
+/**
+ * One stream of `2 × rate` stamped deltas, started by `run` (which resolves once it has ended), painted in
+ * `frame`: the paint probe's latencies, the extension host's CPU over it less the same host idle as long
+ * just before, and (`peer`) bare Node reading the same stream from a pipe right after.
+ */
+export async function measureStream(frame, rate, extHostPid, inspector, run, { peer = true, label = 'zcode' } = {}) {
   await frame.evaluate(PAINT_PROBE);
   const count = 2 * rate;
   // The floor: the same host's CPU with the chat open and nothing streaming (code-server's heartbeats,
@@ -317,19 +340,19 @@ export async function streamLatency(page, chat, frame, rate, extHostPid, inspect
   // ZCODE_BENCH_STREAM_PERF=<dir>: `perf record` of the extension host over the stream (CPU time, not the
   // wall-clock samples of V8's profiler, which charge a descheduled thread's wait to the frame it stopped in).
   const perfDir = process.env.ZCODE_BENCH_STREAM_PERF;
-  const perf = perfDir ? spawn('perf', ['record', '-q', '-g', '-F', '1999', '-p', String(extHostPid), '-o', join(perfDir, `stream-${rate}.perf.data`)], { stdio: 'ignore' }) : undefined;
+  const perf = perfDir ? spawn('perf', ['record', '-q', '-g', '-F', '1999', '-p', String(extHostPid), '-o', join(perfDir, `stream-${label}-${rate}.perf.data`)], { stdio: 'ignore' }) : undefined;
   if (perf) await sleep(500);
   const ticks = cpuTicks(extHostPid);
   const threads0 = threadTicks(extHostPid);
   const from = performance.now();
-  await turn(chat, `[scenario:stamped:${rate}]`);
+  await run();
   const rpcRows = rpc ? await rpc.stop() : [];
   if (perf) await new Promise((res) => (perf.once('exit', res), perf.kill('SIGINT')));
   let profileTop = [];
   if (profileDir) {
     const { profile } = await inspector.call('Profiler.stop');
-    writeFileSync(join(profileDir, `stream-${rate}.cpuprofile`), JSON.stringify(profile));
-    writeFileSync(join(profileDir, `stream-${rate}.txt`), `${formatSummary(summarise(profile, 25))}\n`);
+    writeFileSync(join(profileDir, `stream-${label}-${rate}.cpuprofile`), JSON.stringify(profile));
+    writeFileSync(join(profileDir, `stream-${label}-${rate}.txt`), `${formatSummary(summarise(profile, 25))}\n`);
     profileTop = topSelfTime(profile, '', 12, true);
   }
   await sleep(300);
@@ -343,7 +366,7 @@ export async function streamLatency(page, chat, frame, rate, extHostPid, inspect
   const threads = threadDelta(threads0, threadTicks(extHostPid));
   const idleCpuMs = Math.round(idleRate * (performance.now() - from));
   // The peer, right after: a bare Node process reading the same stream from a pipe.
-  const floor = await pipeFloor(rate);
+  const floor = peer ? await pipeFloor(rate) : { cpuMs: NaN };
   const longest = Math.max(0, ...probe.longTasks);
   return { rate, count, profileTop, rpcRows, threads, idleThreads, extHostCpuMs, idleCpuMs, floorCpuMs: floor.cpuMs, longest, longTaskMs: probe.longTasks.reduce((a, b) => a + b, 0), seen: probe.seen, sorted, arrivals, first: probe.first ?? NaN, submitToFirst: probe.firstPaint - probe.submitAt };
 }
@@ -352,7 +375,9 @@ export async function streamLatency(page, chat, frame, rate, extHostPid, inspect
 
 export async function benchVscode() {
   const extension = productionExtension();
-  const wb = await openWorkbench({ name: 'bench-vscode', extensionDevelopmentPath: extension });
+  // The relay floor (relayFloor/) installed next to it: the two stream alternately in one extension host.
+  const floorVsix = await relayFloorVsix();
+  const wb = await openWorkbench({ name: 'bench-vscode', extensionDevelopmentPath: extension, vsix: floorVsix });
   let inspector;
   try {
     let page = wb.page;
@@ -404,13 +429,14 @@ export async function benchVscode() {
     };
     let sessions = 0;
     const items = TRANSCRIPT_ITEMS;
+    // ZCODE_BENCH_STREAMS_ONLY=1: only the streams against the floor (no memory samples, one window).
+    if (process.env.ZCODE_BENCH_STREAMS_ONLY) return streamRows(await floorPairs(page, chat, frame, pid, inspector));
     const { during: afterSession, after: afterClose, kinds: firstKinds } = await longSession();
     // A second one: what stays after the first may be one-time cost (code compiled on first use,
     // caches); what a second session adds again is what each session leaves behind.
     const { after: afterSecond, kinds: secondKinds } = await longSession();
 
-    const streams = [];
-    for (const rate of RATES) streams.push(await streamLatency(page, chat, frame, rate, pid, inspector));
+    const pairs = await floorPairs(page, chat, frame, pid, inspector);
 
     // More activations: a fresh window (a fresh extension host) that does not restore the ZCode view.
     inspector.close();
@@ -468,35 +494,7 @@ export async function benchVscode() {
           ]
         : []),
     ];
-    for (const s of streams) {
-      const complete = s.seen === s.count;
-      rows.push({
-        name: `vscode: zcode → pixels at ${s.rate} deltas/s (${s.seen}/${s.count} painted), p50 / p99 / max; floor: one frame ${FRAME_MS.toFixed(1)} ms`,
-        value: `${ms(percentile(s.sorted, 50))} / ${ms(percentile(s.sorted, 99))} / ${ms(s.sorted[s.sorted.length - 1])}`,
-        target: `p99 ≤ ${LATENCY_P99_TARGET_MS} ms`,
-        ok: complete && percentile(s.sorted, 99) <= LATENCY_P99_TARGET_MS,
-      });
-      rows.push({
-        name: `vscode:   of which zcode → the webview's message event p50 / p99; webview longest task; extension-host CPU`,
-        value: `${ms(percentile(s.arrivals, 50))} / ${ms(percentile(s.arrivals, 99))}; ${ms(s.longest)}; ${s.extHostCpuMs} ms in ${(s.count / s.rate).toFixed(0)} s`,
-      });
-      const perDelta = ((s.extHostCpuMs - s.idleCpuMs) * 1000) / s.count;
-      rows.push({
-        name: `vscode: extension-host CPU per streamed delta at ${s.rate}/s (all its threads, /proc, minus the same host idle for as long); peer: bare Node reading the same stream from a pipe, same run`,
-        value: `${perDelta.toFixed(0)} µs = (${s.extHostCpuMs} − ${s.idleCpuMs} ms) / ${s.count} = ${(perDelta / ((s.floorCpuMs * 1000) / s.count)).toFixed(1)}× the peer's ${((s.floorCpuMs * 1000) / s.count).toFixed(0)} µs${process.env.ZCODE_BENCH_STREAM_PROF ? ' (CPU profiler on)' : ''}`,
-        target: `≤ ${EXT_HOST_CPU_PER_DELTA_TARGET_US} µs`,
-        ok: perDelta <= EXT_HOST_CPU_PER_DELTA_TARGET_US,
-      });
-      rows.push({ name: `vscode:   extension-host CPU at ${s.rate}/s by thread, ms: streaming; idle as long before`, value: `${s.threads}; ${s.idleThreads}` });
-      if (s.rpcRows.length) rows.push({ name: `vscode:   extension host ⇄ workbench RPC messages while streaming at ${s.rate}/s (ZCODE_BENCH_HOST_RPC)`, value: formatRpcRows(s.rpcRows, s.count) });
-      if (s.profileTop.length) rows.push({ name: `vscode:   extension-host CPU profile while streaming at ${s.rate}/s, top self time`, value: s.profileTop.join(' · ') });
-      rows.push({
-        name: `vscode: first token at ${s.rate}/s: zcode sent → painted; Enter pressed → painted`,
-        value: `${ms(s.first)}; ${ms(s.submitToFirst)}`,
-        target: `≤ ${FIRST_TOKEN_TARGET_MS} ms`,
-        ok: s.first <= FIRST_TOKEN_TARGET_MS,
-      });
-    }
+    rows.push(...streamRows(pairs));
     return rows;
   } catch (error) {
     wb.failed = true;
@@ -506,6 +504,82 @@ export async function benchVscode() {
     await wb.close();
     rmSync(extension, { recursive: true, force: true });
   }
+}
+
+/**
+ * ZCode's chat and the relay floor, each streaming at every rate, alternately in the same extension host
+ * (ZCODE_BENCH_PAIRS pairs, default 3; the order flips every pair so neither always runs first).
+ */
+async function floorPairs(page, chat, frame, pid, inspector) {
+  const count = Math.max(1, Number(process.env.ZCODE_BENCH_PAIRS) || 3);
+  const floorFrame = await openRelayFloor(page);
+  const zcode = [];
+  const floor = [];
+  for (let pair = 0; pair < count; pair++) {
+    for (const rate of RATES) {
+      const runZcode = async () => zcode.push({ pair, ...(await streamLatency(page, chat, frame, rate, pid, inspector, { peer: pair === 0 })) });
+      const runFloor = async () => floor.push({ pair, ...(await measureStream(floorFrame, rate, pid, inspector, () => relayFloorStream(floorFrame, rate), { peer: false, label: 'floor' })) });
+      if (pair % 2 === 0) await runZcode(), await runFloor();
+      else await runFloor(), await runZcode();
+    }
+  }
+  return { count, zcode, floor };
+}
+
+const cpuPerDelta = (s) => ((s.extHostCpuMs - s.idleCpuMs) * 1000) / s.count;
+const FLOOR_RATIO_TARGET = 1.15;
+
+/** The table's stream rows: ZCode / floor per rate (medians over the pairs, each pair's ratio), then the first pair's detail. */
+function streamRows(pairs) {
+  const rows = [];
+  for (const rate of RATES) {
+    const z = pairs.zcode.filter((s) => s.rate === rate);
+    const f = pairs.floor.filter((s) => s.rate === rate);
+    const metric = (name, of, unit, target) => {
+      const zv = median(z.map(of));
+      const fv = median(f.map(of));
+      const perPair = z.map((s) => of(s) / of(f.find((g) => g.pair === s.pair)));
+      rows.push({
+        name: `vscode: ZCode / relay floor at ${rate} deltas/s, ${name} (median of ${pairs.count} alternating pairs, same extension host)`,
+        value: `${zv.toFixed(1)} / ${fv.toFixed(1)} ${unit} = ${(zv / fv).toFixed(2)}× (pairs: ${perPair.map((r) => r.toFixed(2)).join(', ')}; all painted: ${z.every((s) => s.seen === s.count)} / ${f.every((s) => s.seen === s.count)})`,
+        ...(target ? { target: `≤ ${target}×`, ok: zv / fv <= target } : {}),
+      });
+    };
+    metric('zcode → pixels p50', (s) => percentile(s.sorted, 50), 'ms');
+    metric('zcode → pixels p99', (s) => percentile(s.sorted, 99), 'ms', FLOOR_RATIO_TARGET);
+    metric('zcode → webview message event p50', (s) => percentile(s.arrivals, 50), 'ms');
+    metric('extension-host CPU per delta', cpuPerDelta, 'µs', FLOOR_RATIO_TARGET);
+  }
+  for (const s of pairs.zcode.filter((z) => z.pair === 0)) {
+    const complete = s.seen === s.count;
+    rows.push({
+      name: `vscode: zcode → pixels at ${s.rate} deltas/s (${s.seen}/${s.count} painted), p50 / p99 / max; floor: one frame ${FRAME_MS.toFixed(1)} ms`,
+      value: `${ms(percentile(s.sorted, 50))} / ${ms(percentile(s.sorted, 99))} / ${ms(s.sorted[s.sorted.length - 1])}`,
+      target: `p99 ≤ ${LATENCY_P99_TARGET_MS} ms`,
+      ok: complete && percentile(s.sorted, 99) <= LATENCY_P99_TARGET_MS,
+    });
+    rows.push({
+      name: `vscode:   of which zcode → the webview's message event p50 / p99; webview longest task; extension-host CPU`,
+      value: `${ms(percentile(s.arrivals, 50))} / ${ms(percentile(s.arrivals, 99))}; ${ms(s.longest)}; ${s.extHostCpuMs} ms in ${(s.count / s.rate).toFixed(0)} s`,
+    });
+    const perDelta = cpuPerDelta(s);
+    rows.push({
+      name: `vscode: extension-host CPU per streamed delta at ${s.rate}/s (all its threads, /proc, minus the same host idle for as long); peer: bare Node reading the same stream from a pipe, same run`,
+      value: `${perDelta.toFixed(0)} µs = (${s.extHostCpuMs} − ${s.idleCpuMs} ms) / ${s.count} = ${(perDelta / ((s.floorCpuMs * 1000) / s.count)).toFixed(1)}× the peer's ${((s.floorCpuMs * 1000) / s.count).toFixed(0)} µs${process.env.ZCODE_BENCH_STREAM_PROF ? ' (CPU profiler on)' : ''}`,
+      target: `≤ ${EXT_HOST_CPU_PER_DELTA_TARGET_US} µs`,
+      ok: perDelta <= EXT_HOST_CPU_PER_DELTA_TARGET_US,
+    });
+    rows.push({ name: `vscode:   extension-host CPU at ${s.rate}/s by thread, ms: streaming; idle as long before`, value: `${s.threads}; ${s.idleThreads}` });
+    if (s.rpcRows.length) rows.push({ name: `vscode:   extension host ⇄ workbench RPC messages while streaming at ${s.rate}/s (ZCODE_BENCH_HOST_RPC)`, value: formatRpcRows(s.rpcRows, s.count) });
+    if (s.profileTop.length) rows.push({ name: `vscode:   extension-host CPU profile while streaming at ${s.rate}/s, top self time`, value: s.profileTop.join(' · ') });
+    rows.push({
+      name: `vscode: first token at ${s.rate}/s: zcode sent → painted; Enter pressed → painted`,
+      value: `${ms(s.first)}; ${ms(s.submitToFirst)}`,
+      target: `≤ ${FIRST_TOKEN_TARGET_MS} ms`,
+      ok: s.first <= FIRST_TOKEN_TARGET_MS,
+    });
+  }
+  return rows;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -74,7 +74,8 @@ export async function chatOnLink(bridge: Bridge, sessionId: string | ((host: Cha
   });
   const connection = bridge.connectClient(client({ name: 'chat-on-link' }), { kind: 'local', label: 'chat' }, (direction, message) => {
     if (direction === 'in') sent.push(message);
-    inbox.observe(direction, message);
+    // As the extension's link: the updates the inbox delivered do not go on to the SDK client.
+    return inbox.observe(direction, message);
   });
   const initializeResult = await connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
   const host: ChatHost = {

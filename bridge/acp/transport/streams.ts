@@ -11,8 +11,16 @@ import type { ClientInfo } from './clients.ts';
 /**
  * `out`: agent → client (what the bridge sends); `in`: client → agent. `info` is the object given
  * to `connectClient` for this link (tells several in-process clients apart).
+ *
+ * A tap that hands a notification to its own reader may answer `'delivered'`: the link then does
+ * not pass that notification on to the other side's SDK, which would only validate again, with
+ * zod, what the bridge built in the same process (a quarter of the chat's CPU per streamed update).
+ * Requests and responses always go on: the SDK settles its promises and answers from them. Every
+ * other transport (stdio, WebSocket, `connect`) keeps the SDK's checks, and so do the tests' links.
  */
-export type MessageTap = (direction: 'in' | 'out', message: AnyMessage, info: ClientInfo) => void;
+export type MessageTap = (direction: 'in' | 'out', message: AnyMessage, info: ClientInfo) => void | 'delivered';
+
+const isNotification = (message: AnyMessage): boolean => 'method' in message && !('id' in message);
 
 export function linkedStreams(info: ClientInfo, taps: readonly (MessageTap | undefined)[] = []): { agentSide: Stream; clientSide: Stream } {
   const present = taps.filter((tap) => tap !== undefined);
@@ -20,14 +28,15 @@ export function linkedStreams(info: ClientInfo, taps: readonly (MessageTap | und
     present.length > 0
       ? {
           transform(message, controller) {
+            let delivered = false;
             for (const tap of present) {
               try {
-                tap(direction, message, info);
+                if (tap(direction, message, info) === 'delivered') delivered = true;
               } catch {
                 // A tap must never break the link.
               }
             }
-            controller.enqueue(message);
+            if (!delivered || !isNotification(message)) controller.enqueue(message);
           },
         }
       : undefined;

@@ -105,4 +105,15 @@ describe('bridge inbox', () => {
     assert.deepEqual(l.events, ['update:after', 'answer:p9']);
     assert.deepEqual(l.failures, ['session/update: a session/update without a sessionId and an update kind', '_zcode/session/steerState: listener of _zcode/session/steerState broke']);
   });
+
+  test('a session/update it delivered is marked delivered (the link keeps it from the SDK); other messages and an unreadable update are not', () => {
+    const inbox = new BridgeInbox({ sessionUpdate: () => {}, notification: () => {}, promptAnswered: () => {}, failed: () => {} });
+    const message = (m: object) => ({ jsonrpc: '2.0', ...m }) as AnyMessage;
+    const chunk = message({ method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x' } } } });
+    assert.equal(inbox.observe('out', chunk), 'delivered');
+    assert.equal(inbox.observe('out', message({ method: 'session/update', params: { sessionId: 's1' } })), undefined);
+    assert.equal(inbox.observe('out', message({ method: '_zcode/session/steerState', params: { sessionId: 's1', state: 'queued' } })), undefined);
+    assert.equal(inbox.observe('out', message({ id: 4, result: {} })), undefined);
+    assert.equal(inbox.observe('in', chunk), undefined);
+  });
 });
