@@ -66,8 +66,8 @@ export class BridgeInbox {
    * extension takes no updates from its handlers), so the link need not pass it on to be parsed again.
    */
   readonly observe = (direction: 'in' | 'out', message: AnyMessage): 'delivered' | undefined => {
-    if (direction === 'in') this.sent(message);
-    else return this.received(message);
+    if (direction === 'out') return this.received(message);
+    this.sent(message);
     return undefined;
   };
 

@@ -41,7 +41,7 @@ import { heapByKind, kindGrowth } from './heapSnapshot.mjs';
 import { formatRpcRows, hostRpcCounter } from './hostRpc.mjs';
 import { pipeFloor } from './pipeFloor.mjs';
 import { formatSummary, summarise } from './profileTop.mjs';
-import { openRelayFloor, relayFloorStream, relayFloorVsix } from './relayFloorBench.mjs';
+import { frameWith, openRelayFloor, relayFloorStream, relayFloorVsix } from './relayFloorBench.mjs';
 import { REPO_ROOT, openViewContainer, openWorkbench, runCommand, webviewFrame } from '../e2e/ui/harness.mjs';
 
 const ACTIVATION_TARGET_MS = 50;
@@ -222,14 +222,8 @@ async function activationTimes(page) {
 }
 
 /** The chat webview's content frame (a Playwright Frame, to evaluate in). */
-export async function chatFrame(page) {
-  for (let i = 0; i < 100; i++) {
-    for (const frame of page.frames()) {
-      if (await frame.evaluate(() => document.querySelector('textarea.prompt-input') !== null).catch(() => false)) return frame;
-    }
-    await sleep(200);
-  }
-  throw new Error('the chat webview frame was not found');
+export function chatFrame(page) {
+  return frameWith(page, 'textarea.prompt-input');
 }
 
 async function send(chat, text) {

@@ -14,7 +14,8 @@ import type { ClientInfo } from './clients.ts';
  *
  * A tap that hands a notification to its own reader may answer `'delivered'`: the link then does
  * not pass that notification on to the other side's SDK, which would only validate again, with
- * zod, what the bridge built in the same process (a quarter of the chat's CPU per streamed update).
+ * zod, what the bridge built in the same process (most of the zod time in the extension host's
+ * profile while the chat streams).
  * Requests and responses always go on: the SDK settles its promises and answers from them. Every
  * other transport (stdio, WebSocket, `connect`) keeps the SDK's checks, and so do the tests' links.
  */
